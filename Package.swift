@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+// Spots: an offline place-search index built from OpenStreetMap extracts.
+// Layout and data flow: README.md ("Layout"); one module per concern, data flowing one way.
+import PackageDescription
+
+let package = Package(
+    name: "Spots",
+    products: [
+        .executable(name: "spots", targets: ["spots"]),
+        .library(name: "Spots", targets: ["Spots"]),
+        .library(name: "SpotIndex", targets: ["SpotIndex"]),
+    ],
+    targets: [
+        // C libraries, through their pkg-config names.
+        .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Bytes to OSM elements.
+        .target(name: "OSMXML", dependencies: ["CExpat", "CZlib"]),
+        // The domain: spots, categories, coordinates. Foundation only.
+        .target(name: "Spots"),
+        // The index file format: writer and memory-mapped reader. Foundation only.
+        .target(name: "SpotIndex", dependencies: ["Spots"]),
+        // The build: OSM elements to spots to an index.
+        .target(name: "SpotPipeline", dependencies: ["OSMXML", "Spots", "SpotIndex"]),
+        // An index's spots as NDJSON, GeoJSON or CSV.
+        .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex"]),
+        // The command line: arguments, subcommands, progress, exit codes.
+        .executableTarget(
+            name: "spots", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotExport"]),
+
+        .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML"]),
+        .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
+        .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "CZlib"]),
+        .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "Spots", "SpotIndex"]),
+        .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex"]),
+        .testTarget(name: "CommandTests", dependencies: ["spots"]),
+    ]
+)

@@ -1,0 +1,118 @@
+import CZlib
+
+/// The XML bytes of an input: inflated when the input is gzip (detected by its magic bytes,
+/// every member of a multi-member file in turn), passed through otherwise.
+final class DecodedStream {
+    private let file: InputFile
+    private var inflater: GzipInflater?
+    private var prefix: [UInt8]
+
+    /// Sniffs the first bytes of `file` to pick gzip or plain; refuses other compressions and PBF
+    /// with a message that says what the input is.
+    init(_ file: InputFile) throws(OSMInputError) {
+        self.file = file
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 1)
+        defer { buffer.deallocate() }
+        let head = Array(buffer[..<(try file.readFully(into: buffer))])
+        if head.starts(with: [0x1F, 0x8B]) {
+            inflater = try GzipInflater(file, firstBytes: head)
+            prefix = []
+        } else if let format = Self.unsupportedFormat(head) {
+            throw OSMInputError(.malformed, file: file.name, "\(format) input is not supported; give OSM XML, plain or gzip")
+        } else {
+            prefix = head
+        }
+    }
+
+    /// Fills `buffer` with the next XML bytes; returns 0 at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
+        if let inflater { return try inflater.read(into: buffer) }
+        if prefix.isEmpty { return try file.read(into: buffer) }
+        let count = min(prefix.count, buffer.count)
+        buffer.copyBytes(from: prefix[..<count])
+        prefix.removeFirst(count)
+        return count
+    }
+
+    /// The name of a known non-XML format that the first bytes show, if any.
+    private static func unsupportedFormat(_ head: [UInt8]) -> String? {
+        if head.starts(with: Array("BZh".utf8)) { return "bzip2" }
+        if head.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return "xz" }
+        if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return "zstd" }
+        if head.count > 4, head[4...].starts(with: [0x0A, 0x09] + Array("OSMHeader".utf8)) { return "OSM PBF" }
+        return nil
+    }
+}
+
+/// Streams the members of a gzip file through zlib's inflate, one after another, in bounded memory.
+final class GzipInflater {
+    private static let inputCapacity = 256 * 1024
+    private let file: InputFile
+    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    private let input = UnsafeMutableRawBufferPointer.allocate(byteCount: inputCapacity, alignment: 16)
+    /// Offset in the file of `input`'s first byte, and how many bytes `input` holds.
+    private var inputOffset = 0
+    private var inputCount = 0
+    private var fileEnded = false
+    private var memberOpen = true
+    private var finished = false
+
+    /// Starts inflating with the bytes already read from the front of `file`.
+    init(_ file: InputFile, firstBytes: [UInt8]) throws(OSMInputError) {
+        self.file = file
+        stream.initialize(to: z_stream())
+        UnsafeMutableRawBufferPointer(rebasing: input[..<firstBytes.count]).copyBytes(from: firstBytes)
+        inputCount = firstBytes.count
+        stream.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
+        stream.pointee.avail_in = UInt32(inputCount)
+        // 15 + 16: the largest window, gzip framing only.
+        guard inflateInit2_(stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw OSMInputError(.io, file: file.name, "cannot start zlib")
+        }
+    }
+
+    deinit {
+        inflateEnd(stream)
+        stream.deallocate()
+        input.deallocate()
+    }
+
+    /// Fills `output` with inflated bytes; returns 0 after the last member.
+    func read(into output: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
+        let capacity = UInt32(min(output.count, Int(UInt32.max)))
+        stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
+        stream.pointee.avail_out = capacity
+        while !finished && stream.pointee.avail_out == capacity {
+            if stream.pointee.avail_in == 0 && !fileEnded { try refill() }
+            if stream.pointee.avail_in == 0 && fileEnded {
+                guard !memberOpen else {
+                    throw OSMInputError(.malformed, file: file.name, at: .byte(file.bytesRead), "truncated gzip stream")
+                }
+                finished = true
+                break
+            }
+            if !memberOpen {
+                inflateReset(stream)
+                memberOpen = true
+            }
+            switch inflate(stream, Z_NO_FLUSH) {
+            case Z_STREAM_END: memberOpen = false
+            case Z_OK, Z_BUF_ERROR: break
+            case Z_MEM_ERROR: throw OSMInputError(.io, file: file.name, "out of memory in zlib")
+            default:
+                let reason = stream.pointee.msg.map { String(cString: $0) } ?? "invalid data"
+                let offset = inputOffset + inputCount - Int(stream.pointee.avail_in)
+                throw OSMInputError(.malformed, file: file.name, at: .byte(offset), "corrupt gzip data (\(reason))")
+            }
+        }
+        return Int(capacity - stream.pointee.avail_out)
+    }
+
+    private func refill() throws(OSMInputError) {
+        inputOffset += inputCount
+        inputCount = try file.read(into: input)
+        fileEnded = inputCount == 0
+        stream.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
+        stream.pointee.avail_in = UInt32(inputCount)
+    }
+}

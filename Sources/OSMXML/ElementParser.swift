@@ -1,0 +1,341 @@
+import CExpat
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which elements the parser hands to the handler. Everything is still parsed and counted;
+/// the filter only decides what is copied out, so that the common case (a node with no
+/// interesting tag) costs no more than expat's own work.
+public struct OSMElementFilter: Sendable {
+    /// Element types to deliver.
+    public var types: Set<OSMElementType>
+    /// Deliver only elements with a tag whose key is one of these; empty delivers all.
+    public var tagKeys: [String]
+
+    /// A filter for `types` carrying any of `tagKeys` (all elements of those types when empty).
+    public init(types: Set<OSMElementType>, tagKeys: [String] = []) {
+        self.types = types
+        self.tagKeys = tagKeys
+    }
+}
+
+/// Counts of what one input held.
+public struct OSMReadSummary: Sendable, Equatable {
+    /// Top-level elements of each type, deleted ones included.
+    public var nodes = 0, ways = 0, relations = 0
+    /// Elements marked deleted (`visible="false"` or JOSM's `action="delete"`); never delivered.
+    public var deleted = 0
+    /// The newest timestamp in the input (`timestamp` attributes, Overpass's `osm_base`) as
+    /// written there ("2021-04-21T20:21:46Z"), or nil when it has none.
+    public var newestTimestamp: String?
+    /// Raw input bytes read, and XML bytes after inflating.
+    public var inputBytes = 0, xmlBytes = 0
+
+    /// Empty counts.
+    public init() {}
+}
+
+/// One expat parser turning XML bytes into element batches. Handlers are C functions that reach
+/// the parser's state through expat's user-data pointer (a non-capturing closure per event, as
+/// ../shared/notes/swift-expat.md measured to be as fast as C); element and attribute names are
+/// compared as bytes.
+final class ElementParser {
+    private let parser: XML_Parser
+    private let state: UnsafeMutablePointer<ParseState>
+    private let file: String
+
+    /// A parser for the input named `file` that keeps what `filter` asks for.
+    init(file: String, filter: OSMElementFilter) {
+        self.file = file
+        // The encoding is forced to UTF-8 whatever the document declares: bytes that are not
+        // UTF-8 are an error, never silently converted.
+        parser = XML_ParserCreate("UTF-8")
+        state = .allocate(capacity: 1)
+        state.initialize(to: ParseState(parser: parser, filter: filter))
+        XML_SetUserData(parser, UnsafeMutableRawPointer(state))
+        XML_SetElementHandler(
+            parser,
+            { data, name, attributes in
+                data!.assumingMemoryBound(to: ParseState.self).pointee.start(name!, attributes!)
+            },
+            { data, _ in data!.assumingMemoryBound(to: ParseState.self).pointee.end() })
+        // With a handler that refuses, an external entity is never loaded; expat then reports
+        // XML_ERROR_EXTERNAL_ENTITY_HANDLING, which `failure` words plainly.
+        XML_SetExternalEntityRefHandler(parser, { _, _, _, _, _ in Int32(XML_STATUS_ERROR.rawValue) })
+    }
+
+    deinit {
+        XML_ParserFree(parser)
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// The elements parsed so far and not yet taken.
+    var batch: ElementBatch {
+        _read { yield state.pointee.batch }
+    }
+
+    /// What the input held, so far.
+    var summary: OSMReadSummary { state.pointee.summary }
+
+    /// Empties the batch after the caller has handled it.
+    func clearBatch() { state.pointee.removeDeliveredElements() }
+
+    /// Parses the next bytes of the document; `isFinal` with the last (possibly empty) piece.
+    func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) throws(OSMInputError) {
+        let status = XML_Parse(
+            parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0)
+        guard status == XML_STATUS_ERROR else { return }
+        throw failure()
+    }
+
+    /// The error that stopped the parser, at the position where it stopped.
+    private func failure() -> OSMInputError {
+        if let stop = state.pointee.stop {
+            return OSMInputError(.malformed, file: file, at: .line(stop.line, column: stop.column), stop.message)
+        }
+        let code = XML_GetErrorCode(parser)
+        var message = String(cString: XML_ErrorString(code))
+        if code == XML_ERROR_EXTERNAL_ENTITY_HANDLING {
+            message = "external entities are not allowed (never loaded)"
+        } else if code == XML_ERROR_INVALID_TOKEN && errorIsInvalidUTF8() {
+            message = "invalid UTF-8: the input must be UTF-8"
+        }
+        let line = Int(XML_GetCurrentLineNumber(parser))
+        let column = Int(XML_GetCurrentColumnNumber(parser)) + 1
+        return OSMInputError(.malformed, file: file, at: .line(line, column: column), message)
+    }
+
+    /// Whether the bytes at the error position are not UTF-8 (rather than a misplaced character).
+    private func errorIsInvalidUTF8() -> Bool {
+        var offset: Int32 = 0
+        var size: Int32 = 0
+        guard let context = XML_GetInputContext(parser, &offset, &size) else { return false }
+        let bytes = UnsafeRawBufferPointer(start: context, count: Int(size))
+        let tail = bytes[Int(offset)...].prefix(4)
+        guard let lead = tail.first, lead >= 0x80 else { return false }
+        return String(validating: Array(tail.prefix(Self.sequenceLength(lead))), as: UTF8.self) == nil
+    }
+
+    private static func sequenceLength(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xC0...0xDF: 2
+        case 0xE0...0xEF: 3
+        default: 4
+        }
+    }
+}
+
+/// Where the parser was stopped by a rule of OSM XML that expat does not know, and why.
+struct ParseStop {
+    var line: Int
+    var column: Int
+    var message: String
+}
+
+/// The state behind expat's user-data pointer: depth, the element being read, the batch.
+struct ParseState {
+    let parser: XML_Parser
+    let types: Set<OSMElementType>
+    let tagKeys: [[UInt8]]
+    var batch = ElementBatch()
+    var summary = OSMReadSummary()
+    var stop: ParseStop?
+    private var depth = 0
+    /// The top-level element being read, while inside one of the wanted types.
+    private var open: ElementRecord?
+    private var openIsDeleted = false
+    private var openMatches = false
+    private var openArenaStart = 0
+    private var newestTimestamp: [UInt8] = []
+
+    init(parser: XML_Parser, filter: OSMElementFilter) {
+        self.parser = parser
+        types = filter.types
+        tagKeys = filter.tagKeys.map { Array($0.utf8) }
+    }
+
+    mutating func start(_ name: UnsafePointer<CChar>, _ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>) {
+        defer { depth += 1 }
+        switch depth {
+        case 0:
+            guard equal(name, "osm") else {
+                halt("expected <osm> as the root element, found <\(String(cString: name))>")
+                return
+            }
+            noteTimestamp(attributes, key: "timestamp")
+        case 1:
+            if let type = Self.elementType(name) {
+                startElement(type, attributes)
+            } else if equal(name, "meta") {
+                noteTimestamp(attributes, key: "osm_base")
+            }
+        case 2:
+            if open != nil && equal(name, "tag") { addTag(attributes) }
+        default:
+            break
+        }
+    }
+
+    mutating func end() {
+        depth -= 1
+        guard depth == 1, let element = open else { return }
+        open = nil
+        if openIsDeleted {
+            summary.deleted += 1
+        }
+        if openMatches && !openIsDeleted {
+            batch.elements.append(element)
+        } else {
+            batch.bytes.removeSubrange(openArenaStart...)
+            batch.tags.removeSubrange(Int(element.firstTag)...)
+        }
+    }
+
+    /// Empties the batch of finished elements, keeping the part of an element still being read
+    /// (its start tag was in an earlier piece of input than its end tag).
+    mutating func removeDeliveredElements() {
+        guard var element = open else {
+            batch.removeAll()
+            return
+        }
+        let shift = Int32(openArenaStart)
+        let firstTag = Int(element.firstTag)
+        let tags = batch.tags[firstTag...].map { tag in
+            TagRecord(key: tag.key.shifted(by: -shift), value: tag.value.shifted(by: -shift))
+        }
+        let bytes = batch.bytes[openArenaStart...]
+        batch.removeAll()
+        batch.bytes.append(contentsOf: bytes)
+        batch.tags.append(contentsOf: tags)
+        element.latitude = element.latitude.shifted(by: -shift)
+        element.longitude = element.longitude.shifted(by: -shift)
+        element.firstTag = 0
+        open = element
+        openArenaStart = 0
+    }
+
+    private static func elementType(_ name: UnsafePointer<CChar>) -> OSMElementType? {
+        if equal(name, "node") { return .node }
+        if equal(name, "way") { return .way }
+        if equal(name, "relation") { return .relation }
+        return nil
+    }
+
+    private mutating func startElement(_ type: OSMElementType, _ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>) {
+        switch type {
+        case .node: summary.nodes += 1
+        case .way: summary.ways += 1
+        case .relation: summary.relations += 1
+        }
+        guard types.contains(type) else {
+            noteTimestamp(attributes, key: "timestamp")
+            return
+        }
+        openArenaStart = batch.bytes.count
+        openIsDeleted = false
+        openMatches = tagKeys.isEmpty
+        var record = ElementRecord(
+            type: type, id: 0, version: 0, line: Int(XML_GetCurrentLineNumber(parser)),
+            latitude: .absent, longitude: .absent, firstTag: Int32(batch.tags.count), tagCount: 0)
+        var id: Int64?
+        var index = 0
+        while let key = attributes[index], let value = attributes[index + 1] {
+            index += 2
+            if equal(key, "id") {
+                id = bytes(value).int64
+            } else if equal(key, "lat") {
+                record.latitude = batch.append(value, count: strlen(value))
+            } else if equal(key, "lon") {
+                record.longitude = batch.append(value, count: strlen(value))
+            } else if equal(key, "version") {
+                record.version = bytes(value).int64 ?? 0
+            } else if equal(key, "visible") {
+                openIsDeleted = openIsDeleted || equal(value, "false")
+            } else if equal(key, "action") {
+                openIsDeleted = openIsDeleted || equal(value, "delete")
+            } else if equal(key, "timestamp") {
+                noteTimestamp(value)
+            }
+        }
+        guard let id else {
+            halt("<\(Self.name(type))> without a valid id attribute")
+            return
+        }
+        record.id = id
+        open = record
+    }
+
+    private mutating func addTag(_ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>) {
+        var key: UnsafePointer<CChar>?
+        var value: UnsafePointer<CChar>?
+        var index = 0
+        while let name = attributes[index], let text = attributes[index + 1] {
+            index += 2
+            if equal(name, "k") { key = text } else if equal(name, "v") { value = text }
+        }
+        guard let key, let value else { return }
+        let keyLength = strlen(key)
+        if !openMatches {
+            let keyBytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(key), count: keyLength)
+            openMatches = tagKeys.contains { $0.elementsEqual(keyBytes) }
+        }
+        let tag = TagRecord(key: batch.append(key, count: keyLength), value: batch.append(value, count: strlen(value)))
+        batch.tags.append(tag)
+        open!.tagCount += 1
+    }
+
+    /// Keeps the newest ISO 8601 UTC timestamp ("2021-04-21T20:21:46Z"); in that fixed form,
+    /// byte order is time order, so no date is parsed per element.
+    private mutating func noteTimestamp(_ value: UnsafePointer<CChar>) {
+        let length = strlen(value)
+        guard length == 20, value[4] == 0x2D, value[10] == 0x54, value[19] == 0x5A else { return }
+        let candidate = UnsafeRawBufferPointer(start: UnsafeRawPointer(value), count: length)
+        if newestTimestamp.lexicographicallyPrecedes(candidate) {
+            newestTimestamp = Array(candidate)
+            summary.newestTimestamp = String(decoding: newestTimestamp, as: UTF8.self)
+        }
+    }
+
+    private mutating func noteTimestamp(_ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>, key: StaticString) {
+        var index = 0
+        while let name = attributes[index], let value = attributes[index + 1] {
+            index += 2
+            if equal(name, key) { noteTimestamp(value) }
+        }
+    }
+
+    /// Stops the parser at the current position with `message`.
+    private mutating func halt(_ message: String) {
+        guard stop == nil else { return }
+        stop = ParseStop(
+            line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
+            message: message)
+        XML_StopParser(parser, XML_FALSE)
+    }
+
+    private static func name(_ type: OSMElementType) -> StaticString {
+        switch type {
+        case .node: "node"
+        case .way: "way"
+        case .relation: "relation"
+        }
+    }
+
+    private func bytes(_ value: UnsafePointer<CChar>) -> OSMBytes {
+        value.withMemoryRebound(to: UInt8.self, capacity: 1) {
+            OSMBytes(UnsafeBufferPointer(start: $0, count: strlen(value)))
+        }
+    }
+}
+
+/// Whether the NUL-terminated `name` is exactly `text`.
+@inline(__always)
+private func equal(_ name: UnsafePointer<CChar>, _ text: StaticString) -> Bool {
+    let count = text.utf8CodeUnitCount
+    let expected = text.utf8Start
+    return name.withMemoryRebound(to: UInt8.self, capacity: count + 1) { bytes in
+        for i in 0..<count where bytes[i] != expected[i] { return false }
+        return bytes[count] == 0
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An input opened for reading: a path, or "-" for standard input. Reads raw bytes and counts
+/// them for progress and for error offsets.
+final class InputFile {
+    /// The input as the user named it.
+    let name: String
+    /// The size in bytes for a regular file; nil for pipes and terminals.
+    let size: Int?
+    /// Raw bytes read so far.
+    private(set) var bytesRead = 0
+    private let descriptor: Int32
+
+    /// Opens `name` ("-" is standard input).
+    init(_ name: String) throws(OSMInputError) {
+        self.name = name
+        if name == "-" {
+            descriptor = STDIN_FILENO
+        } else {
+            descriptor = open(name, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw OSMInputError(.unreadable, file: name, String(cString: strerror(errno)))
+            }
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw OSMInputError(.unreadable, file: name, String(cString: strerror(errno)))
+        }
+        let type = status.st_mode & S_IFMT
+        if type == S_IFDIR {
+            if name != "-" { close(descriptor) }
+            throw OSMInputError(.unreadable, file: name, "is a directory")
+        }
+        size = type == S_IFREG ? Int(status.st_size) : nil
+    }
+
+    deinit {
+        if name != "-" { close(descriptor) }
+    }
+
+    /// Reads up to `buffer.count` bytes; returns 0 at the end of the input.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
+        while true {
+            #if canImport(Glibc)
+            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            #else
+            let count = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+            #endif
+            if count >= 0 {
+                bytesRead += count
+                return count
+            }
+            if errno != EINTR {
+                throw OSMInputError(.io, file: name, at: .byte(bytesRead), String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    /// Fills `buffer` as far as the input allows (short only at the end); returns the count.
+    func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
+}

@@ -1,0 +1,116 @@
+/// The three top-level OSM XML elements that carry data.
+public enum OSMElementType: UInt8, Sendable, CaseIterable {
+    case node, way, relation
+}
+
+/// One top-level OSM element as the parser read it: its type, id and version, its coordinate
+/// bytes (nodes) and its tags. A view into a batch: valid only while the handler runs.
+public struct OSMElement {
+    /// Node, way or relation.
+    public let type: OSMElementType
+    /// The `id` attribute.
+    public let id: Int64
+    /// The `version` attribute, 0 when absent.
+    public let version: Int64
+    /// The line of the element's start tag in the input, from 1.
+    public let line: Int
+    let record: ElementRecord
+    let bytes: UnsafeBufferPointer<UInt8>
+    let tags: UnsafeBufferPointer<TagRecord>
+
+    /// The `lat` attribute in degrees × 10^7; nil when absent, not a number or out of Int32.
+    public var latitudeE7: Int32? { slice(record.latitude)?.fixedPointE7 }
+    /// The `lon` attribute in degrees × 10^7; nil when absent, not a number or out of Int32.
+    public var longitudeE7: Int32? { slice(record.longitude)?.fixedPointE7 }
+
+    /// How many `<tag>` children the element has.
+    public var tagCount: Int { Int(record.tagCount) }
+
+    /// The key and value of tag `index`, in document order.
+    public func tag(at index: Int) -> (key: OSMBytes, value: OSMBytes) {
+        let tag = tags[Int(record.firstTag) + index]
+        return (slice(tag.key)!, slice(tag.value)!)
+    }
+
+    /// The value of the first tag with key `key`, or nil.
+    public func value(forKey key: StaticString) -> OSMBytes? {
+        for index in 0..<tagCount {
+            let tag = tag(at: index)
+            if tag.key.equals(key) { return tag.value }
+        }
+        return nil
+    }
+
+    private func slice(_ span: ByteSpan) -> OSMBytes? {
+        guard span.count >= 0 else { return nil }
+        return OSMBytes(UnsafeBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.start + span.count)]))
+    }
+}
+
+/// A run of bytes in a batch's arena; `count` is -1 for "absent".
+struct ByteSpan {
+    var start: Int32
+    var count: Int32
+    static let absent = ByteSpan(start: 0, count: -1)
+
+    /// The same span after the arena's bytes moved by `delta`.
+    func shifted(by delta: Int32) -> ByteSpan {
+        count < 0 ? self : ByteSpan(start: start + delta, count: count)
+    }
+}
+
+/// A tag in a batch: its key and value in the arena.
+struct TagRecord {
+    var key: ByteSpan
+    var value: ByteSpan
+}
+
+/// An element in a batch, pointing into the batch's arena and tag list.
+struct ElementRecord {
+    var type: OSMElementType
+    var id: Int64
+    var version: Int64
+    var line: Int
+    var latitude: ByteSpan
+    var longitude: ByteSpan
+    var firstTag: Int32
+    var tagCount: Int32
+}
+
+/// Elements parsed from one stretch of input, in document order: flat arrays that are reused
+/// from one stretch to the next, so that parsing allocates nothing per element once warm.
+/// (As libosmium's buffers do, a batch is also the unit that parallel parsers will hand over.)
+struct ElementBatch {
+    var bytes: [UInt8] = []
+    var tags: [TagRecord] = []
+    var elements: [ElementRecord] = []
+
+    /// Copies `count` bytes at `pointer` into the arena and returns where they went.
+    mutating func append(_ pointer: UnsafePointer<CChar>, count: Int) -> ByteSpan {
+        let start = bytes.count
+        pointer.withMemoryRebound(to: UInt8.self, capacity: count) {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+        }
+        return ByteSpan(start: Int32(start), count: Int32(count))
+    }
+
+    /// Calls `body` with each element in order.
+    func forEach(_ body: (OSMElement) -> Void) {
+        bytes.withUnsafeBufferPointer { bytes in
+            tags.withUnsafeBufferPointer { tags in
+                for record in elements {
+                    body(OSMElement(
+                        type: record.type, id: record.id, version: record.version, line: record.line,
+                        record: record, bytes: bytes, tags: tags))
+                }
+            }
+        }
+    }
+
+    /// Empties the batch, keeping its capacity.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        tags.removeAll(keepingCapacity: true)
+        elements.removeAll(keepingCapacity: true)
+    }
+}

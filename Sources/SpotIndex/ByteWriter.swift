@@ -1,0 +1,24 @@
+/// Little-endian encoding into a growing byte array.
+struct ByteWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func append<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ data: [UInt8]) {
+        bytes.append(contentsOf: data)
+    }
+
+    /// Pads with zeros to a multiple of `alignment`.
+    mutating func pad(to alignment: Int) {
+        while bytes.count % alignment != 0 { bytes.append(0) }
+    }
+
+    /// Overwrites the little-endian value at `offset`.
+    mutating func set<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+        withUnsafeBytes(of: value.littleEndian) { source in
+            for (i, byte) in source.enumerated() { bytes[offset + i] = byte }
+        }
+    }
+}

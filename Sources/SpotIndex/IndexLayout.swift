@@ -1,0 +1,37 @@
+/// The fixed numbers of the file format; FORMAT.md beside this file explains each.
+enum IndexLayout {
+    /// PNG-style magic: a high byte, the name, CR LF and ^Z catch text-mode transfers.
+    static let magic: [UInt8] = [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A]
+    static let version: UInt32 = 1
+    static let headerSize = 32
+    static let sectionEntrySize = 32
+    static let maxSections = 64
+    static let alignment = 8
+    /// Stands for "none" where a string index is optional.
+    static let noString = UInt32.max
+
+    static let spotRecordSize = 48
+    static let attributeRecordSize = 8
+    static let mergedRecordSize = 16
+
+    /// Section tags, four ASCII bytes read as a little-endian UInt32.
+    enum Tag {
+        static let metadata = tag("META")
+        static let strings = tag("STRS")
+        static let spots = tag("SPOT")
+        static let attributes = tag("ATTR")
+        static let merged = tag("MERG")
+        static let required = [metadata, strings, spots, attributes, merged]
+    }
+
+    static func tag(_ name: StaticString) -> UInt32 {
+        var value: UInt32 = 0
+        for i in (0..<4).reversed() { value = value << 8 | UInt32(name.utf8Start[i]) }
+        return value
+    }
+
+    static func name(ofTag tag: UInt32) -> String {
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
+        return bytes.allSatisfy { (0x20..<0x7F).contains($0) } ? String(decoding: bytes, as: UTF8.self) : "0x" + String(tag, radix: 16)
+    }
+}

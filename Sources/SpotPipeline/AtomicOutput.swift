@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why an output could not be written.
+public struct OutputError: Error, CustomStringConvertible, Sendable {
+    /// Whether the file could not be created (exit 73) or writing it failed (exit 74).
+    public enum Kind: Sendable { case cannotCreate, io }
+    /// What kind of failure.
+    public let kind: Kind
+    /// The output path.
+    public let file: String
+    /// The system's reason.
+    public let message: String
+
+    /// `FILE: what is wrong`.
+    public var description: String { "\(file): \(message)" }
+}
+
+/// A file written all or nothing: bytes go to a temporary file beside the output, which is
+/// fsynced and renamed over the output only by `commit()`, and the directory is fsynced after.
+/// Until then, and on any failure, the output path holds what it held before.
+///
+/// Temporary files are named `.NAME.tmp.PID` beside the output; opening an output removes the
+/// ones whose process is gone (left by a run that was killed).
+public final class AtomicOutput {
+    /// The path the output will have.
+    public let path: String
+    private let temporaryPath: String
+    private var descriptor: Int32
+    private var committed = false
+
+    /// Starts an output at `path`; throws `OutputError.cannotCreate` when its directory does not
+    /// exist or cannot be written.
+    public init(path: String) throws(OutputError) {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let prefix = "." + url.lastPathComponent + ".tmp."
+        Self.removeStaleTemporaries(in: directory, prefix: prefix)
+        temporaryPath = directory + "/" + prefix + String(getpid())
+        unlink(temporaryPath)
+        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            throw OutputError(kind: .cannotCreate, file: path, message: String(cString: strerror(errno)))
+        }
+        var status = stat()
+        if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+            discard()
+            throw OutputError(kind: .cannotCreate, file: path, message: "is a directory")
+        }
+    }
+
+    deinit { discard() }
+
+    /// Appends `bytes`; throws `OutputError.io` (a full disk, say).
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw failure()
+            }
+            offset += written
+        }
+    }
+
+    /// Appends `bytes`.
+    public func write(_ bytes: [UInt8]) throws(OutputError) {
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(OutputError) in try write(buffer) } }
+        try result.get()
+    }
+
+    /// Makes the written bytes the output: fsync, rename over the path, fsync the directory.
+    public func commit() throws(OutputError) {
+        guard fsync(descriptor) == 0 else { throw failure() }
+        close(descriptor)
+        descriptor = -1
+        guard rename(temporaryPath, path) == 0 else { throw failure() }
+        committed = true
+        let directory = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+    }
+
+    /// Drops the temporary file; the output stays as it was.
+    public func discard() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+        if !committed { unlink(temporaryPath) }
+    }
+
+    private func failure() -> OutputError {
+        let error = OutputError(kind: .io, file: path, message: String(cString: strerror(errno)))
+        discard()
+        return error
+    }
+
+    /// Removes `prefix + PID` files in `directory` whose process no longer runs.
+    private static func removeStaleTemporaries(in directory: String, prefix: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
+        }
+    }
+}

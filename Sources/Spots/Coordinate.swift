@@ -1,0 +1,70 @@
+/// A point on the Earth in fixed point: degrees × 10^7 as `Int32`, the way OpenStreetMap stores
+/// coordinates. Fixed point keeps every coordinate exact from input to index to export.
+public struct Coordinate: Hashable, Sendable {
+    /// Fixed-point units per degree.
+    public static let unitsPerDegree: Int32 = 10_000_000
+
+    /// Latitude in degrees × 10^7, from -900,000,000 to 900,000,000.
+    public let latitudeE7: Int32
+    /// Longitude in degrees × 10^7, from -1,800,000,000 to 1,800,000,000.
+    public let longitudeE7: Int32
+
+    /// A coordinate from fixed-point values, or nil when either lies outside the Earth
+    /// (|lat| > 90° or |lon| > 180°).
+    public init?(latitudeE7: Int32, longitudeE7: Int32) {
+        guard abs(Int64(latitudeE7)) <= 900_000_000, abs(Int64(longitudeE7)) <= 1_800_000_000 else {
+            return nil
+        }
+        self.latitudeE7 = latitudeE7
+        self.longitudeE7 = longitudeE7
+    }
+
+    /// Latitude in degrees.
+    public var latitude: Double { Double(latitudeE7) / 1e7 }
+    /// Longitude in degrees.
+    public var longitude: Double { Double(longitudeE7) / 1e7 }
+
+    /// A fixed-point value written as a decimal with exactly seven decimals ("-0.0000001",
+    /// "60.1699000"): exact, with no floating-point rounding.
+    public static func decimalString(_ valueE7: Int32) -> String {
+        let magnitude = abs(Int64(valueE7))
+        let whole = magnitude / 10_000_000
+        let fraction = String(magnitude % 10_000_000)
+        let padding = String(repeating: "0", count: 7 - fraction.count)
+        return (valueE7 < 0 ? "-" : "") + "\(whole)." + padding + fraction
+    }
+}
+
+/// Rectangle in fixed-point degrees; used for an index's extent.
+public struct BoundingBox: Hashable, Sendable {
+    /// Southern edge, degrees × 10^7.
+    public var minLatitudeE7: Int32
+    /// Western edge, degrees × 10^7.
+    public var minLongitudeE7: Int32
+    /// Northern edge, degrees × 10^7.
+    public var maxLatitudeE7: Int32
+    /// Eastern edge, degrees × 10^7.
+    public var maxLongitudeE7: Int32
+
+    /// The smallest box holding every coordinate, or nil when there are none.
+    public init?<S: Sequence>(enclosing coordinates: S) where S.Element == Coordinate {
+        var iterator = coordinates.makeIterator()
+        guard let first = iterator.next() else { return nil }
+        minLatitudeE7 = first.latitudeE7
+        maxLatitudeE7 = first.latitudeE7
+        minLongitudeE7 = first.longitudeE7
+        maxLongitudeE7 = first.longitudeE7
+        while let next = iterator.next() {
+            minLatitudeE7 = min(minLatitudeE7, next.latitudeE7)
+            maxLatitudeE7 = max(maxLatitudeE7, next.latitudeE7)
+            minLongitudeE7 = min(minLongitudeE7, next.longitudeE7)
+            maxLongitudeE7 = max(maxLongitudeE7, next.longitudeE7)
+        }
+    }
+
+    /// The box as GeoJSON and osmium write it: "MINLON,MINLAT,MAXLON,MAXLAT".
+    public var description: String {
+        [minLongitudeE7, minLatitudeE7, maxLongitudeE7, maxLatitudeE7]
+            .map(Coordinate.decimalString).joined(separator: ",")
+    }
+}

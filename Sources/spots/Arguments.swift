@@ -1,0 +1,60 @@
+/// A command-line mistake: names the bad argument; exit 64.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// An option a command accepts: its names ("-o", "--output"), whether it takes a value, and
+/// its help line.
+struct OptionSpec {
+    let names: [String]
+    let valueName: String?
+    let help: String
+
+    /// The option's canonical name: its longest.
+    var key: String { names.max { $0.count < $1.count }! }
+}
+
+/// A command's parsed arguments: positionals in order, options by canonical name.
+///
+/// Accepts `--name value`, `--name=value`, `-o value`, flags, `--` to end options, and `-`
+/// as a positional (standard input).
+struct Arguments {
+    private(set) var positionals: [String] = []
+    private var values: [String: String] = [:]
+    private var flags: Set<String> = []
+
+    init(_ arguments: [String], options: [OptionSpec]) throws(UsageError) {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--" {
+                positionals += remaining
+                break
+            }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                positionals.append(argument)
+                continue
+            }
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let option = options.first(where: { $0.names.contains(parts[0]) }) else {
+                throw UsageError("unknown option '\(parts[0])'")
+            }
+            if option.valueName == nil {
+                guard parts.count == 1 else { throw UsageError("option '\(parts[0])' takes no value") }
+                flags.insert(option.key)
+            } else if parts.count == 2 {
+                values[option.key] = parts[1]
+            } else if let value = remaining.popFirst() {
+                values[option.key] = value
+            } else {
+                throw UsageError("option '\(parts[0])' needs a value")
+            }
+        }
+    }
+
+    /// The value of the option named `name` (canonical), if given.
+    func value(_ name: String) -> String? { values[name] }
+
+    /// Whether the flag named `name` (canonical) was given.
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+}

@@ -1,0 +1,29 @@
+import OSMXML
+import SpotIndex
+import SpotPipeline
+
+/// The exit codes of ../shared/ARCHITECTURE.md (sysexits).
+enum ExitCode: Int32 {
+    case ok = 0
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case cannotCreate = 73
+    case ioError = 74
+}
+
+/// How an error ends the program: its exit code.
+func exitCode(for error: Error) -> ExitCode {
+    switch error {
+    case is UsageError: return .usage
+    case let error as OSMInputError:
+        switch error.kind {
+        case .unreadable: return .noInput
+        case .malformed: return .dataError
+        case .io: return .ioError
+        }
+    case let error as IndexError: return error.kind == .unreadable ? .noInput : .dataError
+    case let error as OutputError: return error.kind == .cannotCreate ? .cannotCreate : .ioError
+    default: return .ioError
+    }
+}

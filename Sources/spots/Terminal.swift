@@ -1,0 +1,99 @@
+import Foundation
+import SpotPipeline
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Where machine-readable output goes: standard output, or a file written atomically (`-o`).
+/// Buffers text and writes it in large pieces.
+final class OutputSink {
+    private let file: AtomicOutput?
+    private var buffer: [UInt8] = []
+
+    /// Standard output when `path` is nil or "-"; otherwise an atomic file at `path`.
+    init(path: String?) throws {
+        file = try path.flatMap { $0 == "-" ? nil : try AtomicOutput(path: $0) }
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    func write(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    /// Writes what is buffered and, for a file, makes it the output.
+    func finish() throws {
+        try flush()
+        try file?.commit()
+    }
+
+    private func flush() throws {
+        if let file {
+            try file.write(buffer)
+        } else {
+            try FileHandle.standardOutput.write(contentsOf: buffer)
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A progress bar on standard error with bytes, rate and ETA, drawn only when standard error is
+/// a terminal, at most ten times a second.
+final class ProgressBar {
+    private let enabled: Bool
+    private let start = Date()
+    private var lastDrawn = Date.distantPast
+    private var drawn = false
+
+    init(enabled: Bool) {
+        self.enabled = enabled && isatty(STDERR_FILENO) == 1
+    }
+
+    func update(done: Int, total: Int?) {
+        guard enabled, Date().timeIntervalSince(lastDrawn) >= 0.1 else { return }
+        lastDrawn = Date()
+        let elapsed = max(lastDrawn.timeIntervalSince(start), 0.001)
+        let rate = Double(done) / elapsed
+        var line = "\(Self.bytes(done))"
+        if let total, total > 0 {
+            let fraction = min(Double(done) / Double(total), 1)
+            let filled = Int(fraction * 30)
+            let eta = rate > 0 ? Int(Double(total - done) / rate) : 0
+            line = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] "
+                + line + " / \(Self.bytes(total))  \(Self.bytes(Int(rate)))/s  ETA \(eta / 60):" + String(format: "%02d", eta % 60)
+        } else {
+            line += "  \(Self.bytes(Int(rate)))/s"
+        }
+        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+        drawn = true
+    }
+
+    /// Clears the bar.
+    func finish() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    static func bytes(_ count: Int) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(count)
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(count) B" : String(format: "%.1f", value) + " " + units[unit]
+    }
+}
+
+/// An integer with thousands separators: 1,234,567.
+func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var result = ""
+    for (offset, digit) in digits.enumerated() {
+        if offset > 0 && (digits.count - offset) % 3 == 0 { result.append(",") }
+        result.append(digit)
+    }
+    return (value < 0 ? "-" : "") + result
+}

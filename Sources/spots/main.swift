@@ -1,0 +1,68 @@
+import Foundation
+
+/// The subcommand named `name`: its help, options and body.
+func command(named name: String) -> (help: Help, options: [OptionSpec], run: (Arguments) throws -> Void)? {
+    switch name {
+    case "build": (BuildCommand.help, BuildCommand.options, BuildCommand.run)
+    case "export": (ExportCommand.help, ExportCommand.options, ExportCommand.run)
+    case "inspect": (InspectCommand.help, InspectCommand.options, InspectCommand.run)
+    default: nil
+    }
+}
+
+let overview = """
+    OVERVIEW: Build and query offline place-search indexes from OpenStreetMap extracts.
+
+    USAGE: spots <subcommand>
+
+    SUBCOMMANDS:
+      build                   Build an index from OSM XML extracts (plain or gzip).
+      export                  Export an index's spots as NDJSON, GeoJSON or CSV.
+      inspect                 Show an index's header, counts and metadata; verify checksums.
+
+    OPTIONS:
+      -h, --help              Show help information.
+      --version               Show the version.
+
+      See 'spots help <subcommand>' for a subcommand's help.
+
+    """
+
+/// Runs the command line and returns the exit code.
+func main(_ arguments: [String]) -> ExitCode {
+    guard let first = arguments.first else {
+        printError("spots: missing subcommand\n" + overview)
+        return .usage
+    }
+    if first == "-h" || first == "--help" || (first == "help" && arguments.count == 1) {
+        print(overview, terminator: "")
+        return .ok
+    }
+    if first == "--version" {
+        print("spots 0.1.0")
+        return .ok
+    }
+    if first == "help", let command = command(named: arguments[1]) {
+        print(command.help.text, terminator: "")
+        return .ok
+    }
+    guard let command = command(named: first) else {
+        printError("spots: unknown subcommand '\(first)'; see 'spots --help'")
+        return .usage
+    }
+    do {
+        let parsed = try Arguments(Array(arguments.dropFirst()), options: command.options)
+        if parsed.flag("--help") {
+            print(command.help.text, terminator: "")
+            return .ok
+        }
+        try command.run(parsed)
+        return .ok
+    } catch {
+        let code = exitCode(for: error)
+        printError("spots: \(error)" + (code == .usage ? "\nUSAGE: \(command.help.usage)" : ""))
+        return code
+    }
+}
+
+exit(main(Array(CommandLine.arguments.dropFirst())).rawValue)
