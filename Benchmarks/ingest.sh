@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Ingest speed: `spots build` beside `osmium tags-filter` and the zlib + expat floor
+# (../shared/bench/expat_floor.c), on one large input tiled from a real extract.
+#
+#   bash Benchmarks/ingest.sh [--copies N] [--runs N]
+#
+#   --copies N   input size: N tiled copies of Andorra (default 16: about 42 MB gzip, 604 MB XML)
+#   --runs N     interleaved rounds; the table shows medians (default 3)
+#
+# Environment:
+#   SPOTS_BENCH_DIR  cache for inputs, expat_floor and outputs (default ${TMPDIR:-/tmp}/spots-bench)
+#   SPOTS_BIN        a spots binary to time instead of building one with `swift build -c release`
+#
+# Needs ../shared (data/ and bench/) beside the repository and skips, saying so, without it;
+# needs python3, cc with libexpat and zlib headers, GNU time at /usr/bin/time; osmium-tool is
+# installed with apt-get when missing and running as root, else its row is left out.
+set -euo pipefail
+export LC_ALL=C # for printf's and awk's decimal point
+
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
+copies=16 runs=3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --copies|--runs)
+      [ $# -ge 2 ] || { echo "ingest.sh: $1 needs a value" >&2; exit 64; }
+      if [ "$1" = --copies ]; then copies=$2; else runs=$2; fi
+      shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "ingest.sh: unknown argument '$1'" >&2; usage >&2; exit 64 ;;
+  esac
+done
+for n in "$copies" "$runs"; do
+  [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "ingest.sh: '$n' is not a positive integer" >&2; exit 64; }
+done
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+shared=$(cd "$root/.." && pwd)/shared
+if [ ! -d "$shared/data" ] || [ ! -d "$shared/bench" ]; then
+  echo "ingest.sh: skipped: $shared (with data/ and bench/) is absent"
+  exit 0
+fi
+[ -x /usr/bin/time ] || { echo "ingest.sh: /usr/bin/time (GNU time, package 'time') is missing" >&2; exit 1; }
+
+dir=${SPOTS_BENCH_DIR:-${TMPDIR:-/tmp}/spots-bench}
+mkdir -p "$dir"
+
+# --- the tools -------------------------------------------------------------------------
+if [ -n "${SPOTS_BIN:-}" ]; then
+  spots=$SPOTS_BIN
+  echo "spots: $spots (SPOTS_BIN)"
+else
+  echo "building spots (release) ..."
+  (cd "$root" && swift build -c release --product spots)
+  spots="$(cd "$root" && swift build -c release --show-bin-path)/spots"
+fi
+
+floor=$dir/expat_floor
+if [ ! -x "$floor" ] || [ "$shared/bench/expat_floor.c" -nt "$floor" ]; then
+  cc -O2 -o "$floor" "$shared/bench/expat_floor.c" -lexpat -lz -lpthread
+fi
+
+if ! command -v osmium >/dev/null && [ "$(id -u)" = 0 ]; then
+  echo "installing osmium-tool ..."
+  { apt-get install -y osmium-tool || { apt-get update && apt-get install -y osmium-tool; }; } \
+    >"$dir/apt.log" 2>&1 || true
+fi
+have_osmium=1
+command -v osmium >/dev/null || { have_osmium=0; echo "osmium-tool is missing (and could not be installed): no osmium row"; }
+
+# --- the input -------------------------------------------------------------------------
+input=$dir/metro$copies.osm.gz
+if [ ! -f "$input" ]; then
+  echo "making $input (once) ..."
+  python3 "$shared/bench/make-metro.py" "$shared/data/andorra-2021-04.osm.gz" "$input.partial" \
+    --copies "$copies"
+  mv "$input.partial" "$input"
+fi
+if [ ! -f "$input.size" ] || [ "$input" -nt "$input.size" ]; then
+  gzip -dc "$input" | wc -c | tr -d ' ' >"$input.size"
+fi
+
+# --- the runs --------------------------------------------------------------------------
+names=(spots osmium floor1 floor2)
+declare -A label=([spots]="spots build" [osmium]="osmium tags-filter"
+  [floor1]="expat_floor (1 thread)" [floor2]="expat_floor (2 threads)")
+declare -A walls rsss
+
+timed() { # NAME: run it once, append its wall seconds and peak RSS (KiB)
+  local cmd out=""
+  case "$1" in
+    spots) out=$dir/out.spots; cmd=("$spots" build "$input" -o "$out" --quiet) ;;
+    osmium) out=$dir/out.osm.pbf; cmd=(osmium tags-filter "$input" n/amenity n/tourism -o "$out" --overwrite) ;;
+    floor1) cmd=("$floor" "$input") ;;
+    floor2) cmd=("$floor" "$input" 2) ;;
+  esac
+  [ -z "$out" ] || rm -f "$out"
+  if ! /usr/bin/time -f '%e %M' -o "$dir/time.txt" "${cmd[@]}" >"$dir/stdout.txt" 2>"$dir/stderr.txt"; then
+    echo "ingest.sh: ${label[$1]} failed: ${cmd[*]}" >&2
+    tail -n 5 "$dir/stderr.txt" >&2
+    exit 1
+  fi
+  if [ -n "$out" ] && [ ! -s "$out" ]; then # a stub that exits 0 at once would time nothing
+    echo "ingest.sh: ${label[$1]} exited 0 but wrote no $out: ${cmd[*]}" >&2
+    exit 1
+  fi
+  local wall rss
+  read -r wall rss < <(tail -n 1 "$dir/time.txt")
+  walls[$1]+=" $wall"
+  rsss[$1]+=" $rss"
+}
+
+echo "timing $runs interleaved rounds on $(basename "$input") ..."
+for ((r = 1; r <= runs; r++)); do
+  for name in "${names[@]}"; do
+    [ "$name" = osmium ] && [ "$have_osmium" = 0 ] && continue
+    timed "$name"
+  done
+  echo "  round $r/$runs done"
+done
+rm -f "$dir/out.spots" "$dir/out.osm.pbf"
+
+median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
+
+# --- the report ------------------------------------------------------------------------
+cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+gz_bytes=$(wc -c <"$input" | tr -d ' ')
+echo
+echo "Spots ingest benchmark, $(date -u +%Y-%m-%d)"
+echo "machine: $(nproc) cores, ${cpu:-unknown CPU}, $(uname -sm)"
+awk -v f="$(basename "$input")" -v g="$gz_bytes" -v x="$(cat "$input.size")" \
+  'BEGIN {printf "input:   %s, %.1f MB gzip, %.1f MB XML\n", f, g/1e6, x/1e6}'
+echo "POIs:    $(tr -d '\n' <"$dir/stdout.txt") (expat_floor)"
+[ "$have_osmium" = 1 ] && echo "osmium:  $(osmium --version | head -n 1)"
+echo "medians of $runs interleaved runs"
+echo
+printf '%-26s %8s %14s\n' tool "wall s" "peak RSS MiB"
+declare -A med
+for name in "${names[@]}"; do
+  [ -n "${walls[$name]:-}" ] || continue
+  med[$name]=$(median <<<"${walls[$name]}")
+  rss=$(median <<<"${rsss[$name]}")
+  printf '%-26s %8.2f %14.1f\n' "${label[$name]}" "${med[$name]}" "$(awk -v k="$rss" 'BEGIN {print k/1024}')"
+done
+echo
+echo "spots / osmium tags-filter wall:     $([ "$have_osmium" = 1 ] && ratio "${med[spots]}" "${med[osmium]}" || echo n/a)"
+echo "spots / expat_floor (1 thread) wall: $(ratio "${med[spots]}" "${med[floor1]}")"

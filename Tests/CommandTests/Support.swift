@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// Paths and a process runner for end-to-end tests of the `spots` command.
+enum Spots {
+    /// The package root, found from this file's path.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// The shared real extracts (../shared/data), absent on a user's machine.
+    static let sharedData = root.deletingLastPathComponent().appendingPathComponent("shared/data")
+    static let hasSharedData = FileManager.default.fileExists(atPath: sharedData.path)
+    /// The hand-written fixtures.
+    static let fixtures = root.appendingPathComponent("Tests/Fixtures/osm")
+
+    /// The built `spots` executable: beside the test bundle in the build's products directory.
+    static let executable: URL = {
+        var directory = Bundle.main.bundleURL
+        if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
+        for candidate in [directory, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("spots")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return directory.appendingPathComponent("spots")
+    }()
+
+    /// What a run printed and how it ended.
+    struct Run {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var output: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Runs `spots` with `arguments`, feeding `stdin` when given.
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            // Feed stdin on another thread so that a full stdout pipe cannot deadlock us.
+            let writer = input.fileHandleForWriting
+            Thread.detachNewThread {
+                writer.write(stdin)
+                try? writer.close()
+            }
+        }
+        let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
+        let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: stdoutData, stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    /// A fresh empty directory for one test.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("spots-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Builds `inputs` into an index in `directory` and returns its exported NDJSON objects.
+    static func buildAndExport(_ inputs: [String], flags: [String] = ["--keep-all", "--no-dedupe"], in directory: URL) throws -> [[String: Any]] {
+        let index = directory.appendingPathComponent("out.spots").path
+        let build = try run(["build"] + inputs + ["-o", index, "--quiet"] + flags)
+        try #require(build.status == 0, "build failed: \(build.stderr)")
+        let export = try run(["export", index])
+        try #require(export.status == 0, "export failed: \(export.stderr)")
+        return try export.output.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+}
+
+/// Coordinates as the export prints them: a JSON number with seven decimals, read back exactly.
+func sevenDecimals(_ value: Any?) -> String? {
+    guard let number = value as? NSNumber else { return nil }
+    return String(format: "%.7f", number.doubleValue)
+}
