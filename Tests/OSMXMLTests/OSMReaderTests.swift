@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@testable import OSMXML
+
+/// Collects what the reader hands over, as Strings, for assertions.
+struct Collector: OSMElementHandler {
+    struct Element: Equatable {
+        var type: OSMElementType
+        var id: Int64
+        var latitudeE7: Int32?
+        var longitudeE7: Int32?
+        var tags: [String: String]
+        var line: Int
+    }
+    var elements: [Element] = []
+
+    mutating func handle(_ element: OSMElement) {
+        var tags: [String: String] = [:]
+        for index in 0..<element.tagCount {
+            let tag = element.tag(at: index)
+            tags[tag.key.string] = tag.value.string
+        }
+        elements.append(Element(
+            type: element.type, id: element.id, latitudeE7: element.latitudeE7, longitudeE7: element.longitudeE7,
+            tags: tags, line: element.line))
+    }
+}
+
+/// Writes `text` to a temporary file and reads it with `filter`.
+func read(_ text: String, filter: OSMElementFilter = OSMElementFilter(types: [.node, .way, .relation])) throws -> (elements: [Collector.Element], summary: OSMReadSummary) {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("osmxml-\(UUID().uuidString).osm")
+    try Data(text.utf8).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    var collector = Collector()
+    let summary = try OSMReader(file: url.path, filter: filter).read(into: &collector)
+    return (collector.elements, summary)
+}
+
+@Suite("OSMReader")
+struct OSMReaderTests {
+    @Test("delivers nodes, ways and relations in document order with their tags and lines")
+    func deliversElements() throws {
+        let (elements, summary) = try read("""
+            <osm version="0.6">
+             <node id="1" lat="1.5" lon="-2.25"><tag k="amenity" v="cafe"/></node>
+             <node id="2" lat="0" lon="0"/>
+             <way id="3"><nd ref="1"/><tag k="building" v="yes"/></way>
+             <relation id="-4"><member type="way" ref="3" role="outer"/></relation>
+            </osm>
+            """)
+        #expect(elements.map(\.id) == [1, 2, 3, -4])
+        #expect(elements.map(\.type) == [.node, .node, .way, .relation])
+        #expect(elements[0] == Collector.Element(type: .node, id: 1, latitudeE7: 15_000_000, longitudeE7: -22_500_000, tags: ["amenity": "cafe"], line: 2))
+        #expect(elements[2].tags == ["building": "yes"])
+        #expect(summary.nodes == 2 && summary.ways == 1 && summary.relations == 1)
+    }
+
+    @Test("the filter keeps only elements with a wanted key, yet counts all")
+    func filtersByTagKey() throws {
+        let (elements, summary) = try read("""
+            <osm><node id="1" lat="0" lon="0"><tag k="name" v="x"/></node>
+            <node id="2" lat="0" lon="0"><tag k="name" v="y"/><tag k="tourism" v="hotel"/></node>
+            <way id="5"><tag k="tourism" v="hotel"/></way></osm>
+            """, filter: OSMElementFilter(types: [.node], tagKeys: ["amenity", "tourism"]))
+        #expect(elements.map(\.id) == [2])
+        #expect(elements[0].tags == ["name": "y", "tourism": "hotel"])
+        #expect(summary.nodes == 2 && summary.ways == 1)
+    }
+
+    @Test("deleted elements are counted and never delivered")
+    func skipsDeleted() throws {
+        let (elements, summary) = try read("""
+            <osm><node id="1" lat="0" lon="0" visible="false"/><node id="2" action="delete" lat="0" lon="0"/>
+            <node id="3" lat="0" lon="0" action="modify" visible="true"/></osm>
+            """)
+        #expect(elements.map(\.id) == [3])
+        #expect(summary.deleted == 2)
+    }
+
+    @Test("an element larger than a chunk is delivered whole, and the ones after it too")
+    func readsElementSpanningChunks() throws {
+        let long = String(repeating: "é", count: OSMReader.chunkSize)  // 2 MiB of UTF-8
+        var text = "<osm>\n"
+        for id in 1...3 { text += "<node id=\"\(id)\" lat=\"1\" lon=\"2\"><tag k=\"a\" v=\"\(id)\"/><tag k=\"long\" v=\"\(long)\"/><tag k=\"z\" v=\"end\"/></node>\n" }
+        text += "</osm>\n"
+        let (elements, _) = try read(text)
+        #expect(elements.map(\.id) == [1, 2, 3])
+        for element in elements {
+            #expect(element.tags["long"] == long)
+            #expect(element.tags["a"] == String(element.id) && element.tags["z"] == "end")
+            #expect(element.latitudeE7 == 10_000_000 && element.longitudeE7 == 20_000_000)
+        }
+    }
+
+    @Test("the newest timestamp is found in elements, the header and Overpass's osm_base")
+    func findsNewestTimestamp() throws {
+        let text = """
+            <osm timestamp="2020-01-01T00:00:00Z"><meta osm_base="2021-06-01T00:00:00Z"/>
+            <node id="1" lat="0" lon="0" timestamp="2021-05-01T00:00:00Z"/><way id="2" timestamp="2019-01-01T00:00:00Z"/></osm>
+            """
+        #expect(try read(text).summary.newestTimestamp == "2021-06-01T00:00:00Z")
+        #expect(try read("<osm><node id=\"1\" timestamp=\"yesterday\"/></osm>").summary.newestTimestamp == nil)
+    }
+
+    @Test("a missing or bad id is an error at the element's position")
+    func refusesBadID() throws {
+        #expect {
+            _ = try read("<osm>\n  <node lat=\"0\" lon=\"0\"/></osm>")
+        } throws: { error in
+            let error = error as! OSMInputError
+            return error.kind == .malformed && error.location == .line(2, column: 3) && error.message.contains("id")
+        }
+        #expect(throws: OSMInputError.self) { try read("<osm><node id=\"99999999999999999999\"/></osm>") }
+    }
+
+    @Test("other compressions and PBF are named in the refusal")
+    func namesUnsupportedFormats() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("x-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        for (bytes, name) in [(Array("BZh91AY&SY".utf8), "bzip2"), ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0, 0], "xz"),
+                              ([0, 0, 0, 13, 0x0A, 0x09] + Array("OSMHeader".utf8), "OSM PBF")] {
+            try Data(bytes).write(to: url)
+            var collector = Collector()
+            #expect {
+                _ = try OSMReader(file: url.path, filter: OSMElementFilter(types: [.node])).read(into: &collector)
+            } throws: { ($0 as! OSMInputError).message.hasPrefix(name + " input is not supported") }
+        }
+    }
+}
+
+@Suite("Reading numbers from bytes")
+struct NumberTests {
+    func bytes(_ text: String) -> OSMBytes {
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
+        _ = buffer.initialize(from: text.utf8)
+        return OSMBytes(UnsafeBufferPointer(buffer))
+    }
+
+    @Test("coordinates become degrees × 10^7, rounded half away from zero", arguments: [
+        ("0", 0), ("1", 10_000_000), ("-180", -1_800_000_000), ("43.7384176", 437_384_176), ("+1.5", 15_000_000),
+        (".5", 5_000_000), ("-.5", -5_000_000), ("5.", 50_000_000), ("1.23456785", 12_345_679), ("-1.23456785", -12_345_679),
+        ("1.23456784999", 12_345_678), ("-0.00000004", 0), ("0.00000005", 1), ("1e1", 100_000_000), ("214.7483647", Int32.max),
+    ] as [(String, Int32)])
+    func parsesCoordinates(_ text: String, _ expected: Int32) {
+        #expect(bytes(text).fixedPointE7 == expected)
+    }
+
+    @Test("things that are not coordinates are nil", arguments: ["", "-", ".", "abc", "1.2.3", "1,5", "nan", "inf", "214.7483648", "1 ", "9999999999"])
+    func rejectsNonCoordinates(_ text: String) {
+        #expect(bytes(text).fixedPointE7 == nil)
+    }
+
+    @Test("ids are exact 64-bit integers")
+    func parsesIDs() {
+        #expect(bytes("9223372036854775807").int64 == Int64.max)
+        #expect(bytes("-9223372036854775808").int64 == Int64.min)
+        #expect(bytes("-42").int64 == -42)
+        for bad in ["9223372036854775808", "-9223372036854775809", "", "-", "12a", "1.0"] {
+            #expect(bytes(bad).int64 == nil, "\(bad)")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import SpotIndex
+import SpotPipeline
+import Spots
+import Testing
+
+/// A fresh directory for one test.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+@Suite("SpotBuild")
+struct SpotBuildTests {
+    /// Builds `documents` (written to files in order) and opens the result.
+    func build(_ documents: [String], options: BuildOptions = BuildOptions()) throws -> (SpotIndexReader, BuildStatistics) {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var inputs: [String] = []
+        for (number, document) in documents.enumerated() {
+            let url = directory.appendingPathComponent("\(number).osm")
+            try Data(document.utf8).write(to: url)
+            inputs.append(url.path)
+        }
+        let (bytes, statistics) = try SpotBuild(inputs: inputs, options: options).run()
+        let index = directory.appendingPathComponent("out.spots")
+        try Data(bytes).write(to: index)
+        return (try SpotIndexReader(path: index.path), statistics)
+    }
+
+    @Test("amenity wins over tourism; the tag's value is the kind; attributes are kept")
+    func selectsSpots() throws {
+        let (index, statistics) = try build(["""
+            <osm><node id="7" lat="60.1" lon="24.9"><tag k="tourism" v="hotel"/><tag k="amenity" v="ice_cream"/>
+            <tag k="name" v="Jäätelö"/><tag k="name:en" v="Ice cream"/><tag k="addr:street" v="Esplanadi"/>
+            <tag k="opening_hours" v="Mo-Su 10:00-20:00"/><tag k="shop" v="x"/></node>
+            <node id="8" lat="60.2" lon="24.8"><tag k="tourism" v="zoo_keeper_hut"/></node>
+            <node id="9" lat="91" lon="24.8"><tag k="amenity" v="cafe"/></node></osm>
+            """])
+        #expect(index.count == 2)
+        let spot = try index.spot(at: 0)
+        #expect(spot.ref == OSMRef(.node, 7))
+        #expect(spot.tag == "amenity=ice_cream" && spot.kind == "ice_cream" && spot.category == .cafe)
+        #expect(spot.name == "Jäätelö" && spot.names == ["en": "Ice cream"] && spot.address == ["street": "Esplanadi"])
+        #expect(spot.details == [.openingHours: "Mo-Su 10:00-20:00"])
+        #expect(try index.spot(at: 1).category == nil)
+        #expect(statistics.badCoordinates == 1 && statistics.spots == 2)
+        #expect(index.metadata.statistics["bad_coordinates"] == 1)
+        #expect(index.metadata.bboxE7 == [248_000_000, 601_000_000, 249_000_000, 602_000_000])
+    }
+
+    @Test("an object in two inputs is one record: the higher version, the first on a tie")
+    func foldsRepeats() throws {
+        let older = #"<osm><node id="1" version="1" lat="1" lon="1"><tag k="amenity" v="cafe"/><tag k="name" v="old"/></node><node id="2" version="3" lat="2" lon="2"><tag k="amenity" v="bar"/><tag k="name" v="first"/></node></osm>"#
+        let newer = #"<osm><node id="1" version="2" lat="1" lon="1"><tag k="amenity" v="cafe"/><tag k="name" v="new"/></node><node id="2" version="3" lat="2" lon="2"><tag k="amenity" v="bar"/><tag k="name" v="second"/></node></osm>"#
+        for documents in [[older, newer], [newer, older]] {
+            let (index, statistics) = try build(documents)
+            #expect(index.count == 2)
+            #expect(try index.spot(at: 0).name == "new")
+            #expect(try index.spot(at: 1).name == (documents[0] == older ? "first" : "second"))
+            #expect(statistics.repeatedObjects == 2)
+        }
+    }
+
+    @Test("the build time is SOURCE_DATE_EPOCH when given, else the newest input timestamp")
+    func recordsBuildTime() throws {
+        let document = #"<osm><node id="1" lat="1" lon="1" timestamp="2020-02-02T02:02:02Z"><tag k="amenity" v="cafe"/></node></osm>"#
+        #expect(try build([document]).0.metadata.buildTime == "2020-02-02T02:02:02Z")
+        var options = BuildOptions()
+        options.sourceDateEpoch = 0
+        #expect(try build([document], options: options).0.metadata.buildTime == "1970-01-01T00:00:00Z")
+    }
+}
+
+@Suite("AtomicOutput")
+struct AtomicOutputTests {
+    @Test("commit replaces the output; until then it holds what it held")
+    func commitReplaces() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("out.bin").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+        let output = try AtomicOutput(path: path)
+        try output.write(Array("new".utf8))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+        try output.commit()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.bin"])
+    }
+
+    @Test("an output that is discarded or dropped leaves nothing behind")
+    func discardLeavesNothing() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("out.bin").path
+        do {
+            let output = try AtomicOutput(path: path)
+            try output.write(Array("partial".utf8))
+        }
+        let discarded = try AtomicOutput(path: path)
+        discarded.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test("stale temporaries of dead processes are removed; a live process's are kept")
+    func removesStaleTemporaries() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dead = directory.appendingPathComponent(".out.bin.tmp.2147483646")
+        let live = directory.appendingPathComponent(".out.bin.tmp.1")  // init, always running
+        for url in [dead, live] { try Data().write(to: url) }
+        let output = try AtomicOutput(path: directory.appendingPathComponent("out.bin").path)
+        output.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [".out.bin.tmp.1"])
+    }
+
+    @Test("a missing directory or a directory in the way cannot be created")
+    func refusesUncreatable() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect { try AtomicOutput(path: directory.path + "/missing/out.bin") } throws: { ($0 as! OutputError).kind == .cannotCreate }
+        #expect { try AtomicOutput(path: directory.path) } throws: { ($0 as! OutputError).kind == .cannotCreate }
+    }
+}
