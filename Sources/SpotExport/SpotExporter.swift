@@ -92,7 +92,10 @@ public struct SpotExporter {
 
     /// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
     private static func csvField(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        // Scalars, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+            return field
+        }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

@@ -184,6 +184,7 @@ struct IndexHeader {
         guard Self.checksum(of: bytes, sectionCount: sectionCount) == bytes.load(24) as UInt32 else {
             throw corrupt("header checksum mismatch")
         }
+        guard bytes.load(28) as UInt32 == 0 else { throw corrupt("reserved bytes are not zero") }
         var sections: [IndexSection] = []
         var previousEnd = tableEnd
         for entry in 0..<sectionCount {

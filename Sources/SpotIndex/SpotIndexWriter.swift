@@ -81,16 +81,19 @@ public enum SpotIndexWriter {
     }
 }
 
-/// Each distinct string once, numbered in order of first use.
+/// Each distinct string once, numbered in order of first use. Strings are told apart by their
+/// bytes: Swift's String equality would merge canonically equivalent spellings ("é" and
+/// "e" + U+0301), and the index keeps text exactly as OSM spells it.
 struct StringPool {
-    private var indices: [String: UInt32] = [:]
-    private var strings: [String] = []
+    private var indices: [[UInt8]: UInt32] = [:]
+    private var strings: [[UInt8]] = []
 
     mutating func index(of string: String) -> UInt32 {
-        if let index = indices[string] { return index }
+        let bytes = Array(string.utf8)
+        if let index = indices[bytes] { return index }
         let index = UInt32(strings.count)
-        indices[string] = index
-        strings.append(string)
+        indices[bytes] = index
+        strings.append(bytes)
         return index
     }
 
@@ -100,10 +103,10 @@ struct StringPool {
         writer.append(UInt32(strings.count))
         var end: UInt32 = 0
         for string in strings {
-            end += UInt32(string.utf8.count)
+            end += UInt32(string.count)
             writer.append(end)
         }
-        for string in strings { writer.append(Array(string.utf8)) }
+        for string in strings { writer.append(string) }
         return writer.bytes
     }
 }

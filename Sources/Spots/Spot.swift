@@ -80,12 +80,6 @@ public struct Spot: Hashable, Sendable {
         return true
     }
 
-    /// Whether a spot keeps the tag with this key as an attribute.
-    public static func keepsAttribute(key: String) -> Bool {
-        key == "name" || languageCode(ofNameKey: key) != nil || key.hasPrefix("addr:")
-            || Detail(rawValue: key) != nil
-    }
-
     /// The language of a localized name key: "ja" for `name:ja`, "zh-Hant" for `name:zh-Hant`;
     /// nil for other keys, including `name:etymology:wikidata`-like sub-keys.
     public static func languageCode(ofNameKey key: String) -> String? {

@@ -73,6 +73,7 @@ final class ProgressBar {
     /// Clears the bar.
     func finish() {
         if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drawn = false
     }
 
     static func bytes(_ count: Int) -> String {

@@ -1,0 +1,143 @@
+import Foundation
+import SpotExport
+import SpotIndex
+import Spots
+import Testing
+
+@Suite("CSV export")
+struct CSVTests {
+    /// The fields a spot's row should hold, computed here from the spot, column by column.
+    static func expectedRow(_ spot: Spot) -> [String] {
+        [
+            spot.ref.type.name, String(spot.ref.id), Coordinate.decimalString(spot.coordinate.latitudeE7),
+            Coordinate.decimalString(spot.coordinate.longitudeE7), spot.category?.rawValue ?? "", spot.category?.mapKitRawValue ?? "",
+            spot.kind, spot.tagKey + "=" + spot.kind, spot.name ?? "", spot.details[.phone] ?? "", spot.details[.website] ?? "",
+            spot.details[.openingHours] ?? "", spot.details[.cuisine] ?? "", spot.details[.wikidata] ?? "",
+            SpotExporter.formattedAddress(spot.address),
+        ]
+    }
+
+    static func expectRoundTrip(_ spots: [Spot], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try withIndex(spots) { index in
+            let text = try exported(index, as: .csv)
+            let records = try parseCSV(text)
+            #expect(records.count == spots.count + 1, sourceLocation: sourceLocation)
+            #expect(records.first == SpotExporter.csvHeader, sourceLocation: sourceLocation)
+            for (record, spot) in zip(records.dropFirst(), spots) {
+                let expected = Self.expectedRow(spot)
+                #expect(record.count == SpotExporter.csvHeader.count, "\(spot.ref)", sourceLocation: sourceLocation)
+                for (column, (got, want)) in zip(SpotExporter.csvHeader, zip(record, expected)) {
+                    #expect(Array(got.unicodeScalars) == Array(want.unicodeScalars), "\(spot.ref) \(column)", sourceLocation: sourceLocation)
+                }
+            }
+        }
+    }
+
+    @Test("the header row is exactly the documented columns, joined by commas, ending in CRLF")
+    func header() throws {
+        #expect(SpotExporter.csvHeader == [
+            "osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name", "phone", "website",
+            "opening_hours", "cuisine", "wikidata", "address",
+        ])
+        try withIndex([]) { index in
+            let text = try exported(index, as: .csv)
+            #expect(text == SpotExporter.csvHeader.joined(separator: ",") + "\r\n")
+        }
+    }
+
+    @Test("every line ends in CRLF and there is no bare LF between records")
+    func crlfLineEnds() throws {
+        try withIndex([NDJSONTests.full, NDJSONTests.bare]) { index in
+            let text = try exported(index, as: .csv)
+            let scalars = Array(text.unicodeScalars)
+            #expect(scalars.suffix(2) == ["\r", "\n"])
+            for (position, scalar) in scalars.enumerated() where scalar == "\n" {
+                #expect(position > 0 && scalars[position - 1] == "\r")
+            }
+            #expect(text.components(separatedBy: "\r\n").count == 4)
+        }
+    }
+
+    @Test("a plain row has each value unquoted, with empty fields where absent")
+    func plainRow() throws {
+        try withIndex([NDJSONTests.bare, NDJSONTests.full]) { index in
+            let lines = try exported(index, as: .csv).components(separatedBy: "\r\n")
+            #expect(lines[1] == "node,-1,-0.0000001,0.0000000,,,bench,amenity=bench,,,,,,,")
+            #expect(lines[2] == "way,123456789012,60.1699000,-24.9384000,evCharger,MKPOICategoryEVCharger,charging_station,"
+                + "amenity=charging_station,\"Lataus \"\"A\"\"\",+358 1,https://example.fi/?a=1&b=2,24/7,none,Q1,Mannerheimintie 1")
+        }
+    }
+
+    @Test("fields with a comma, a quote or a line feed are quoted with quotes doubled, and read back field by field")
+    func quoting() throws {
+        var spot = NDJSONTests.bare
+        spot.name = "Fish, Chips & \"Co\""
+        spot.kind = "a\nb"
+        spot.details = [.phone: "\"", .website: ",", .openingHours: "Mo 9-5\nTu 9-5", .cuisine: "lone\rcr", .wikidata: "\"\""]
+        spot.address = ["street": "Rue \"X\"", "housenumber": "1,5"]
+        try withIndex([spot]) { index in
+            let lines = try exported(index, as: .csv).components(separatedBy: "\r\n")
+            #expect(lines[1].hasPrefix("node,-1,-0.0000001,0.0000000,,,\"a\nb\",\"amenity=a\nb\",\"Fish, Chips & \"\"Co\"\"\",\"\"\"\",\",\","))
+        }
+        try Self.expectRoundTrip([spot])
+    }
+
+    @Test("a field holding a CR LF line break is quoted")
+    func crlfInsideField() throws {
+        var spot = NDJSONTests.bare
+        spot.name = "first line\r\nsecond line"
+        try withIndex([spot]) { index in
+            let text = try exported(index, as: .csv)
+            #expect(text.contains("\"first line\r\nsecond line\""), "the name field must be quoted")
+            let records = try parseCSV(text)
+            #expect(records.count == 2, "one header and one record")
+        }
+    }
+
+    @Test("random spots with awkward text read back field by field")
+    func randomRoundTrip() throws {
+        var factory = SpotFactory(seed: 23)
+        try Self.expectRoundTrip((0..<150).map { _ in factory.spot() } + [NDJSONTests.full, NDJSONTests.bare])
+    }
+}
+
+@Suite("Formatted address")
+struct FormattedAddressTests {
+    @Test("addr:full wins over every other part")
+    func fullWins() {
+        #expect(SpotExporter.formattedAddress(["full": "1 Infinite Loop, Cupertino", "street": "Other", "city": "X", "unit": "2"]) == "1 Infinite Loop, Cupertino")
+        #expect(SpotExporter.formattedAddress(["full": ""]) == "")
+    }
+
+    @Test("street and housenumber, then postcode and city, then country")
+    func groups() {
+        let address = ["street": "Mannerheimintie", "housenumber": "5", "postcode": "00100", "city": "Helsinki", "country": "FI"]
+        #expect(SpotExporter.formattedAddress(address) == "Mannerheimintie 5, 00100 Helsinki, FI")
+        #expect(SpotExporter.formattedAddress(["city": "Helsinki", "street": "Aleksanterinkatu"]) == "Aleksanterinkatu, Helsinki")
+        #expect(SpotExporter.formattedAddress(["housenumber": "5", "country": "FI"]) == "5, FI")
+        #expect(SpotExporter.formattedAddress(["postcode": "00100"]) == "00100")
+    }
+
+    @Test("place stands in for street when there is no street")
+    func placeWithoutStreet() {
+        #expect(SpotExporter.formattedAddress(["place": "Old Town", "housenumber": "3", "city": "Tallinn"]) == "Old Town 3, Tallinn")
+        #expect(SpotExporter.formattedAddress(["place": "Hamlet"]) == "Hamlet")
+    }
+
+    @Test("place beside a street is listed as another part")
+    func placeWithStreet() {
+        #expect(SpotExporter.formattedAddress(["street": "Main", "housenumber": "1", "place": "Estate"]) == "Main 1, place: Estate")
+    }
+
+    @Test("other parts follow as key: value, sorted by key")
+    func otherParts() {
+        let address = ["unit": "2", "floor": "3", "street": "Main", "door": "B", "city": "Town"]
+        #expect(SpotExporter.formattedAddress(address) == "Main, Town, door: B, floor: 3, unit: 2")
+        #expect(SpotExporter.formattedAddress(["state": "CA", "county": "X"]) == "county: X, state: CA")
+    }
+
+    @Test("no address gives an empty string")
+    func empty() {
+        #expect(SpotExporter.formattedAddress([:]) == "")
+    }
+}

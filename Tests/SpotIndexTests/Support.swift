@@ -1,0 +1,181 @@
+import CZlib
+import Foundation
+import SpotIndex
+import Spots
+
+/// A tiny seeded generator (SplitMix64), so that every "random" test sees the same data on every run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random spots and metadata covering the awkward corners of the format.
+struct SpotFactory {
+    var random: SplitMix64
+
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
+
+    /// Pieces that random strings are made of: quotes, backslashes, control characters, line breaks,
+    /// NUL, emoji, CJK, right-to-left text. No combining marks, so that no two distinct random strings
+    /// are canonically equivalent.
+    static let fragments = [
+        "a", "Café", "\"", "'", "\\", "\n", "\r\n", "\r", "\t", "\u{0001}", "\u{001F}", "\u{007F}", "\u{0000}", ",",
+        ";", "=", ":", " ", "日本語", "姫路城", "🏳️‍🌈", "👍🏽", "😀", "مقهى", "Ωμέγα", "\u{2028}", "\u{FEFF}", "{}", "[]",
+        "null", "0", "-1",
+    ]
+    static let languages = ["ja", "zh-Hant", "en", "fi", "sv", "de_CH", "ar", "ko-Latn", "fil", "zh_pinyin"]
+    static let addressKeys = ["street", "housenumber", "city", "postcode", "country", "full", "place", "unit", "floor", "street:name", "ä"]
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+    mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
+
+    mutating func string(maxPieces: Int = 4) -> String {
+        (0..<int(0...maxPieces)).map { _ in Self.fragments.randomElement(using: &random)! }.joined()
+    }
+
+    mutating func id() -> Int64 {
+        switch int(0...5) {
+        case 0: [Int64.min, Int64.max, 0, -1, 1, Int64(UInt32.max) + 1].randomElement(using: &random)!
+        case 1: Int64.random(in: Int64.min...Int64.max, using: &random)
+        case 2: -Int64.random(in: 1...1_000_000, using: &random)
+        default: Int64.random(in: 1...12_000_000_000, using: &random)
+        }
+    }
+
+    mutating func ref() -> OSMRef { OSMRef(OSMType.allCases.randomElement(using: &random)!, id()) }
+
+    mutating func coordinate() -> Coordinate {
+        let latitudes: [Int32] = [900_000_000, -900_000_000, 0, 1, -1]
+        let longitudes: [Int32] = [1_800_000_000, -1_800_000_000, 0, 1, -1]
+        let lat = chance(25) ? latitudes.randomElement(using: &random)! : Int32.random(in: -900_000_000...900_000_000, using: &random)
+        let lon = chance(25) ? longitudes.randomElement(using: &random)! : Int32.random(in: -1_800_000_000...1_800_000_000, using: &random)
+        return Coordinate(latitudeE7: lat, longitudeE7: lon)!
+    }
+
+    mutating func spot() -> Spot {
+        var spot = Spot(
+            ref: ref(), coordinate: coordinate(),
+            tagKey: chance(80) ? ["amenity", "tourism"].randomElement(using: &random)! : string(),
+            kind: chance(70) ? ["cafe", "hotel", "fast_food", "bench", ""].randomElement(using: &random)! : string(),
+            category: chance(20) ? nil : Category.allCases.randomElement(using: &random)!)
+        if chance(80) { spot.name = string() }
+        for _ in 0..<int(0...3) { spot.names[Self.languages.randomElement(using: &random)!] = string() }
+        for _ in 0..<int(0...4) { spot.address[Self.addressKeys.randomElement(using: &random)!] = string() }
+        for _ in 0..<int(0...3) { spot.details[Spot.Detail.allCases.randomElement(using: &random)!] = string(maxPieces: 6) }
+        if chance(30) { spot.merged = (0..<int(1...4)).map { _ in ref() } }
+        return spot
+    }
+
+    mutating func metadata(count: Int) -> IndexMetadata {
+        IndexMetadata(
+            generator: "spots 0.1.0 " + string(), buildTime: chance(50) ? "2021-04-01T00:00:00Z" : nil,
+            inputs: (0..<int(0...3)).map { _ in IndexMetadata.Input(name: string() + ".osm.gz", bytes: int(0...Int(Int32.max))) },
+            bboxE7: count == 0 ? nil : [-1_800_000_000, -900_000_000, 1_800_000_000, 900_000_000],
+            statistics: ["nodes": int(0...1_000_000), "deleted_elements": int(0...10), "spots": count, "xml_bytes": Int(UInt32.max) * 3])
+    }
+}
+
+/// A file in a fresh temporary directory, removed when `body` returns.
+func withTemporaryFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("SpotIndexTests-" + UUID().uuidString)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("test.spots")
+    try Data(bytes).write(to: url)
+    return try body(url.path)
+}
+
+/// One scratch file, rewritten for each of many damaged variants: `body` gets a function that
+/// replaces the file's contents and returns its path.
+func withScratchFile<T>(_ body: ((_ bytes: [UInt8]) throws -> String) throws -> T) throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("SpotIndexTests-" + UUID().uuidString)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("scratch.spots")
+    return try body { bytes in
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+}
+
+/// The error opening `bytes` as an index throws, or nil when it opens.
+func openingError(_ bytes: [UInt8]) throws -> IndexError? {
+    try withTemporaryFile(bytes) { path -> IndexError? in
+        do throws(IndexError) {
+            _ = try SpotIndexReader(path: path)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
+
+/// The section table as the format describes it, read independently of SpotIndexReader.
+struct RawSection {
+    var name: String
+    var entryOffset: Int
+    var offset: Int
+    var length: Int
+    var checksum: UInt32
+    var range: Range<Int> { offset..<offset + length }
+}
+
+extension Array where Element == UInt8 {
+    func load<T: FixedWidthInteger>(_ type: T.Type = T.self, at offset: Int) -> T {
+        var value: T = 0
+        for i in (0..<MemoryLayout<T>.size).reversed() { value = value << 8 | T(truncatingIfNeeded: self[offset + i]) }
+        return value
+    }
+
+    mutating func store<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+        for i in 0..<MemoryLayout<T>.size { self[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
+    }
+
+    var rawSections: [RawSection] {
+        let count = Int(load(UInt32.self, at: 12))
+        return (0..<count).map { entry in
+            let base = 32 + 32 * entry
+            let tag = self[base..<base + 4]
+            return RawSection(
+                name: String(decoding: tag, as: UTF8.self), entryOffset: base, offset: Int(load(UInt64.self, at: base + 8)),
+                length: Int(load(UInt64.self, at: base + 16)), checksum: load(UInt32.self, at: base + 24))
+        }
+    }
+
+    func section(_ name: String) -> RawSection { rawSections.first { $0.name == name }! }
+}
+
+/// zlib's CRC-32 of `bytes`, continuing from `crc`: the reference the format names.
+func zlibCRC32<C: Collection>(_ bytes: C, continuing crc: UInt32 = 0) -> UInt32 where C.Element == UInt8 {
+    let array = Array(bytes)
+    return array.withUnsafeBufferPointer { buffer in
+        UInt32(truncatingIfNeeded: crc32(uLong(crc), buffer.baseAddress, uInt(buffer.count)))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Recomputes the header checksum (bytes 0..<24, then the section table) with zlib, so that a
+    /// patched header passes the checksum and the reader has to find what else is wrong.
+    mutating func resealHeader() {
+        let count = Int(load(UInt32.self, at: 12))
+        let tableEnd = Swift.min(self.count, 32 + 32 * count)
+        let crc = zlibCRC32(self[32..<Swift.max(32, tableEnd)], continuing: zlibCRC32(self[0..<24]))
+        store(crc, at: 24)
+    }
+
+    /// Recomputes a section's recorded checksum with zlib, then reseals the header.
+    mutating func resealSection(_ name: String) {
+        let section = section(name)
+        store(zlibCRC32(self[section.range]), at: section.entryOffset + 24)
+        resealHeader()
+    }
+}
