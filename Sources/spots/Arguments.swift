@@ -52,6 +52,13 @@ struct Arguments {
         }
     }
 
+    /// The one positional argument a command takes, described as `name` in errors.
+    func onlyPositional(_ name: String) throws(UsageError) -> String {
+        guard let first = positionals.first else { throw UsageError("missing \(name)") }
+        guard positionals.count == 1 else { throw UsageError("unexpected argument '\(positionals[1])'") }
+        return first
+    }
+
     /// The value of the option named `name` (canonical), if given.
     func value(_ name: String) -> String? { values[name] }
 

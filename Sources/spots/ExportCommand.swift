@@ -17,14 +17,12 @@ enum ExportCommand {
         discussion: "Coordinates have seven decimals; GeoJSON points are [lon, lat], NDJSON and CSV\nhave lat and lon columns. The README lists every field.")
 
     static func run(_ arguments: Arguments) throws {
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(arguments.positionals.isEmpty ? "missing <index>" : "unexpected argument '\(arguments.positionals[1])'")
-        }
+        let path = try arguments.onlyPositional("<index>")
         let name = arguments.value("--format") ?? "ndjson"
         guard let format = ExportFormat(rawValue: name) else {
             throw UsageError("--format must be ndjson, geojson or csv, not '\(name)'")
         }
-        let index = try SpotIndexReader(path: arguments.positionals[0])
+        let index = try SpotIndexReader(path: path)
         if let bad = index.verifyChecksums().first(where: { !$0.isValid }) {
             throw IndexError(.corrupt, file: index.file, section: bad.section.name, "checksum mismatch")
         }

@@ -13,10 +13,8 @@ enum InspectCommand {
         discussion: "Exits 65 when a checksum does not match or the file is damaged.")
 
     static func run(_ arguments: Arguments) throws {
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(arguments.positionals.isEmpty ? "missing <index>" : "unexpected argument '\(arguments.positionals[1])'")
-        }
-        let index = try SpotIndexReader(path: arguments.positionals[0])
+        let path = try arguments.onlyPositional("<index>")
+        let index = try SpotIndexReader(path: path)
         let checks = index.verifyChecksums()
         var byType: [OSMType: Int] = [:]
         var byCategory: [String: Int] = [:]
