@@ -20,9 +20,14 @@ let package = Package(
         // The domain: spots, categories, coordinates. Foundation only.
         .target(name: "Spots"),
         // The index file format: writer and memory-mapped reader. Foundation only.
-        .target(name: "SpotIndex", dependencies: ["Spots"]),
-        // The build: OSM elements to spots to an index.
-        .target(name: "SpotPipeline", dependencies: ["OSMXML", "Spots", "SpotIndex"]),
+        .target(name: "SpotIndex", dependencies: ["Spots"], exclude: ["FORMAT.md"]),
+        // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
+        // categories.json, compiled in by the EmbedPipelines plugin.
+        .target(
+            name: "SpotPipeline", dependencies: ["OSMXML", "Spots", "SpotIndex"],
+            plugins: ["EmbedPipelines"]),
+        .executableTarget(name: "embed-files", path: "Sources/embed-files"),
+        .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files"]),
         // An index's spots as NDJSON, GeoJSON or CSV.
         .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex"]),
         // The command line: arguments, subcommands, progress, exit codes.

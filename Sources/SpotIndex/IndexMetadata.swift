@@ -25,22 +25,38 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
     public var inputs: [Input]
     /// The extent of the spots as [min lon, min lat, max lon, max lat] in degrees × 10^7; nil when empty.
     public var bboxE7: [Int32]?
-    /// Build counters by name (nodes read, spots, skipped coordinates, ...).
+    /// What the build read, by name (nodes, ways, relations, input bytes, spots).
     public var statistics: [String: Int]
+    /// What each stage of the build did, in chain order.
+    public var stages: [StageReport]
 
     /// Metadata with the given fields.
-    public init(generator: String, buildTime: String?, inputs: [Input], bboxE7: [Int32]?, statistics: [String: Int]) {
+    public init(
+        generator: String, buildTime: String?, inputs: [Input], bboxE7: [Int32]?, statistics: [String: Int],
+        stages: [StageReport] = []
+    ) {
         self.generator = generator
         self.buildTime = buildTime
         self.inputs = inputs
         self.bboxE7 = bboxE7
         self.statistics = statistics
+        self.stages = stages
+    }
+
+    /// The tag counts that stages recorded for `reason` ("unmapped", "excluded"), over all stages.
+    public func tagCounts(_ reason: String) -> [String: Int] {
+        stages.reduce(into: [:]) { total, stage in total.merge(stage.tags[reason] ?? [:], uniquingKeysWith: +) }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case generator, inputs, statistics, stages
+        case buildTime = "build_time"
+        case bboxE7 = "bbox_e7"
     }
 
     /// The JSON form: snake_case keys, sorted, so that equal metadata gives equal bytes.
     func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys]
         return Array(try! encoder.encode(self))
     }
@@ -48,7 +64,28 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
     /// Reads the JSON form.
     static func decode(_ bytes: UnsafeRawBufferPointer) throws -> IndexMetadata {
         let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
         return try decoder.decode(IndexMetadata.self, from: Data(bytes))
+    }
+}
+
+/// What one stage of a build did: records in and out, what it dropped or merged and why, and
+/// for some reasons the selecting tags concerned ("unmapped": {"amenity=foo": 3}).
+public struct StageReport: Codable, Equatable, Sendable {
+    /// The stage's name ("read", "select", "categorize", "normalize", "dedupe", "collect").
+    public var stage: String
+    /// Records in and out.
+    public var input: Int, output: Int
+    /// Records dropped or merged, by reason ("excluded", "unmapped", "duplicates_merged").
+    public var dropped: [String: Int]
+    /// Counts by tag, per reason; a reason may count tags without dropping (unmapped values kept by `--keep-all`).
+    public var tags: [String: [String: Int]]
+
+    /// A report with the given counts.
+    public init(stage: String, input: Int, output: Int, dropped: [String: Int], tags: [String: [String: Int]]) {
+        self.stage = stage
+        self.input = input
+        self.output = output
+        self.dropped = dropped
+        self.tags = tags
     }
 }

@@ -3,22 +3,6 @@ import OSMXML
 import SpotIndex
 import Spots
 
-/// How a build selects spots.
-public struct BuildOptions: Sendable {
-    /// Keep every amenity/tourism node, excluding nothing (today's default too; the category
-    /// table's exclusion list will make the difference).
-    public var keepAll = false
-    /// Merge duplicate places (one place mapped twice). Repeats of the same OSM object are
-    /// always folded into one record, whatever this says.
-    public var dedupe = true
-    /// The build time to record, as seconds since 1970 (SOURCE_DATE_EPOCH); when nil, the
-    /// newest timestamp found in the inputs.
-    public var sourceDateEpoch: Int?
-
-    /// The default options.
-    public init() {}
-}
-
 /// How far a build has read: bytes of all inputs, and their total when every input is a file.
 public struct BuildProgress: Sendable {
     /// Raw input bytes read so far, over all inputs.
@@ -27,35 +11,70 @@ public struct BuildProgress: Sendable {
     public var totalBytes: Int?
 }
 
-/// The build: reads OSM inputs, selects spots, and encodes the index.
+/// What a build read and did.
+public struct BuildStatistics: Sendable {
+    /// Top-level elements read, over all inputs.
+    public var nodes = 0, ways = 0, relations = 0
+    /// Elements marked deleted in the inputs, skipped.
+    public var deletedElements = 0
+    /// Raw input bytes read, and XML bytes after inflating.
+    public var inputBytes = 0, xmlBytes = 0
+    /// Each stage's report, "read" first.
+    public var stages: [StageReport] = []
+    /// Spots written.
+    public var spots: Int { stages.last?.output ?? 0 }
+
+    /// The read counters by their snake_case names, as the index metadata stores them.
+    var byName: [String: Int] {
+        [
+            "nodes": nodes, "ways": ways, "relations": relations, "deleted_elements": deletedElements,
+            "input_bytes": inputBytes, "xml_bytes": xmlBytes, "spots": spots,
+        ]
+    }
+}
+
+/// The build: reads the OSM inputs, runs the stage chain (select → categorize → normalize →
+/// dedupe → collect) and encodes the index.
 public struct SpotBuild {
     /// The program name and version recorded in each index.
     public static let generator = "spots 0.1.0"
 
-    /// The inputs, paths or "-" for standard input.
-    public let inputs: [String]
-    /// How spots are selected.
-    public let options: BuildOptions
+    /// What to build, and how.
+    public let pipeline: Pipeline
+    /// The build time to record, as seconds since 1970 (SOURCE_DATE_EPOCH); when nil, the
+    /// newest timestamp found in the inputs.
+    public let sourceDateEpoch: Int?
 
-    /// A build of `inputs` with `options`.
-    public init(inputs: [String], options: BuildOptions = BuildOptions()) {
-        self.inputs = inputs
-        self.options = options
+    /// A build of `pipeline`.
+    public init(pipeline: Pipeline, sourceDateEpoch: Int? = nil) {
+        self.pipeline = pipeline
+        self.sourceDateEpoch = sourceDateEpoch
     }
 
-    /// Reads every input and returns the index's bytes and what the build counted.
+    /// The stages after reading, in order.
+    var stages: [any Stage] {
+        [
+            SelectStage(exclude: pipeline.keepAll ? [] : pipeline.exclude),
+            CategorizeStage(table: pipeline.categories, keepUnmapped: pipeline.keepAll),
+            NormalizeStage(),
+            DedupeStage(settings: pipeline.dedupe),
+            CollectStage(),
+        ]
+    }
+
+    /// Reads every input and returns the index's bytes and what the build did.
     /// Throws `OSMInputError` for an input that cannot be read.
     public func run(progress: ((BuildProgress) -> Void)? = nil) throws -> (index: [UInt8], statistics: BuildStatistics) {
-        let sizes = inputs.map(Self.fileSize)
+        let sizes = pipeline.inputs.map(Self.fileSize)
         let total = sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + $1! }
-        var selector = SpotSelector(categories: .standard)
+        var extractor = SpotExtractor(contextKeys: pipeline.categories.consultedKeys)
         var statistics = BuildStatistics()
         var newestTimestamp: String?
         var inputRecords: [IndexMetadata.Input] = []
-        let filter = OSMElementFilter(types: [.node], tagKeys: SpotSelector.selectingKeys)
-        for input in inputs {
+        let filter = OSMElementFilter(types: [.node], tagKeys: SpotExtractor.selectingKeys)
+        for input in pipeline.inputs {
             let done = statistics.inputBytes
-            let summary = try OSMReader(file: input, filter: filter).read(into: &selector) { step in
+            let summary = try OSMReader(file: input, filter: filter).read(into: &extractor) { step in
                 progress?(BuildProgress(bytesRead: done + step.bytesRead, totalBytes: total))
             }
             statistics.nodes += summary.nodes
@@ -67,17 +86,26 @@ public struct SpotBuild {
             newestTimestamp = [newestTimestamp, summary.newestTimestamp].compactMap { $0 }.max()
             inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes))
         }
-        let spots = selector.spots.values.map(\.spot).sorted { $0.ref < $1.ref }
-        statistics.badCoordinates = selector.badCoordinates
-        statistics.repeatedObjects = selector.repeatedObjects
-        statistics.spots = spots.count
+        var read = StageReport(stage: "read")
+        read.input = extractor.records.count + extractor.badCoordinates
+        read.output = extractor.records.count
+        if extractor.badCoordinates > 0 { read.dropped["bad_coordinates"] = extractor.badCoordinates }
+        statistics.stages = [read]
+        var records = extractor.records
+        for stage in stages {
+            let step = stage.run(records)
+            records = step.records
+            statistics.stages.append(step.report)
+        }
+        let spots = records.map(\.spot)
         let box = BoundingBox(enclosing: spots.map(\.coordinate))
         let metadata = IndexMetadata(
             generator: Self.generator,
-            buildTime: options.sourceDateEpoch.map(Self.iso8601) ?? newestTimestamp,
+            buildTime: sourceDateEpoch.map(Self.iso8601) ?? newestTimestamp,
             inputs: inputRecords,
             bboxE7: box.map { [$0.minLongitudeE7, $0.minLatitudeE7, $0.maxLongitudeE7, $0.maxLatitudeE7] },
-            statistics: statistics.byName)
+            statistics: statistics.byName,
+            stages: statistics.stages)
         return (SpotIndexWriter.encode(spots, metadata: metadata), statistics)
     }
 

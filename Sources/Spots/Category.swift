@@ -16,10 +16,14 @@ public enum Category: String, CaseIterable, Hashable, Sendable {
     case rockClimbing, rvPark, skatePark, skating, skiing, soccer, spa, surfing, swimming
     case tennis, volleyball
     // Spots extensions: common OpenStreetMap places that MapKit has no name for.
-    case placeOfWorship, viewpoint, artwork, touristInformation
+    case placeOfWorship, viewpoint, artwork, touristInformation, townHall, communityCenter, drinkingWater
+    case bicycleRental
 
     /// The categories MapKit does not have.
-    public static let extensions: Set<Category> = [.placeOfWorship, .viewpoint, .artwork, .touristInformation]
+    public static let extensions: Set<Category> = [
+        .placeOfWorship, .viewpoint, .artwork, .touristInformation, .townHall, .communityCenter, .drinkingWater,
+        .bicycleRental,
+    ]
 
     /// Whether MapKit has this category.
     public var isMapKit: Bool { !Category.extensions.contains(self) }

@@ -1,45 +1,58 @@
-/// Maps a selecting tag (`amenity=cafe`) to its category.
+/// Maps an OSM tag (`amenity=cafe`) to its category, consulting a second tag where that decides
+/// (`tourism=attraction` with `historic=castle` is a castle).
 ///
-/// This first table covers the common amenity and tourism values; values it does not know map
-/// to no category (the spot is kept with a nil category and its `kind`).
-public struct CategoryTable: Sendable {
-    private let categories: [String: Category]
+/// The table is data: SpotPipeline reads it from Pipelines/categories.json.
+public struct CategoryTable: Sendable, Equatable {
+    /// What one value maps to: a default category, and conditions tried in order first.
+    public struct Rule: Sendable, Equatable {
+        /// The category when no condition holds; nil for none.
+        public var category: Category?
+        /// Conditions on another tag of the object, tried in order; the first that holds decides.
+        public var conditions: [Condition]
 
-    /// A table from "key=value" strings to categories.
-    public init(_ categories: [String: Category]) {
-        self.categories = categories
+        /// A rule with a default and conditions.
+        public init(category: Category?, conditions: [Condition] = []) {
+            self.category = category
+            self.conditions = conditions
+        }
     }
 
-    /// The category of the tag `key=value`, or nil when the table has none for it.
-    public func category(key: String, value: String) -> Category? {
-        categories[key + "=" + value]
+    /// "When the object also has `key=value`, the category is `category`."
+    public struct Condition: Sendable, Equatable {
+        /// The other tag's key ("historic").
+        public var key: String
+        /// The other tag's value ("castle").
+        public var value: String
+        /// The category that the condition gives; nil for none.
+        public var category: Category?
+
+        /// A condition.
+        public init(key: String, value: String, category: Category?) {
+            self.key = key
+            self.value = value
+            self.category = category
+        }
     }
 
-    /// The built-in table of common OpenStreetMap values.
-    public static let standard = CategoryTable([
-        "amenity=cafe": .cafe, "amenity=ice_cream": .cafe,
-        "amenity=restaurant": .restaurant, "amenity=fast_food": .restaurant, "amenity=food_court": .restaurant,
-        "amenity=bar": .nightlife, "amenity=pub": .nightlife, "amenity=nightclub": .nightlife,
-        "amenity=biergarten": .nightlife,
-        "amenity=bank": .bank, "amenity=atm": .atm, "amenity=bureau_de_change": .bank,
-        "amenity=pharmacy": .pharmacy, "amenity=hospital": .hospital, "amenity=clinic": .hospital,
-        "amenity=school": .school, "amenity=kindergarten": .school,
-        "amenity=university": .university, "amenity=college": .university, "amenity=library": .library,
-        "amenity=fuel": .gasStation, "amenity=charging_station": .evCharger,
-        "amenity=parking": .parking, "amenity=car_rental": .carRental,
-        "amenity=police": .police, "amenity=fire_station": .fireStation,
-        "amenity=post_office": .postOffice, "amenity=post_box": .mailbox, "amenity=toilets": .restroom,
-        "amenity=cinema": .movieTheater, "amenity=theatre": .theater, "amenity=marketplace": .foodMarket,
-        "amenity=bus_station": .publicTransport, "amenity=ferry_terminal": .publicTransport,
-        "amenity=veterinary": .animalService, "amenity=conference_centre": .conventionCenter,
-        "amenity=place_of_worship": .placeOfWorship,
-        "tourism=hotel": .hotel, "tourism=hostel": .hotel, "tourism=motel": .hotel,
-        "tourism=guest_house": .hotel, "tourism=apartment": .hotel, "tourism=chalet": .hotel,
-        "tourism=museum": .museum, "tourism=gallery": .museum, "tourism=zoo": .zoo,
-        "tourism=aquarium": .aquarium, "tourism=theme_park": .amusementPark,
-        "tourism=camp_site": .campground, "tourism=caravan_site": .rvPark,
-        "tourism=attraction": .landmark, "tourism=viewpoint": .viewpoint, "tourism=artwork": .artwork,
-        "tourism=information": .touristInformation,
-    ])
+    /// Rules by selecting key ("amenity"), then by value ("cafe").
+    public let rules: [String: [String: Rule]]
+
+    /// A table of `rules`.
+    public init(rules: [String: [String: Rule]]) {
+        self.rules = rules
+    }
+
+    /// The keys of the other tags that some condition consults ("historic"): what the build must
+    /// keep of an object, beyond its selecting tag, to categorize it.
+    public var consultedKeys: Set<String> {
+        Set(rules.values.flatMap { $0.values.flatMap { $0.conditions.map(\.key) } })
+    }
+
+    /// The category of an object selected by `key=value`, whose other tags are `context`
+    /// (at least the consulted keys); nil when the table maps the value to none.
+    public func category(key: String, value: String, context: [String: String] = [:]) -> Category? {
+        guard let rule = rules[key]?[value] else { return nil }
+        let condition = rule.conditions.first { context[$0.key] == $0.value }
+        return condition.map(\.category) ?? rule.category
+    }
 }
-

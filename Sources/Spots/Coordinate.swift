@@ -1,3 +1,5 @@
+import Foundation
+
 /// A point on the Earth in fixed point: degrees × 10^7 as `Int32`, the way OpenStreetMap stores
 /// coordinates. Fixed point keeps every coordinate exact from input to index to export.
 public struct Coordinate: Hashable, Sendable {
@@ -23,6 +25,19 @@ public struct Coordinate: Hashable, Sendable {
     public var latitude: Double { Double(latitudeE7) / 1e7 }
     /// Longitude in degrees.
     public var longitude: Double { Double(longitudeE7) / 1e7 }
+
+    /// The mean radius of the Earth in metres, as used for every distance in Spots.
+    public static let earthRadius = 6_371_008.8
+
+    /// The great-circle distance to `other` in metres (haversine formula on a sphere).
+    public func distance(to other: Coordinate) -> Double {
+        let radians = Double.pi / 180
+        let deltaLatitude = (other.latitude - latitude) * radians
+        let deltaLongitude = (other.longitude - longitude) * radians
+        let a = sin(deltaLatitude / 2) * sin(deltaLatitude / 2)
+            + cos(latitude * radians) * cos(other.latitude * radians) * sin(deltaLongitude / 2) * sin(deltaLongitude / 2)
+        return 2 * Coordinate.earthRadius * asin(min(1, a.squareRoot()))
+    }
 
     /// A fixed-point value written as a decimal with exactly seven decimals ("-0.0000001",
     /// "60.1699000"): exact, with no floating-point rounding.

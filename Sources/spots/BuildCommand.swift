@@ -4,36 +4,45 @@ import SpotPipeline
 /// `spots build INPUT... -o OUT.spots`: reads OSM extracts and writes an index.
 enum BuildCommand {
     static let options = [
+        OptionSpec(names: ["--pipeline"], valueName: "file", help: "A pipeline file (Pipelines/NAME.json): inputs, output,\ncategories, exclusions, dedup settings. Inputs, -o\nand flags given here override it."),
         OptionSpec(names: ["-o", "--output"], valueName: "output", help: "The index file to write. Written to a temporary file\nbeside it and renamed, so it is replaced only on success."),
         OptionSpec(names: ["--keep-all"], valueName: nil, help: "Keep every amenity/tourism node: no exclusions, values\nwithout a category kept with category null."),
-        OptionSpec(names: ["--no-dedupe"], valueName: nil, help: "Do not merge duplicate places. (The same OSM object met\ntwice is always one record.)"),
+        OptionSpec(names: ["--no-dedupe"], valueName: nil, help: "Do not merge same-name places. (The same OSM object\nmet twice is always one record.)"),
         OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print nothing but errors."),
         Help.option,
     ]
 
     static let help = Help(
         overview: "Build a place-search index from OpenStreetMap extracts.",
-        usage: "spots build <input> ... -o <output> [--keep-all] [--no-dedupe] [--quiet]",
+        usage: "spots build [<input> ...] [-o <output>] [--pipeline <file>] [--keep-all] [--no-dedupe] [--quiet]",
         arguments: [("<input>", "OSM XML, plain or gzip (detected by content, every\nmember read); - for standard input.")],
         options: options,
-        discussion: "Every node tagged amenity=* or tourism=* becomes a spot. SOURCE_DATE_EPOCH, when\nset, is recorded as the build time; otherwise the newest timestamp in the inputs.")
+        discussion: """
+            Every node tagged amenity=* or tourism=* is a candidate; the pipeline (by default the
+            built-in Pipelines/default.json) excludes street furniture, maps values to categories,
+            drops values without one, and merges same-name places within 50 m. SOURCE_DATE_EPOCH,
+            when set, is recorded as the build time; otherwise the newest timestamp in the inputs.
+            """)
 
     static func run(_ arguments: Arguments) throws {
-        guard !arguments.positionals.isEmpty else { throw UsageError("missing <input>: give at least one OSM file") }
-        guard let outputPath = arguments.value("--output") else { throw UsageError("missing '-o <output>'") }
-        var options = BuildOptions()
-        options.keepAll = arguments.flag("--keep-all")
-        options.dedupe = !arguments.flag("--no-dedupe")
+        var pipeline = try arguments.value("--pipeline").map(Pipeline.load) ?? Pipeline.defaults()
+        if !arguments.positionals.isEmpty { pipeline.inputs = arguments.positionals }
+        if let output = arguments.value("--output") { pipeline.output = output }
+        if arguments.flag("--keep-all") { pipeline.keepAll = true }
+        if arguments.flag("--no-dedupe") { pipeline.dedupe.enabled = false }
+        guard !pipeline.inputs.isEmpty else { throw UsageError("missing <input>: give at least one OSM file") }
+        guard let outputPath = pipeline.output else { throw UsageError("missing '-o <output>'") }
+        var sourceDateEpoch: Int?
         if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] {
             guard let seconds = Int(epoch) else { throw UsageError("SOURCE_DATE_EPOCH is not a whole number: '\(epoch)'") }
-            options.sourceDateEpoch = seconds
+            sourceDateEpoch = seconds
         }
         let quiet = arguments.flag("--quiet")
         let started = Date()
         let output = try AtomicOutput(path: outputPath)
         let progress = ProgressBar(enabled: !quiet)
         defer { progress.finish() }
-        let (index, statistics) = try SpotBuild(inputs: arguments.positionals, options: options).run { step in
+        let (index, statistics) = try SpotBuild(pipeline: pipeline, sourceDateEpoch: sourceDateEpoch).run { step in
             progress.update(done: step.bytesRead, total: step.totalBytes)
         }
         try output.write(index)

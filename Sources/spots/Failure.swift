@@ -10,6 +10,7 @@ enum ExitCode: Int32 {
     case noInput = 66
     case cannotCreate = 73
     case ioError = 74
+    case badConfiguration = 78
 }
 
 /// How an error ends the program: its exit code.
@@ -24,6 +25,7 @@ func exitCode(for error: Error) -> ExitCode {
         }
     case let error as IndexError: return error.kind == .unreadable ? .noInput : .dataError
     case let error as OutputError: return error.kind == .cannotCreate ? .cannotCreate : .ioError
+    case let error as PipelineError: return error.isUnreadable ? .noInput : .badConfiguration
     default: return .ioError
     }
 }

@@ -37,6 +37,14 @@ enum InspectCommand {
         rows.append(("bbox", metadata.bboxE7.map { $0.map(Coordinate.decimalString).joined(separator: ",") + "  (MINLON,MINLAT,MAXLON,MAXLAT)" } ?? "none"))
         rows.append(("categories", "\(categories.count): " + categories.prefix(8).map { "\($0.key) \(grouped($0.value))" }.joined(separator: ", ") + (categories.count > 8 ? ", ..." : "")))
         rows.append(("statistics", metadata.statistics.sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }.joined(separator: ", ")))
+        for stage in metadata.stages {
+            let dropped = stage.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
+            rows.append(("stage \(stage.stage)", "\(grouped(stage.input)) → \(grouped(stage.output))" + (dropped.isEmpty ? "" : " (\(dropped.joined(separator: ", ")))")))
+        }
+        let unmapped = metadata.tagCounts("unmapped").sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        if !unmapped.isEmpty {
+            rows.append(("unmapped", unmapped.prefix(8).map { "\($0.key) \(grouped($0.value))" }.joined(separator: ", ") + (unmapped.count > 8 ? ", ... (\(unmapped.count) values)" : "")))
+        }
         for check in checks {
             let section = check.section
             rows.append(("section \(section.name)", "offset \(section.offset), \(grouped(section.length)) bytes, crc32 \(String(section.checksum, radix: 16)) \(check.isValid ? "ok" : "MISMATCH")"))

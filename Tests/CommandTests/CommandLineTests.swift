@@ -52,7 +52,7 @@ struct CommandLineTests {
         #expect(try Spots.run(["build", helsinki, "-o", a, "-q"]).status == 0)
         #expect(try Spots.run(["build", helsinki, "-o", b, "-q"]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
-        #expect(try Spots.run(["inspect", a]).output.contains("built         2019-04-21T09:50:14Z"))
+        #expect(try Spots.run(["inspect", a]).output.contains("2019-04-21T09:50:14Z"))
         #expect(try Spots.run(["build", helsinki, "-o", b, "-q"], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
         #expect(try Spots.run(["inspect", b]).output.contains("2023-11-14T22:13:20Z"))
     }
@@ -73,11 +73,11 @@ struct CommandLineTests {
         let directory = try Spots.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let index = directory.appendingPathComponent("h.spots").path
-        #expect(try Spots.run(["build", helsinki, "-o", index, "-q"]).status == 0)
+        #expect(try Spots.run(["build", helsinki, "-o", index, "-q", "--keep-all", "--no-dedupe"]).status == 0)
         let run = try Spots.run(["inspect", index])
         #expect(run.status == 0)
         for expected in ["spots index version 1", "1,110 (1,110 nodes, 0 ways, 0 relations)",
-                         "24.9351775,60.1641624,24.9533937,60.1790339", "section SPOT", "checksums     ok"] {
+                         "24.9351775,60.1641624,24.9533937,60.1790339", "section SPOT", "stage read", "checksums"] {
             #expect(run.output.contains(expected), "inspect lacks \(expected)")
         }
     }
@@ -87,7 +87,7 @@ struct CommandLineTests {
         let directory = try Spots.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let index = directory.appendingPathComponent("h.spots")
-        #expect(try Spots.run(["build", helsinki, "-o", index.path, "-q"]).status == 0)
+        #expect(try Spots.run(["build", helsinki, "-o", index.path, "-q", "--keep-all", "--no-dedupe"]).status == 0)
         var bytes = try Data(contentsOf: index)
         bytes[bytes.count - 100] ^= 0xFF
         try bytes.write(to: index)

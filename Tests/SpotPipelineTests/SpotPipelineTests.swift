@@ -13,8 +13,9 @@ func temporaryDirectory() throws -> URL {
 
 @Suite("SpotBuild")
 struct SpotBuildTests {
-    /// Builds `documents` (written to files in order) and opens the result.
-    func build(_ documents: [String], options: BuildOptions = BuildOptions()) throws -> (SpotIndexReader, BuildStatistics) {
+    /// Builds `documents` (written to files in order) with the default pipeline (changed by
+    /// `configure`) and opens the result.
+    func build(_ documents: [String], sourceDateEpoch: Int? = nil, configure: (inout Pipeline) -> Void = { _ in }) throws -> (SpotIndexReader, BuildStatistics) {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var inputs: [String] = []
@@ -23,7 +24,10 @@ struct SpotBuildTests {
             try Data(document.utf8).write(to: url)
             inputs.append(url.path)
         }
-        let (bytes, statistics) = try SpotBuild(inputs: inputs, options: options).run()
+        var pipeline = try Pipeline.defaults()
+        pipeline.inputs = inputs
+        configure(&pipeline)
+        let (bytes, statistics) = try SpotBuild(pipeline: pipeline, sourceDateEpoch: sourceDateEpoch).run()
         let index = directory.appendingPathComponent("out.spots")
         try Data(bytes).write(to: index)
         return (try SpotIndexReader(path: index.path), statistics)
@@ -37,7 +41,7 @@ struct SpotBuildTests {
             <tag k="opening_hours" v="Mo-Su 10:00-20:00"/><tag k="shop" v="x"/></node>
             <node id="8" lat="60.2" lon="24.8"><tag k="tourism" v="zoo_keeper_hut"/></node>
             <node id="9" lat="91" lon="24.8"><tag k="amenity" v="cafe"/></node></osm>
-            """])
+            """]) { $0.keepAll = true }
         #expect(index.count == 2)
         let spot = try index.spot(at: 0)
         #expect(spot.ref == OSMRef(.node, 7))
@@ -45,8 +49,8 @@ struct SpotBuildTests {
         #expect(spot.name == "Jäätelö" && spot.names == ["en": "Ice cream"] && spot.address == ["street": "Esplanadi"])
         #expect(spot.details == [.openingHours: "Mo-Su 10:00-20:00"])
         #expect(try index.spot(at: 1).category == nil)
-        #expect(statistics.badCoordinates == 1 && statistics.spots == 2)
-        #expect(index.metadata.statistics["bad_coordinates"] == 1)
+        #expect(statistics.stages[0].dropped == ["bad_coordinates": 1] && statistics.spots == 2)
+        #expect(index.metadata.stages.first?.dropped["bad_coordinates"] == 1)
         #expect(index.metadata.bboxE7 == [248_000_000, 601_000_000, 249_000_000, 602_000_000])
     }
 
@@ -55,11 +59,11 @@ struct SpotBuildTests {
         let older = #"<osm><node id="1" version="1" lat="1" lon="1"><tag k="amenity" v="cafe"/><tag k="name" v="old"/></node><node id="2" version="3" lat="2" lon="2"><tag k="amenity" v="bar"/><tag k="name" v="first"/></node></osm>"#
         let newer = #"<osm><node id="1" version="2" lat="1" lon="1"><tag k="amenity" v="cafe"/><tag k="name" v="new"/></node><node id="2" version="3" lat="2" lon="2"><tag k="amenity" v="bar"/><tag k="name" v="second"/></node></osm>"#
         for documents in [[older, newer], [newer, older]] {
-            let (index, statistics) = try build(documents)
+            let (index, statistics) = try build(documents) { $0.dedupe.enabled = false }
             #expect(index.count == 2)
             #expect(try index.spot(at: 0).name == "new")
             #expect(try index.spot(at: 1).name == (documents[0] == older ? "first" : "second"))
-            #expect(statistics.repeatedObjects == 2)
+            #expect(statistics.stages.first { $0.stage == "select" }?.dropped["repeated_objects"] == 2)
         }
     }
 
@@ -67,9 +71,7 @@ struct SpotBuildTests {
     func recordsBuildTime() throws {
         let document = #"<osm><node id="1" lat="1" lon="1" timestamp="2020-02-02T02:02:02Z"><tag k="amenity" v="cafe"/></node></osm>"#
         #expect(try build([document]).0.metadata.buildTime == "2020-02-02T02:02:02Z")
-        var options = BuildOptions()
-        options.sourceDateEpoch = 0
-        #expect(try build([document], options: options).0.metadata.buildTime == "1970-01-01T00:00:00Z")
+        #expect(try build([document], sourceDateEpoch: 0).0.metadata.buildTime == "1970-01-01T00:00:00Z")
     }
 }
 

@@ -33,9 +33,11 @@ struct CategoryTests {
         #expect(mapKit.isDisjoint(with: Category.extensions))
     }
 
-    @Test("the extensions are exactly the four documented OSM categories and are not MapKit")
+    @Test("the extensions are exactly the documented OSM categories and are not MapKit")
     func extensionsAreNotMapKit() {
-        #expect(Category.extensions == [.placeOfWorship, .viewpoint, .artwork, .touristInformation])
+        #expect(Category.extensions == [
+            .placeOfWorship, .viewpoint, .artwork, .touristInformation, .townHall, .communityCenter, .drinkingWater, .bicycleRental,
+        ])
         for category in Category.extensions {
             #expect(!category.isMapKit)
             #expect(category.mapKitRawValue == nil)
@@ -80,30 +82,34 @@ struct CategoryTests {
 
 @Suite("CategoryTable")
 struct CategoryTableTests {
-    @Test(
-        "the standard table maps common amenity and tourism tags",
-        arguments: [
-            ("amenity", "cafe", Category.cafe), ("tourism", "hotel", .hotel), ("amenity", "ice_cream", .cafe),
-            ("amenity", "fast_food", .restaurant), ("amenity", "atm", .atm), ("amenity", "charging_station", .evCharger),
-            ("tourism", "caravan_site", .rvPark), ("amenity", "post_box", .mailbox),
-            ("amenity", "place_of_worship", .placeOfWorship), ("tourism", "viewpoint", .viewpoint),
-        ])
-    func standardMappings(key: String, value: String, expected: Category) {
-        #expect(CategoryTable.standard.category(key: key, value: value) == expected)
+    let table = CategoryTable(rules: [
+        "amenity": ["cafe": .init(category: .cafe), "shelter": .init(category: nil)],
+        "tourism": ["attraction": .init(category: .landmark, conditions: [
+            .init(key: "historic", value: "castle", category: .castle),
+            .init(key: "historic", value: "fort", category: .fortress),
+            .init(key: "ruins", value: "yes", category: nil),
+        ])],
+    ])
+
+    @Test("a value maps to its rule's category; unknown values, keys and spellings to none")
+    func plainRules() {
+        #expect(table.category(key: "amenity", value: "cafe") == .cafe)
+        for (key, value) in [("amenity", "bench"), ("tourism", "cafe"), ("amenity", "Cafe"), ("amenity", "shelter"), ("", "cafe")] {
+            #expect(table.category(key: key, value: value) == nil, "\(key)=\(value)")
+        }
     }
 
-    @Test(
-        "the standard table has no category for unknown values, wrong keys or other spellings",
-        arguments: [("amenity", "bench"), ("tourism", "cafe"), ("shop", "bakery"), ("amenity", "Cafe"), ("amenity", ""), ("", "cafe")])
-    func standardUnknowns(key: String, value: String) {
-        #expect(CategoryTable.standard.category(key: key, value: value) == nil)
+    @Test("a second tag decides where a condition names it; the first that holds wins")
+    func conditions() {
+        #expect(table.category(key: "tourism", value: "attraction") == .landmark)
+        #expect(table.category(key: "tourism", value: "attraction", context: ["historic": "castle"]) == .castle)
+        #expect(table.category(key: "tourism", value: "attraction", context: ["historic": "fort", "ruins": "yes"]) == .fortress)
+        #expect(table.category(key: "tourism", value: "attraction", context: ["ruins": "yes"]) == nil)
+        #expect(table.category(key: "tourism", value: "attraction", context: ["historic": "manor"]) == .landmark)
     }
 
-    @Test("a custom table maps exactly the key=value pairs it was given")
-    func customTable() {
-        let table = CategoryTable(["leisure=park": .park, "amenity=cafe": .bakery])
-        #expect(table.category(key: "leisure", value: "park") == .park)
-        #expect(table.category(key: "amenity", value: "cafe") == .bakery)
-        #expect(table.category(key: "amenity", value: "restaurant") == nil)
+    @Test("the consulted keys are those the conditions name")
+    func consultedKeys() {
+        #expect(table.consultedKeys == ["historic", "ruins"])
     }
 }

@@ -1,0 +1,46 @@
+import Spots
+
+/// Reads a category table file (Pipelines/categories.json; the README documents its schema):
+///
+///     {"schema_version": 1, "tags": {"amenity": {"cafe": "cafe",
+///         "attraction": {"category": "landmark", "when": [{"tag": "historic=castle", "category": "castle"}]}}}}
+enum CategoryFile {
+    /// The table in `text`, the contents of `file`; refuses anything off-schema with the field's path.
+    static func parse(_ text: String, file: String) throws(PipelineError) -> CategoryTable {
+        let root = try JSONNode.parse(text, file: file).object(allowing: ["schema_version", "about", "tags"])
+        guard let version = root["schema_version"] else { throw PipelineError(file: file, path: ".schema_version", message: "missing") }
+        guard try version.integer(atLeast: 1) == 1 else { throw version.error("unsupported version; this program reads 1") }
+        guard let tags = root["tags"] else { throw PipelineError(file: file, path: ".tags", message: "missing") }
+        var rules: [String: [String: CategoryTable.Rule]] = [:]
+        for (key, values) in try tags.object() {
+            for (value, entry) in try values.object() {
+                rules[key, default: [:]][value] = try rule(entry)
+            }
+        }
+        return CategoryTable(rules: rules)
+    }
+
+    private static func rule(_ entry: JSONNode) throws(PipelineError) -> CategoryTable.Rule {
+        if case .string = entry.value { return CategoryTable.Rule(category: try category(entry)) }
+        let fields = try entry.object(allowing: ["category", "when"])
+        guard let fallback = fields["category"] else { throw entry.error("expected a category name, or an object with \"category\"") }
+        var conditions: [CategoryTable.Condition] = []
+        for item in try fields["when"]?.array() ?? [] {
+            let condition = try item.object(allowing: ["tag", "category"])
+            guard let tag = condition["tag"], let target = condition["category"] else {
+                throw item.error("expected {\"tag\": \"key=value\", \"category\": ...}")
+            }
+            let (key, value) = try PipelineFile.tag(tag)
+            conditions.append(CategoryTable.Condition(key: key, value: value, category: try category(target)))
+        }
+        return CategoryTable.Rule(category: try category(fallback), conditions: conditions)
+    }
+
+    /// A category name, or null for none.
+    static func category(_ node: JSONNode) throws(PipelineError) -> Category? {
+        if node.isNull { return nil }
+        let name = try node.string()
+        guard let category = Category(rawValue: name) else { throw node.error("unknown category \"\(name)\"") }
+        return category
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import SpotIndex
+import Spots
+
+/// Merges spots that are one place: same category (the selecting tag when there is none), equal
+/// normalized names (`NameKey`), and within the category's distance.
+///
+/// Merging is greedy in OSM type then id order: each spot joins the first group whose head (its
+/// first spot) lies within the distance, or heads a group of its own; so a group never stretches
+/// beyond the distance from its head. Of a group, the record with the most attributes survives
+/// (the first on a tie), missing attributes are filled from the others in order, and `merged`
+/// lists the others' references. Nameless spots are never merged. A grid with cells one distance
+/// wide finds the heads near a spot, so the stage runs in near-linear time.
+struct DedupeStage: Stage {
+    let name = "dedupe"
+    let settings: DedupeSettings
+
+    func run(_ records: [SpotRecord], report: inout StageReport) -> [SpotRecord] {
+        guard settings.enabled else { return records }
+        let order = records.indices.sorted { records[$0].spot.ref < records[$1].spot.ref }
+        var groups: [String: [Int]] = [:]
+        var unnamed: [SpotRecord] = []
+        for index in order {
+            let spot = records[index].spot
+            let key = spot.name.map(NameKey.normalize) ?? ""
+            if key.isEmpty {
+                unnamed.append(records[index])
+            } else {
+                groups[(spot.category?.rawValue ?? spot.tag) + "\u{0}" + key, default: []].append(index)
+            }
+        }
+        var output = unnamed
+        for members in groups.values {
+            let radius = settings.radius(for: records[members[0]].spot.category)
+            for place in Self.places(members.map { records[$0] }, radius: radius) {
+                output.append(Self.merge(place, report: &report))
+            }
+        }
+        return output
+    }
+
+    /// Splits same-name records (in order) into places: greedy groups around their heads.
+    static func places(_ records: [SpotRecord], radius: Double) -> [[SpotRecord]] {
+        guard records.count > 1 else { return [records] }
+        var grid = HeadGrid(radius: radius, maxAbsoluteLatitude: records.map { abs($0.spot.coordinate.latitude) }.max()!)
+        var groups: [[SpotRecord]] = []
+        for record in records {
+            let coordinate = record.spot.coordinate
+            let head = grid.heads(near: coordinate)
+                .filter { groups[$0][0].spot.coordinate.distance(to: coordinate) <= radius }
+                .min()
+            if let head {
+                groups[head].append(record)
+            } else {
+                grid.insert(groups.count, at: coordinate)
+                groups.append([record])
+            }
+        }
+        return groups
+    }
+
+    /// One record for a place: the richest survives, filled from the rest.
+    static func merge(_ place: [SpotRecord], report: inout StageReport) -> SpotRecord {
+        guard place.count > 1 else { return place[0] }
+        var richest = 0
+        for position in place.indices.dropFirst()
+        where place[position].spot.attributeTags.count > place[richest].spot.attributeTags.count {
+            richest = position
+        }
+        var survivor = place[richest]
+        var merged = survivor.spot.merged
+        for (position, other) in place.enumerated() where position != richest {
+            report.drop("duplicates_merged")
+            for (key, value) in other.spot.attributeTags where !survivor.spot.attributeTags.contains(where: { $0.key == key }) {
+                survivor.spot.setAttribute(key: key, value: value)
+            }
+            merged += [other.spot.ref] + other.spot.merged
+        }
+        survivor.spot.merged = merged.sorted()
+        return survivor
+    }
+}
+
+/// Group heads by grid cell: cells one distance tall, and wide enough in longitude at the
+/// group's highest latitude; a spot's candidates are the heads in its cell and the eight around
+/// it (columns wrap at the antimeridian).
+struct HeadGrid {
+    private let cellLatitude: Double
+    private let cellLongitude: Double
+    private let columns: Int
+    private var cells: [Int: [Int]] = [:]
+
+    init(radius: Double, maxAbsoluteLatitude: Double) {
+        let metresPerDegree = Coordinate.earthRadius * Double.pi / 180
+        cellLatitude = max(radius, 0.01) / metresPerDegree
+        let widest = min(90, maxAbsoluteLatitude + cellLatitude) * Double.pi / 180
+        cellLongitude = min(360, cellLatitude / max(cos(widest), 1e-9))
+        columns = Int((360 / cellLongitude).rounded(.up))
+    }
+
+    mutating func insert(_ head: Int, at coordinate: Coordinate) {
+        cells[key(row(coordinate), column(coordinate)), default: []].append(head)
+    }
+
+    func heads(near coordinate: Coordinate) -> [Int] {
+        let row = row(coordinate)
+        let column = column(coordinate)
+        var found: [Int] = []
+        for dRow in -1...1 {
+            for wrapped in Set([-1, 0, 1].map { ((column + $0) % columns + columns) % columns }) {
+                found += cells[key(row + dRow, wrapped)] ?? []
+            }
+        }
+        return found
+    }
+
+    private func row(_ coordinate: Coordinate) -> Int { Int(((coordinate.latitude + 90) / cellLatitude).rounded(.down)) }
+    private func column(_ coordinate: Coordinate) -> Int { Int(((coordinate.longitude + 180) / cellLongitude).rounded(.down)) % columns }
+    private func key(_ row: Int, _ column: Int) -> Int { row * (columns + 1) + column }
+}

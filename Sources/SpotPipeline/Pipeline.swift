@@ -1,0 +1,157 @@
+import Foundation
+import Spots
+
+/// How spots that are one place are merged.
+public struct DedupeSettings: Sendable, Equatable {
+    /// Whether same-name spots are merged at all (`--no-dedupe` turns it off).
+    public var enabled: Bool
+    /// The distance in metres within which same-category, same-name spots are one place.
+    public var radius: Double
+    /// Per-category distances that replace `radius`.
+    public var radiusByCategory: [Category: Double]
+
+    /// The distance for spots of `category`.
+    public func radius(for category: Category?) -> Double {
+        category.flatMap { radiusByCategory[$0] } ?? radius
+    }
+}
+
+/// What the nightly refresh checks before it publishes (used by `spots refresh`).
+public struct Gates: Sendable, Equatable {
+    /// The fewest spots a build may have.
+    public var minSpots: Int
+    /// The largest fraction by which the spot count, overall or of one category, may fall.
+    public var maxDrop: Double
+}
+
+/// A build's description: what to read, where to write, how to select, categorize and merge.
+/// Read from a pipeline file (Pipelines/NAME.json), each field absent there taken from
+/// Pipelines/default.json, which is compiled into the program. The README documents the schema.
+public struct Pipeline: Sendable {
+    /// The pipeline file, or nil for the defaults alone.
+    public var file: String?
+    /// OSM inputs, resolved against the pipeline file's folder.
+    public var inputs: [String]
+    /// The output index, resolved against the pipeline file's folder.
+    public var output: String?
+    /// The tag-to-category table.
+    public var categories: CategoryTable
+    /// Selecting tags ("amenity=bench") whose objects are not places.
+    public var exclude: Set<String>
+    /// Keep every amenity/tourism object: no exclusions, unmapped values kept with no category.
+    public var keepAll: Bool
+    /// Same-name merging.
+    public var dedupe: DedupeSettings
+    /// The refresh gates.
+    public var gates: Gates
+    /// How many published generations the refresh keeps.
+    public var keep: Int
+
+    /// The built-in defaults (Pipelines/default.json and categories.json).
+    public static func defaults() throws(PipelineError) -> Pipeline {
+        try PipelineFile.parse(Defaults.pipeline, file: "default.json", folder: nil, over: nil)
+    }
+
+    /// The pipeline in `path`, over the defaults.
+    public static func load(_ path: String) throws(PipelineError) -> Pipeline {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read it as UTF-8 text" : "No such file or directory"
+            throw PipelineError(isUnreadable: true, file: path, path: nil, message: reason)
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var pipeline = try PipelineFile.parse(text, file: path, folder: folder, over: try defaults())
+        pipeline.file = path
+        return pipeline
+    }
+}
+
+/// The JSON form of a pipeline file.
+enum PipelineFile {
+    static let keys: Set<String> = ["inputs", "output", "categories", "exclude", "keep_all", "dedupe", "gates", "keep"]
+
+    /// Parses `text` (the contents of `file`), resolving paths against `folder` (nil: the
+    /// built-in folder), taking absent fields from `base` (nil: every field but inputs and
+    /// output must be present, as in default.json).
+    static func parse(_ text: String, file: String, folder: URL?, over base: Pipeline?) throws(PipelineError) -> Pipeline {
+        let root = try JSONNode.parse(text, file: file).object(allowing: keys)
+        func field(_ key: String) throws(PipelineError) -> JSONNode? {
+            if root[key] == nil && base == nil && !["inputs", "output"].contains(key) {
+                throw PipelineError(file: file, path: "." + key, message: "missing")
+            }
+            return root[key]
+        }
+        func resolve(_ node: JSONNode) throws(PipelineError) -> String {
+            let path = try node.string()
+            guard !path.isEmpty else { throw node.error("expected a path") }
+            guard let folder, !path.hasPrefix("/") else { return path }
+            return folder.appendingPathComponent(path).standardizedFileURL.path
+        }
+
+        let inputs = try root["inputs"].map { (node) throws(PipelineError) in try node.array().map(resolve) } ?? base?.inputs ?? []
+        let output = try root["output"].map(resolve) ?? base?.output
+        let categories = try field("categories").map { (node) throws(PipelineError) in try table(node, folder: folder) } ?? base!.categories
+        let exclude = try field("exclude").map { (node) throws(PipelineError) in
+            Set(try node.array().map { (item) throws(PipelineError) in try tag(item).key + "=" + tag(item).value })
+        } ?? base!.exclude
+        let keepAll = try field("keep_all")?.bool() ?? base!.keepAll
+        let dedupe = try dedupeSettings(try field("dedupe"), base: base?.dedupe)
+        let gates = try gateSettings(try field("gates"), base: base?.gates)
+        let keep = try field("keep")?.integer(atLeast: 1) ?? base!.keep
+        return Pipeline(
+            file: nil, inputs: inputs, output: output, categories: categories, exclude: exclude, keepAll: keepAll,
+            dedupe: dedupe, gates: gates, keep: keep)
+    }
+
+    /// A `key=value` tag string.
+    static func tag(_ node: JSONNode) throws(PipelineError) -> (key: String, value: String) {
+        let text = try node.string()
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw node.error("expected \"key=value\", got \"\(text)\"") }
+        return (String(parts[0]), String(parts[1]))
+    }
+
+    /// The category table a pipeline names: the built-in one for default.json.
+    private static func table(_ node: JSONNode, folder: URL?) throws(PipelineError) -> CategoryTable {
+        let name = try node.string()
+        guard let folder else { return try CategoryFile.parse(Defaults.categories, file: name) }
+        let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw node.error("cannot read the category table \(path)")
+        }
+        return try CategoryFile.parse(text, file: path)
+    }
+
+    private static func dedupeSettings(_ node: JSONNode?, base: DedupeSettings?) throws(PipelineError) -> DedupeSettings {
+        let fields = try node?.object(allowing: ["enabled", "radius", "radius_by_category"]) ?? [:]
+        func required(_ key: String) throws(PipelineError) -> JSONNode? {
+            if fields[key] == nil && base == nil { throw PipelineError(file: node!.file, path: node!.path + "." + key, message: "missing") }
+            return fields[key]
+        }
+        let range = 0.0...200.0
+        var byCategory = base?.radiusByCategory ?? [:]
+        if let overrides = try required("radius_by_category") {
+            byCategory = [:]
+            for (name, value) in try overrides.object() {
+                guard let category = Category(rawValue: name) else { throw value.error("unknown category \"\(name)\"") }
+                byCategory[category] = try value.number(in: range, "a distance in metres")
+            }
+        }
+        return DedupeSettings(
+            enabled: try required("enabled")?.bool() ?? base!.enabled,
+            radius: try required("radius")?.number(in: range, "a distance in metres") ?? base!.radius,
+            radiusByCategory: byCategory)
+    }
+
+    private static func gateSettings(_ node: JSONNode?, base: Gates?) throws(PipelineError) -> Gates {
+        let fields = try node?.object(allowing: ["min_spots", "max_drop"]) ?? [:]
+        if base == nil, let missing = ["min_spots", "max_drop"].first(where: { fields[$0] == nil }) {
+            throw PipelineError(file: node?.file ?? "default.json", path: ".gates." + missing, message: "missing")
+        }
+        return Gates(
+            minSpots: try fields["min_spots"]?.integer(atLeast: 0) ?? base!.minSpots,
+            maxDrop: try fields["max_drop"]?.number(in: 0...1, "a fraction") ?? base!.maxDrop)
+    }
+}
