@@ -36,8 +36,10 @@ struct SelectStage: Stage {
     }
 }
 
-/// Gives each spot its category from the table; a value the table maps to none is counted as
-/// unmapped, and dropped unless `keepUnmapped`.
+/// Gives each spot its category from the table. A spot left without one is dropped unless
+/// `keepUnmapped`, and counted by its tag either way: as "unmapped" when the table has no rule
+/// for the value (the to-do list of the table), as "uncategorized" when a rule deliberately
+/// gives none (`tourism=information` that is a signpost, not an office).
 struct CategorizeStage: Stage {
     let name = "categorize"
     let table: CategoryTable
@@ -48,11 +50,12 @@ struct CategorizeStage: Stage {
             var record = record
             record.spot.category = table.category(key: record.spot.tagKey, value: record.spot.kind, context: record.context)
             guard record.spot.category == nil else { return record }
+            let reason = table.hasRule(key: record.spot.tagKey, value: record.spot.kind) ? "uncategorized" : "unmapped"
             if keepUnmapped {
-                report.count("unmapped", tag: record.spot.tag)
+                report.count(reason, tag: record.spot.tag)
                 return record
             }
-            report.drop("unmapped", tag: record.spot.tag)
+            report.drop(reason, tag: record.spot.tag)
             return nil
         }
     }

@@ -48,6 +48,11 @@ public struct CategoryTable: Sendable, Equatable {
         Set(rules.values.flatMap { $0.values.flatMap { $0.conditions.map(\.key) } })
     }
 
+    /// Whether the table has a rule for `key=value` (which may still give no category).
+    public func hasRule(key: String, value: String) -> Bool {
+        rules[key]?[value] != nil
+    }
+
     /// The category of an object selected by `key=value`, whose other tags are `context`
     /// (at least the consulted keys); nil when the table maps the value to none.
     public func category(key: String, value: String, context: [String: String] = [:]) -> Category? {

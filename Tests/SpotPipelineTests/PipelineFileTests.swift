@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+@testable import SpotPipeline
+@testable import Spots
+
+/// Writes `text` as a pipeline file in a fresh folder and loads it.
+func loadPipeline(_ text: String, files: [String: String] = [:]) throws -> Pipeline {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for (name, contents) in files { try Data(contents.utf8).write(to: directory.appendingPathComponent(name)) }
+    let path = directory.appendingPathComponent("city.json").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return try Pipeline.load(path)
+}
+
+/// The error loading `text` gives: its JSON path and message.
+func pipelineError(_ text: String, files: [String: String] = [:]) -> (path: String?, message: String)? {
+    do {
+        _ = try loadPipeline(text, files: files)
+        return nil
+    } catch let error as PipelineError {
+        return (error.path, error.message)
+    } catch {
+        return nil
+    }
+}
+
+@Suite("Pipeline files")
+struct PipelineFileTests {
+    @Test("the built-in defaults: the category table, the exclusions, 50 m, the gates")
+    func defaults() throws {
+        let pipeline = try Pipeline.defaults()
+        #expect(pipeline.inputs.isEmpty && pipeline.output == nil)
+        #expect(pipeline.exclude.isSuperset(of: ["amenity=bench", "amenity=waste_basket", "amenity=bicycle_parking", "amenity=parking_entrance", "amenity=vending_machine", "amenity=grit_bin"]))
+        #expect(!pipeline.exclude.contains("amenity=post_box") && !pipeline.exclude.contains("amenity=toilets"))
+        #expect(pipeline.dedupe.enabled && pipeline.dedupe.radius == 50)
+        #expect(pipeline.dedupe.radiusByCategory.values.allSatisfy { $0 <= 200 })
+        #expect(pipeline.gates == Gates(minSpots: 1, maxDrop: 0.2) && pipeline.keep == 3 && !pipeline.keepAll)
+        let table = pipeline.categories
+        #expect(table.category(key: "amenity", value: "cafe") == .cafe)
+        #expect(table.category(key: "amenity", value: "fast_food") == .restaurant)
+        #expect(table.category(key: "amenity", value: "restaurant", context: ["cuisine": "ramen"]) == .restaurant)
+        #expect(table.category(key: "tourism", value: "attraction", context: ["historic": "castle"]) == .castle)
+        #expect(table.category(key: "tourism", value: "attraction") == .landmark)
+        #expect(table.category(key: "amenity", value: "charging_station") == .evCharger)
+    }
+
+    @Test("every category the table names is a Spots category, and each extension is used")
+    func tableUsesKnownCategories() throws {
+        let rules = try Pipeline.defaults().categories.rules.values.flatMap(\.values)
+        let used = Set(rules.flatMap { [$0.category] + $0.conditions.map(\.category) }.compactMap { $0 })
+        #expect(Category.extensions.isSubset(of: used))
+    }
+
+    @Test("a pipeline file overrides the defaults field by field; paths are relative to its folder")
+    func overridesDefaults() throws {
+        let pipeline = try loadPipeline(#"{"inputs": ["data/west.osm.gz", "/abs/east.osm"], "output": "../out/city.spots", "dedupe": {"radius": 30}}"#)
+        let folder = URL(fileURLWithPath: pipeline.file!).deletingLastPathComponent()
+        #expect(pipeline.inputs == [folder.appendingPathComponent("data/west.osm.gz").path, "/abs/east.osm"])
+        #expect(pipeline.output == folder.deletingLastPathComponent().appendingPathComponent("out/city.spots").path)
+        #expect(pipeline.dedupe.radius == 30 && pipeline.dedupe.enabled)
+        #expect(pipeline.dedupe.radiusByCategory == (try Pipeline.defaults()).dedupe.radiusByCategory)
+        #expect(pipeline.exclude == (try Pipeline.defaults()).exclude)
+    }
+
+    @Test("a pipeline may name its own category table")
+    func ownTable() throws {
+        let table = #"{"schema_version": 1, "tags": {"amenity": {"bench": "park"}}}"#
+        let pipeline = try loadPipeline(#"{"categories": "mine.json", "exclude": []}"#, files: ["mine.json": table])
+        #expect(pipeline.categories.category(key: "amenity", value: "bench") == .park)
+        #expect(pipeline.categories.category(key: "amenity", value: "cafe") == nil)
+        #expect(pipeline.exclude.isEmpty)
+    }
+
+    @Test("invalid fields are refused with their JSON path", arguments: [
+        (#"{"dedupe": {"radius": "far"}}"#, ".dedupe.radius", "expected a distance in metres"),
+        (#"{"dedupe": {"radius": 300}}"#, ".dedupe.radius", "from 0 to 200"),
+        (#"{"dedupe": {"radius_by_category": {"cafee": 20}}}"#, ".dedupe.radius_by_category.cafee", "unknown category \"cafee\""),
+        (#"{"dedupe": {"radius_by_category": {"zoo": 250}}}"#, ".dedupe.radius_by_category.zoo", "from 0 to 200"),
+        (#"{"dedupe": {"enabled": 1}}"#, ".dedupe.enabled", "expected true or false"),
+        (#"{"dedupe": {"radius": 20, "radious": 3}}"#, ".dedupe.radious", "unknown key"),
+        (#"{"exclude": ["amenity=bench", "bench"]}"#, ".exclude[1]", "expected \"key=value\""),
+        (#"{"exclude": "amenity=bench"}"#, ".exclude", "expected an array"),
+        (#"{"inputs": [3]}"#, ".inputs[0]", "expected a string"),
+        (#"{"output": ""}"#, ".output", "expected a path"),
+        (#"{"gates": {"max_drop": 1.5}}"#, ".gates.max_drop", "expected a fraction from 0 to 1"),
+        (#"{"gates": {"min_spots": 2.5}}"#, ".gates.min_spots", "whole number"),
+        (#"{"keep": 0}"#, ".keep", "at least 1"),
+        (#"{"keep_all": "yes"}"#, ".keep_all", "expected true or false"),
+        (#"{"frobnicate": true}"#, ".frobnicate", "unknown key"),
+        (#"[1, 2]"#, ".", "expected an object"),
+        (#"{"categories": "missing.json"}"#, ".categories", "cannot read the category table"),
+    ])
+    func refusesInvalidFields(_ text: String, _ path: String, _ message: String) {
+        let error = pipelineError(text)
+        #expect(error?.path == path)
+        #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+    }
+
+    @Test("JSON that does not parse is refused as a whole")
+    func refusesBadJSON() {
+        let error = pipelineError(#"{"dedupe": {"radius": 30,}"#)
+        #expect(error?.path == nil)
+        #expect(error?.message.hasPrefix("not valid JSON") == true)
+    }
+
+    @Test("a category table's errors name the table's file and path", arguments: [
+        (#"{"schema_version": 1, "tags": {"amenity": {"cafe": "cafee"}}}"#, ".tags.amenity.cafe", "unknown category \"cafee\""),
+        (#"{"schema_version": 2, "tags": {}}"#, ".schema_version", "unsupported version"),
+        (#"{"tags": {}}"#, ".schema_version", "missing"),
+        (#"{"schema_version": 1, "tags": {"tourism": {"attraction": {"category": "landmark", "when": [{"tag": "historic", "category": "castle"}]}}}}"#, ".tags.tourism.attraction.when[0].tag", "expected \"key=value\""),
+        (#"{"schema_version": 1, "tags": {"tourism": {"attraction": {"when": []}}}}"#, ".tags.tourism.attraction", "expected a category name"),
+    ])
+    func refusesInvalidTables(_ table: String, _ path: String, _ message: String) {
+        let error = pipelineError(#"{"categories": "t.json"}"#, files: ["t.json": table])
+        #expect(error?.path == path)
+        #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+    }
+}
+
+@Suite("Select and categorize")
+struct SelectCategorizeTests {
+    func record(_ id: Int64, _ tag: String, context: [String: String] = [:], version: Int64 = 0) -> SpotRecord {
+        let parts = tag.split(separator: "=").map(String.init)
+        return SpotRecord(
+            spot: Spot(ref: OSMRef(.node, id), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: parts[0], kind: parts[1], category: nil),
+            version: version, context: context)
+    }
+
+    @Test("excluded values are dropped and counted by tag; an excluded amenity falls back to its tourism tag")
+    func excludes() {
+        let stage = SelectStage(exclude: ["amenity=bench", "amenity=shelter"])
+        let (kept, report) = stage.run([
+            record(1, "amenity=bench"), record(2, "amenity=cafe"), record(3, "amenity=bench"),
+            record(4, "amenity=shelter", context: ["tourism": "wilderness_hut"]),
+        ])
+        #expect(kept.map(\.spot.ref.id) == [2, 4])
+        #expect(kept[1].spot.tag == "tourism=wilderness_hut")
+        #expect(report.dropped == ["excluded": 2] && report.tags["excluded"] == ["amenity=bench": 2])
+    }
+
+    @Test("unmapped values are dropped and counted, or kept with no category when asked")
+    func categorizes() throws {
+        let table = try Pipeline.defaults().categories
+        let records = [record(1, "amenity=cafe"), record(2, "amenity=unheard_of"), record(3, "tourism=attraction", context: ["historic": "castle"])]
+        let (strict, report) = CategorizeStage(table: table, keepUnmapped: false).run(records)
+        #expect(strict.map(\.spot.category) == [.cafe, .castle])
+        #expect(report.dropped == ["unmapped": 1] && report.tags["unmapped"] == ["amenity=unheard_of": 1])
+        let (lenient, counted) = CategorizeStage(table: table, keepUnmapped: true).run(records)
+        #expect(lenient.map(\.spot.category) == [.cafe, nil, .castle])
+        #expect(counted.dropped.isEmpty && counted.tags["unmapped"] == ["amenity=unheard_of": 1])
+    }
+
+    @Test("normalize trims and collapses white space and removes empty attributes")
+    func normalizes() {
+        var input = record(1, "amenity=cafe")
+        input.spot.name = "  Café \t Central "
+        input.spot.details[.phone] = "   "
+        input.spot.address["street"] = "Main\nStreet"
+        let (output, report) = NormalizeStage().run([input])
+        #expect(output[0].spot.name == "Café Central" && output[0].spot.details.isEmpty)
+        #expect(output[0].spot.address == ["street": "Main Street"])
+        #expect(report.tags["empty_attributes"] == ["phone": 1])
+    }
+}
