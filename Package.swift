@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "spots", targets: ["spots"]),
         .library(name: "Spots", targets: ["Spots"]),
         .library(name: "SpotIndex", targets: ["SpotIndex"]),
+        .library(name: "SpotSearch", targets: ["SpotSearch"]),
     ],
     targets: [
         // C libraries, through their pkg-config names.
@@ -28,16 +29,19 @@ let package = Package(
             plugins: ["EmbedPipelines"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
         .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files"]),
+        // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
+        .target(name: "SpotSearch", dependencies: ["SpotIndex", "Spots"]),
         // An index's spots as NDJSON, GeoJSON or CSV.
         .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex"]),
         // The command line: arguments, subcommands, progress, exit codes.
         .executableTarget(
-            name: "spots", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotExport"]),
+            name: "spots", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport"]),
 
         .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
         .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "CZlib"]),
         .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "Spots", "SpotIndex"]),
+        .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots"]),
         .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex"]),
         .testTarget(name: "CommandTests", dependencies: ["spots"]),
     ]

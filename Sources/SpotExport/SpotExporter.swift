@@ -42,20 +42,47 @@ public struct SpotExporter {
         }
     }
 
-    /// One spot as an NDJSON line (without the newline).
-    public static func ndjson(_ spot: Spot) -> String {
-        properties(spot).closed
+    /// One spot as an NDJSON line (without the newline), with `distance_m` last when given.
+    public static func ndjson(_ spot: Spot, distance: Double?? = nil) -> String {
+        var object = properties(spot)
+        if let distance { object.add("distance_m", raw: number(distance)) }
+        return object.closed
     }
 
-    /// One spot as a GeoJSON Feature.
-    public static func geojson(_ spot: Spot) -> String {
+    /// The short form of a search result: `osm_type`, `osm_id`, `lat`, `lon`, `category`,
+    /// `name`, `distance_m` (null without a point of reference).
+    public static func brief(_ spot: Spot, distance: Double?) -> String {
+        var object = JSONObject()
+        object.add("osm_type", spot.ref.type.name)
+        object.add("osm_id", raw: String(spot.ref.id))
+        object.add("lat", raw: Coordinate.decimalString(spot.coordinate.latitudeE7))
+        object.add("lon", raw: Coordinate.decimalString(spot.coordinate.longitudeE7))
+        object.add("category", spot.category?.rawValue)
+        object.add("name", spot.name)
+        object.add("distance_m", raw: number(distance))
+        return object.closed
+    }
+
+    /// A JSON string for `text`.
+    public static func jsonString(_ text: String) -> String { JSONText.string(text) }
+
+    /// A distance as JSON: the shortest decimal that reads back to the same Double, or null.
+    private static func number(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        return "\(value)"
+    }
+
+    /// One spot as a GeoJSON Feature, with `distance_m` among its properties when given.
+    public static func geojson(_ spot: Spot, distance: Double?? = nil) -> String {
         let longitude = Coordinate.decimalString(spot.coordinate.longitudeE7)
         let latitude = Coordinate.decimalString(spot.coordinate.latitudeE7)
         var feature = JSONObject()
         feature.add("type", "Feature")
         feature.add("id", spot.ref.description)
         feature.add("geometry", raw: "{\"type\":\"Point\",\"coordinates\":[\(longitude),\(latitude)]}")
-        feature.add("properties", raw: properties(spot).closed)
+        var properties = properties(spot)
+        if let distance { properties.add("distance_m", raw: number(distance)) }
+        feature.add("properties", raw: properties.closed)
         return feature.closed
     }
 

@@ -10,6 +10,16 @@ struct ByteWriter {
         bytes.append(contentsOf: data)
     }
 
+    /// Appends `value` as a LEB128 varint: seven bits a byte, low first, high bit "more".
+    mutating func appendVarint(_ value: UInt32) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
     /// Pads with zeros to a multiple of `alignment`.
     mutating func pad(to alignment: Int) {
         while bytes.count % alignment != 0 { bytes.append(0) }

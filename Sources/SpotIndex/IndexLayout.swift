@@ -10,18 +10,29 @@ enum IndexLayout {
     /// Stands for "none" where a string index is optional.
     static let noString = UInt32.max
 
-    static let spotRecordSize = 48
-    static let attributeRecordSize = 8
-    static let mergedRecordSize = 16
+    static let spotRecordSize = 24
+    static let kindRecordSize = 12
+    static let refRecordSize = 16
+    static let boxSize = 16
+    /// Children per node of the packed R-tree.
+    static let nodeSize = 16
+    /// Postings flag: the token starts one of the spot's names.
+    static let startsNameFlag: UInt32 = 1 << 31
 
     /// Section tags, four ASCII bytes read as a little-endian UInt32.
     enum Tag {
         static let metadata = tag("META")
         static let strings = tag("STRS")
+        static let kinds = tag("KIND")
         static let spots = tag("SPOT")
         static let attributes = tag("ATTR")
+        static let refs = tag("REFS")
         static let merged = tag("MERG")
-        static let required = [metadata, strings, spots, attributes, merged]
+        static let tree = tag("TREE")
+        static let tokens = tag("TOKN")
+        static let postings = tag("POST")
+        static let words = tag("WORD")
+        static let required = [metadata, strings, kinds, spots, attributes, refs, merged, tree, tokens, postings, words]
     }
 
     static func tag(_ name: StaticString) -> UInt32 {

@@ -63,9 +63,10 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
 
     /// Reads the JSON form.
     static func decode(_ bytes: UnsafeRawBufferPointer) throws -> IndexMetadata {
-        let decoder = JSONDecoder()
-        return try decoder.decode(IndexMetadata.self, from: Data(bytes))
+        try decoder.decode(IndexMetadata.self, from: Data(bytes))
     }
+
+    static let decoder = JSONDecoder()
 }
 
 /// What one stage of a build did: records in and out, what it dropped or merged and why, and

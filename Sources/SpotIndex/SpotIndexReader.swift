@@ -1,8 +1,10 @@
+import Foundation
+
 import Spots
 
 /// One section of an index file as the section table describes it.
 public struct IndexSection: Sendable {
-    /// Four-letter tag: "META", "STRS", "SPOT", "ATTR", "MERG".
+    /// Four-letter tag: "META", "STRS", "SPOT", ...
     public let name: String
     /// Where the section starts, from the start of the file.
     public let offset: Int
@@ -13,10 +15,26 @@ public struct IndexSection: Sendable {
     let tag: UInt32
 }
 
+/// What a spot's selecting tag is: key, value and category, shared by the spots that have it.
+public struct SpotKind: Sendable, Equatable {
+    /// "amenity" or "tourism".
+    public let tagKey: String
+    /// The OSM value ("fast_food").
+    public let value: String
+    /// The category, or nil.
+    public let category: Category?
+}
+
+/// A box of the packed R-tree, in degrees × 10^7.
+public struct TreeBox: Sendable {
+    /// Western, southern, eastern and northern edges.
+    public let minLongitudeE7, minLatitudeE7, maxLongitudeE7, maxLatitudeE7: Int32
+}
+
 /// A loaded index: the file mapped into memory, its header and section table checked.
 ///
-/// Opening reads only the header, the section table and the metadata, so it takes the same
-/// time whatever the file's size. Every offset read from the file is checked against the
+/// Opening reads the header, the section table and the small kind table, so it takes the same
+/// time whatever the number of spots. Every offset read from the file is checked against the
 /// bounds of its section before it is followed; a damaged or hostile file gives `IndexError`,
 /// never a crash or a read outside the file. Section checksums are verified by
 /// `verifyChecksums()`, which reads everything.
@@ -25,18 +43,31 @@ public final class SpotIndexReader: @unchecked Sendable {
     public let file: String
     /// The sections, in table order.
     public let sections: [IndexSection]
-    /// The build metadata.
-    public let metadata: IndexMetadata
     /// How many spots the index holds.
     public let count: Int
+    /// The selecting tags of the spots, by kind number.
+    public let kinds: [SpotKind]
+    /// Children per node of the spatial tree.
+    public let nodeSize: Int
+    /// Box counts of the tree's levels above the spots, lowest first (the last is the root).
+    public let levelCounts: [Int]
+    /// How many distinct name tokens the text index holds.
+    public var tokenCount: Int { tokens.count }
     /// The file's size in bytes.
     public var fileSize: Int { mapped.bytes.count }
 
     private let mapped: MappedFile
     private let strings: StringTable
+    private let tokens: StringTable
     private let spots: UnsafeRawBufferPointer
     private let attributes: UnsafeRawBufferPointer
+    private let refs: UnsafeRawBufferPointer
     private let merged: UnsafeRawBufferPointer
+    private let boxes: UnsafeRawBufferPointer
+    private let postingEnds: UnsafeRawBufferPointer
+    private let postings: UnsafeRawBufferPointer
+    private let metadataBytes: UnsafeRawBufferPointer
+    private let wordBytes: UnsafeRawBufferPointer
 
     /// Maps and checks the index at `path`.
     public init(path: String) throws(IndexError) {
@@ -45,76 +76,255 @@ public final class SpotIndexReader: @unchecked Sendable {
         self.mapped = mapped
         let header = try IndexHeader(mapped.bytes, file: path)
         sections = header.sections
+        func corrupt(_ section: String, _ message: String) -> IndexError {
+            IndexError(.corrupt, file: path, section: section, message)
+        }
         func section(_ tag: UInt32, recordSize: Int = 1) throws(IndexError) -> UnsafeRawBufferPointer {
             let entry = header.sections.first { $0.tag == tag }!
             guard entry.length % recordSize == 0 else {
-                throw IndexError(.corrupt, file: path, section: entry.name, "length \(entry.length) is not a multiple of \(recordSize)")
+                throw corrupt(entry.name, "length \(entry.length) is not a multiple of \(recordSize)")
             }
             return UnsafeRawBufferPointer(rebasing: mapped.bytes[entry.offset..<entry.offset + entry.length])
         }
         spots = try section(IndexLayout.Tag.spots, recordSize: IndexLayout.spotRecordSize)
-        attributes = try section(IndexLayout.Tag.attributes, recordSize: IndexLayout.attributeRecordSize)
-        merged = try section(IndexLayout.Tag.merged, recordSize: IndexLayout.mergedRecordSize)
-        strings = try StringTable(try section(IndexLayout.Tag.strings), file: path)
         count = spots.count / IndexLayout.spotRecordSize
+        attributes = try section(IndexLayout.Tag.attributes)
+        refs = try section(IndexLayout.Tag.refs, recordSize: IndexLayout.refRecordSize)
+        merged = try section(IndexLayout.Tag.merged, recordSize: IndexLayout.refRecordSize)
+        metadataBytes = try section(IndexLayout.Tag.metadata)
+        wordBytes = try section(IndexLayout.Tag.words)
+        strings = try StringTable(try section(IndexLayout.Tag.strings), file: path, section: "STRS")
+        tokens = try StringTable(try section(IndexLayout.Tag.tokens), file: path, section: "TOKN")
+
+        let postingSection = try section(IndexLayout.Tag.postings, recordSize: 4)
+        guard postingSection.count >= 4, Int(postingSection.load(0) as UInt32) == tokens.count,
+            postingSection.count >= 4 + 4 * tokens.count
+        else { throw corrupt("POST", "does not hold one list per token") }
+        postingEnds = UnsafeRawBufferPointer(rebasing: postingSection[4..<4 + 4 * tokens.count])
+        postings = UnsafeRawBufferPointer(rebasing: postingSection[(4 + 4 * tokens.count)...])
+
+        let tree = try section(IndexLayout.Tag.tree, recordSize: 4)
+        guard tree.count >= 8 else { throw corrupt("TREE", "too short") }
+        nodeSize = Int(tree.load(0) as UInt32)
+        let levels = Int(tree.load(4) as UInt32)
+        guard nodeSize >= 2, levels <= 32, tree.count >= 8 + 4 * levels else { throw corrupt("TREE", "bad node size or level count") }
+        var expected = count
+        var counts: [Int] = []
+        for level in 0..<levels {
+            let boxes = Int(tree.load(8 + 4 * level) as UInt32)
+            guard boxes == (expected + nodeSize - 1) / nodeSize, boxes > 0 else { throw corrupt("TREE", "level \(level) has \(boxes) boxes") }
+            counts.append(boxes)
+            expected = boxes
+        }
+        guard counts.last.map({ $0 == 1 }) ?? (count == 0) else { throw corrupt("TREE", "the tree has no single root") }
+        levelCounts = counts
+        let boxStart = 8 + 4 * levels + (levels % 2 == 1 ? 4 : 0)
+        guard tree.count == boxStart + counts.reduce(0, +) * IndexLayout.boxSize else { throw corrupt("TREE", "length does not match its levels") }
+        boxes = UnsafeRawBufferPointer(rebasing: tree[boxStart...])
+
+        let kindSection = try section(IndexLayout.Tag.kinds, recordSize: IndexLayout.kindRecordSize)
+        var kinds: [SpotKind] = []
+        for offset in stride(from: 0, to: kindSection.count, by: IndexLayout.kindRecordSize) {
+            guard let key = strings[kindSection.load(offset)], let value = strings[kindSection.load(offset + 4)] else {
+                throw corrupt("KIND", "a string index is out of bounds")
+            }
+            let categoryIndex: UInt32 = kindSection.load(offset + 8)
+            var category: Category?
+            if categoryIndex != IndexLayout.noString {
+                guard let name = strings[categoryIndex], let known = Category(rawValue: name) else {
+                    throw corrupt("KIND", "unknown category")
+                }
+                category = known
+            }
+            kinds.append(SpotKind(tagKey: key, value: value, category: category))
+        }
+        self.kinds = kinds
+    }
+
+    /// The build metadata (decoded from JSON on each call).
+    public func metadata() throws(IndexError) -> IndexMetadata {
         do {
-            metadata = try IndexMetadata.decode(try section(IndexLayout.Tag.metadata))
+            return try IndexMetadata.decode(metadataBytes)
         } catch {
-            throw IndexError(.corrupt, file: path, section: "META", "metadata is not valid JSON of the expected shape")
+            throw corrupt("META", "metadata is not valid JSON of the expected shape")
         }
     }
 
-    /// The spot at `index` (0 ..< count), decoded; throws when its references point outside the file.
-    public func spot(at index: Int) throws(IndexError) -> Spot {
-        precondition(index >= 0 && index < count, "spot index out of range")
-        let record = index * IndexLayout.spotRecordSize
-        let id: Int64 = spots.load(record)
-        let latitude: Int32 = spots.load(record + 8)
-        let longitude: Int32 = spots.load(record + 12)
-        let kind = try string(spots.load(record + 16), in: "SPOT")
-        let categoryIndex: UInt32 = spots.load(record + 20)
-        let firstAttribute = Int(spots.load(record + 24) as UInt32)
-        let firstMerged = Int(spots.load(record + 28) as UInt32)
-        let attributeCount = Int(spots.load(record + 32) as UInt16)
-        let mergedCount = Int(spots.load(record + 34) as UInt16)
-        let typeCode: UInt8 = spots.load(record + 36)
-        let tagKey = try string(spots.load(record + 40), in: "SPOT")
+    /// Folded query words and the categories they name, stored by the build.
+    public func categoryWords() throws(IndexError) -> [String: [Category]] {
+        guard let object = try? JSONWords.decode(wordBytes) else { throw corrupt("WORD", "not a JSON object of word lists") }
+        var words: [String: [Category]] = [:]
+        for (word, names) in object {
+            words[word] = try names.map { (name) throws(IndexError) in
+                guard let category = Category(rawValue: name) else { throw corrupt("WORD", "unknown category \"\(name)\"") }
+                return category
+            }
+        }
+        return words
+    }
 
-        guard let type = OSMType(rawValue: typeCode) else { throw corrupt("SPOT", "spot \(index) has OSM type \(typeCode)") }
-        guard let coordinate = Coordinate(latitudeE7: latitude, longitudeE7: longitude) else {
+    // MARK: Spots
+
+    /// The OSM reference of spot `index`.
+    public func ref(at index: Int) throws(IndexError) -> OSMRef {
+        let record = recordOffset(index)
+        let code: UInt8 = spots.load(record + 22)
+        guard let type = OSMType(rawValue: code) else { throw corrupt("SPOT", "spot \(index) has OSM type \(code)") }
+        return OSMRef(type, spots.load(record))
+    }
+
+    /// The coordinate of spot `index`.
+    public func coordinate(at index: Int) throws(IndexError) -> Coordinate {
+        let record = recordOffset(index)
+        guard let coordinate = Coordinate(latitudeE7: spots.load(record + 8), longitudeE7: spots.load(record + 12)) else {
             throw corrupt("SPOT", "spot \(index) has an impossible coordinate")
         }
-        var category: Category?
-        if categoryIndex != IndexLayout.noString {
-            let name = try string(categoryIndex, in: "SPOT")
-            guard let known = Category(rawValue: name) else { throw corrupt("SPOT", "unknown category \"\(name)\"") }
-            category = known
+        return coordinate
+    }
+
+    /// The kind number of spot `index`: its position in `kinds`.
+    public func kindNumber(at index: Int) throws(IndexError) -> Int {
+        let number = Int(spots.load(recordOffset(index) + 20) as UInt16)
+        guard number < kinds.count else { throw corrupt("SPOT", "spot \(index) has kind \(number) of \(kinds.count)") }
+        return number
+    }
+
+    /// The kind (selecting tag and category) of spot `index`.
+    public func kind(at index: Int) throws(IndexError) -> SpotKind {
+        kinds[try kindNumber(at: index)]
+    }
+
+    /// The spot at `index` (0 ..< count), decoded.
+    public func spot(at index: Int) throws(IndexError) -> Spot {
+        let kind = try kind(at: index)
+        var spot = Spot(
+            ref: try ref(at: index), coordinate: try coordinate(at: index), tagKey: kind.tagKey, kind: kind.value,
+            category: kind.category)
+        let start = Int(spots.load(recordOffset(index) + 16) as UInt32)
+        let end = index + 1 < count ? Int(spots.load(recordOffset(index + 1) + 16) as UInt32) : attributes.count
+        guard start <= end, end <= attributes.count else { throw corrupt("ATTR", "spot \(index) has attributes out of bounds") }
+        var cursor = start
+        while cursor < end {
+            let key = try string(try varint(&cursor, end: end), in: "ATTR")
+            let value = try string(try varint(&cursor, end: end), in: "ATTR")
+            spot.setAttribute(key: key, value: value)
         }
-        var spot = Spot(ref: OSMRef(type, id), coordinate: coordinate, tagKey: tagKey, kind: kind, category: category)
-        guard firstAttribute + attributeCount <= attributes.count / IndexLayout.attributeRecordSize else {
-            throw corrupt("ATTR", "spot \(index) refers to attributes past the end")
-        }
-        for attribute in firstAttribute..<firstAttribute + attributeCount {
-            let offset = attribute * IndexLayout.attributeRecordSize
-            spot.setAttribute(key: try string(attributes.load(offset), in: "ATTR"), value: try string(attributes.load(offset + 4), in: "ATTR"))
-        }
-        guard firstMerged + mergedCount <= merged.count / IndexLayout.mergedRecordSize else {
-            throw corrupt("MERG", "spot \(index) refers to merged references past the end")
-        }
-        for reference in firstMerged..<firstMerged + mergedCount {
-            let offset = reference * IndexLayout.mergedRecordSize
-            let code: UInt8 = merged.load(offset + 8)
-            guard let type = OSMType(rawValue: code) else { throw corrupt("MERG", "merged reference has OSM type \(code)") }
-            spot.merged.append(OSMRef(type, merged.load(offset)))
-        }
+        spot.merged = try mergedRefs(of: index)
         return spot
     }
+
+    /// The index of the spot that holds `ref`: its own, or one merged into it; nil when none.
+    /// A binary search: logarithmic in the number of references.
+    public func spotIndex(for ref: OSMRef) throws(IndexError) -> Int? {
+        let entries = refs.count / IndexLayout.refRecordSize
+        var low = 0
+        var high = entries
+        while low < high {
+            let middle = (low + high) / 2
+            if try entryRef(refs, middle) < ref { low = middle + 1 } else { high = middle }
+        }
+        guard low < entries, try entryRef(refs, low) == ref else { return nil }
+        let spot = Int(refs.load(low * IndexLayout.refRecordSize + 12) as UInt32)
+        guard spot < count else { throw corrupt("REFS", "reference points past the last spot") }
+        return spot
+    }
+
+    private func mergedRefs(of index: Int) throws(IndexError) -> [OSMRef] {
+        let entries = merged.count / IndexLayout.refRecordSize
+        func spotOf(_ entry: Int) -> Int { Int(merged.load(entry * IndexLayout.refRecordSize + 12) as UInt32) }
+        var low = 0
+        var high = entries
+        while low < high {
+            let middle = (low + high) / 2
+            if spotOf(middle) < index { low = middle + 1 } else { high = middle }
+        }
+        var result: [OSMRef] = []
+        while low < entries && spotOf(low) == index {
+            result.append(try entryRef(merged, low))
+            low += 1
+        }
+        return result
+    }
+
+    private func entryRef(_ table: UnsafeRawBufferPointer, _ entry: Int) throws(IndexError) -> OSMRef {
+        let offset = entry * IndexLayout.refRecordSize
+        let code: UInt8 = table.load(offset + 8)
+        guard let type = OSMType(rawValue: code) else { throw corrupt("REFS", "reference has OSM type \(code)") }
+        return OSMRef(type, table.load(offset))
+    }
+
+    // MARK: Spatial tree
+
+    /// Box `index` of tree level `level` (0 is the level just above the spots).
+    public func box(level: Int, index: Int) -> TreeBox {
+        precondition(level < levelCounts.count && index < levelCounts[level], "tree box out of range")
+        let offset = (levelCounts[..<level].reduce(0, +) + index) * IndexLayout.boxSize
+        return TreeBox(
+            minLongitudeE7: boxes.load(offset), minLatitudeE7: boxes.load(offset + 4),
+            maxLongitudeE7: boxes.load(offset + 8), maxLatitudeE7: boxes.load(offset + 12))
+    }
+
+    // MARK: Text
+
+    /// The token numbers whose tokens start with `prefix` (folded UTF-8 bytes): a range, since
+    /// tokens are sorted by their bytes.
+    public func tokens(withPrefix prefix: [UInt8]) -> Range<Int> {
+        func bound(_ beforeOrEqual: (UnsafeRawBufferPointer.SubSequence) -> Bool) -> Int {
+            var low = 0
+            var high = tokens.count
+            while low < high {
+                let middle = (low + high) / 2
+                if beforeOrEqual(tokens.bytes(middle)) { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let start = bound { $0.lexicographicallyPrecedes(prefix) }
+        let end = bound { $0.lexicographicallyPrecedes(prefix) || $0.starts(with: prefix) }
+        return start..<end
+    }
+
+    /// The spots whose names hold token `token`, ascending, each with whether the token starts
+    /// one of its names.
+    public func postings(ofToken token: Int) throws(IndexError) -> [(spot: Int, startsName: Bool)] {
+        let start = token == 0 ? 0 : Int(postingEnds.load(4 * (token - 1)) as UInt32)
+        let end = Int(postingEnds.load(4 * token) as UInt32)
+        guard start <= end, end * 4 <= postings.count else { throw corrupt("POST", "list \(token) is out of bounds") }
+        var result: [(Int, Bool)] = []
+        result.reserveCapacity(end - start)
+        for entry in start..<end {
+            let value: UInt32 = postings.load(4 * entry)
+            let spot = Int(value & ~IndexLayout.startsNameFlag)
+            guard spot < count else { throw corrupt("POST", "a list points past the last spot") }
+            result.append((spot, value & IndexLayout.startsNameFlag != 0))
+        }
+        return result
+    }
+
+    // MARK: Checks
 
     /// Each section with whether its bytes match its CRC-32.
     public func verifyChecksums() -> [(section: IndexSection, isValid: Bool)] {
         sections.map { section in
             let bytes = UnsafeRawBufferPointer(rebasing: mapped.bytes[section.offset..<section.offset + section.length])
             return (section, CRC32.checksum(bytes) == section.checksum)
+        }
+    }
+
+    private func recordOffset(_ index: Int) -> Int {
+        precondition(index >= 0 && index < count, "spot index out of range")
+        return index * IndexLayout.spotRecordSize
+    }
+
+    private func varint(_ cursor: inout Int, end: Int) throws(IndexError) -> UInt32 {
+        var value: UInt32 = 0
+        var shift: UInt32 = 0
+        while true {
+            guard cursor < end, shift < 32 else { throw corrupt("ATTR", "a number runs past its spot's attributes") }
+            let byte: UInt8 = attributes.load(cursor)
+            cursor += 1
+            value |= UInt32(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
         }
     }
 
@@ -130,99 +340,9 @@ public final class SpotIndexReader: @unchecked Sendable {
     }
 }
 
-/// The string pool: a count, the end offset of each string, then the UTF-8 bytes.
-struct StringTable {
-    private let ends: UnsafeRawBufferPointer
-    private let text: UnsafeRawBufferPointer
-    let count: Int
-
-    init(_ section: UnsafeRawBufferPointer, file: String) throws(IndexError) {
-        guard section.count >= 4 else { throw IndexError(.corrupt, file: file, section: "STRS", "too short") }
-        count = Int(section.load(0) as UInt32)
-        guard count <= (section.count - 4) / 4 else {
-            throw IndexError(.corrupt, file: file, section: "STRS", "\(count) strings do not fit in \(section.count) bytes")
-        }
-        ends = UnsafeRawBufferPointer(rebasing: section[4..<4 + 4 * count])
-        text = UnsafeRawBufferPointer(rebasing: section[(4 + 4 * count)...])
-    }
-
-    /// String `index`, or nil when the index or its offsets are out of bounds.
-    subscript(index: UInt32) -> String? {
-        let index = Int(index)
-        guard index < count else { return nil }
-        let start = index == 0 ? 0 : Int(ends.load(4 * (index - 1)) as UInt32)
-        let end = Int(ends.load(4 * index) as UInt32)
-        guard start <= end, end <= text.count else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
-    }
-}
-
-/// The header and section table, checked: magic, version, recorded size, checksum, and every
-/// section inside the file, aligned, not overlapping, the required ones present.
-struct IndexHeader {
-    let sections: [IndexSection]
-
-    init(_ bytes: UnsafeRawBufferPointer, file: String) throws(IndexError) {
-        func corrupt(_ message: String, _ section: String = "header") -> IndexError {
-            IndexError(.corrupt, file: file, section: section, message)
-        }
-        guard bytes.count >= IndexLayout.headerSize, bytes.prefix(8).elementsEqual(IndexLayout.magic) else {
-            throw corrupt("not a spots index (bad magic number)")
-        }
-        let version: UInt32 = bytes.load(8)
-        guard version == IndexLayout.version else {
-            throw corrupt("format version \(version); this reader knows version \(IndexLayout.version)")
-        }
-        let sectionCount = Int(bytes.load(12) as UInt32)
-        guard sectionCount <= IndexLayout.maxSections else { throw corrupt("\(sectionCount) sections") }
-        let recordedSize: UInt64 = bytes.load(16)
-        guard recordedSize == UInt64(bytes.count) else {
-            throw corrupt("file is \(bytes.count) bytes, header says \(recordedSize): truncated or padded")
-        }
-        let tableEnd = IndexLayout.headerSize + sectionCount * IndexLayout.sectionEntrySize
-        guard tableEnd <= bytes.count else { throw corrupt("section table runs past the end of the file", "section table") }
-        guard Self.checksum(of: bytes, sectionCount: sectionCount) == bytes.load(24) as UInt32 else {
-            throw corrupt("header checksum mismatch")
-        }
-        guard bytes.load(28) as UInt32 == 0 else { throw corrupt("reserved bytes are not zero") }
-        var sections: [IndexSection] = []
-        var previousEnd = tableEnd
-        for entry in 0..<sectionCount {
-            let base = IndexLayout.headerSize + entry * IndexLayout.sectionEntrySize
-            let tag: UInt32 = bytes.load(base)
-            let offset: UInt64 = bytes.load(base + 8)
-            let length: UInt64 = bytes.load(base + 16)
-            let name = IndexLayout.name(ofTag: tag)
-            guard offset % UInt64(IndexLayout.alignment) == 0, offset >= UInt64(previousEnd),
-                offset <= UInt64(bytes.count), length <= UInt64(bytes.count) - offset
-            else {
-                throw corrupt("offset \(offset) and length \(length) are out of bounds or overlap", name)
-            }
-            guard !sections.contains(where: { $0.tag == tag }) else { throw corrupt("appears twice", name) }
-            sections.append(IndexSection(name: name, offset: Int(offset), length: Int(length), checksum: bytes.load(base + 24), tag: tag))
-            previousEnd = Int(offset + length)
-        }
-        for tag in IndexLayout.Tag.required where !sections.contains(where: { $0.tag == tag }) {
-            throw corrupt("required section \(IndexLayout.name(ofTag: tag)) is missing", "section table")
-        }
-        self.sections = sections
-    }
-
-    /// CRC-32 of the header's first 24 bytes and the section table.
-    static func checksum(of bytes: UnsafeRawBufferPointer, sectionCount: Int) -> UInt32 {
-        let head = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[..<24]))
-        let tableEnd = IndexLayout.headerSize + sectionCount * IndexLayout.sectionEntrySize
-        return CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[IndexLayout.headerSize..<tableEnd]), continuing: head)
-    }
-
-    static func checksum(of bytes: [UInt8], sectionCount: Int) -> UInt32 {
-        bytes.withUnsafeBytes { checksum(of: $0, sectionCount: sectionCount) }
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// The little-endian integer at `offset`; the caller has checked the bounds.
-    func load<T: FixedWidthInteger>(_ offset: Int) -> T {
-        T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
+/// The WORD section: a JSON object from word to an array of category names.
+enum JSONWords {
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [String: [String]] {
+        try IndexMetadata.decoder.decode([String: [String]].self, from: Data(bytes))
     }
 }

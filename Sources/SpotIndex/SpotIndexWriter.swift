@@ -3,52 +3,113 @@ import Spots
 /// Encodes spots and metadata as an index file (format version 1, FORMAT.md).
 ///
 /// The writer produces the file's bytes; putting them on disk atomically is the caller's job
-/// (SpotPipeline writes to a temporary file beside the output, fsyncs and renames).
+/// (SpotPipeline writes to a temporary file beside the output, fsyncs and renames). Equal inputs
+/// give equal bytes, whatever the order of `spots`.
 public enum SpotIndexWriter {
-    /// The index bytes for `spots`, in the order given, with `metadata`. Equal inputs give
-    /// equal bytes.
-    public static func encode(_ spots: [Spot], metadata: IndexMetadata) -> [UInt8] {
+    /// The index bytes for `spots` with `metadata`, and `categoryWords` (folded query words to
+    /// the categories they name) for search.
+    public static func encode(_ spots: [Spot], metadata: IndexMetadata, categoryWords: [String: [Category]] = [:]) -> [UInt8] {
+        let ordered = hilbertOrder(spots)
         var pool = StringPool()
+        var kinds = KindTable()
         var spotSection = ByteWriter()
-        var attributeSection = ByteWriter()
-        var mergedSection = ByteWriter()
-        var attributeCount: UInt32 = 0
-        var mergedCount: UInt32 = 0
-        for spot in spots {
-            let attributes = spot.attributeTags.prefix(Int(UInt16.max))
-            let merged = spot.merged.prefix(Int(UInt16.max))
+        var attributes = ByteWriter()
+        var refs: [(ref: OSMRef, spot: UInt32)] = []
+        var merged: [(ref: OSMRef, spot: UInt32)] = []
+        var text = TextIndexBuilder()
+        for (position, spot) in ordered.enumerated() {
+            let index = UInt32(position)
             spotSection.append(spot.ref.id)
             spotSection.append(spot.coordinate.latitudeE7)
             spotSection.append(spot.coordinate.longitudeE7)
-            spotSection.append(pool.index(of: spot.kind))
-            spotSection.append(spot.category.map { pool.index(of: $0.rawValue) } ?? IndexLayout.noString)
-            spotSection.append(attributeCount)
-            spotSection.append(mergedCount)
-            spotSection.append(UInt16(attributes.count))
-            spotSection.append(UInt16(merged.count))
+            spotSection.append(UInt32(attributes.bytes.count))
+            spotSection.append(kinds.index(of: spot, pool: &pool))
             spotSection.append(spot.ref.type.rawValue)
-            spotSection.append([0, 0, 0])
-            spotSection.append(pool.index(of: spot.tagKey))
-            spotSection.append(UInt32(0))
-            for attribute in attributes {
-                attributeSection.append(pool.index(of: attribute.key))
-                attributeSection.append(pool.index(of: attribute.value))
+            spotSection.append(UInt8(0))
+            for attribute in spot.attributeTags {
+                attributes.appendVarint(pool.index(of: attribute.key))
+                attributes.appendVarint(pool.index(of: attribute.value))
             }
-            for ref in merged {
-                mergedSection.append(ref.id)
-                mergedSection.append(ref.type.rawValue)
-                mergedSection.append([UInt8](repeating: 0, count: 7))
+            refs.append((spot.ref, index))
+            for ref in spot.merged {
+                refs.append((ref, index))
+                merged.append((ref, index))
             }
-            attributeCount += UInt32(attributes.count)
-            mergedCount += UInt32(merged.count)
+            for name in spot.allNames { text.add(name: name, spot: index) }
         }
+        refs.sort { $0.ref < $1.ref }
+        let words = categoryWords.keys.sorted().map { word in
+            (word, categoryWords[word]!.map(\.rawValue).sorted())
+        }
+        var wordJSON = "{"
+        for (number, entry) in words.enumerated() {
+            wordJSON += (number == 0 ? "" : ",") + jsonString(entry.0) + ":[" + entry.1.map(jsonString).joined(separator: ",") + "]"
+        }
+        wordJSON += "}"
         return container([
             (IndexLayout.Tag.metadata, metadata.encoded()),
             (IndexLayout.Tag.strings, pool.encoded()),
+            (IndexLayout.Tag.kinds, kinds.encoded()),
             (IndexLayout.Tag.spots, spotSection.bytes),
-            (IndexLayout.Tag.attributes, attributeSection.bytes),
-            (IndexLayout.Tag.merged, mergedSection.bytes),
+            (IndexLayout.Tag.attributes, attributes.bytes),
+            (IndexLayout.Tag.refs, encodeRefs(refs)),
+            (IndexLayout.Tag.merged, encodeRefs(merged)),
+            (IndexLayout.Tag.tree, encodeTree(ordered.map(\.coordinate))),
+            (IndexLayout.Tag.tokens, text.tokens()),
+            (IndexLayout.Tag.postings, text.postings()),
+            (IndexLayout.Tag.words, Array(wordJSON.utf8)),
         ])
+    }
+
+    /// Spots sorted by the Hilbert index of their coordinate over the spots' extent, ties by
+    /// OSM type then id.
+    static func hilbertOrder(_ spots: [Spot]) -> [Spot] {
+        guard let box = BoundingBox(enclosing: spots.map(\.coordinate)) else { return [] }
+        let width = max(1, Int64(box.maxLongitudeE7) - Int64(box.minLongitudeE7))
+        let height = max(1, Int64(box.maxLatitudeE7) - Int64(box.minLatitudeE7))
+        func key(_ spot: Spot) -> UInt32 {
+            let x = UInt32((Int64(spot.coordinate.longitudeE7) - Int64(box.minLongitudeE7)) * 0xFFFF / width)
+            let y = UInt32((Int64(spot.coordinate.latitudeE7) - Int64(box.minLatitudeE7)) * 0xFFFF / height)
+            return Hilbert.index(x: x, y: y)
+        }
+        return spots.map { (key($0), $0) }.sorted { ($0.0, $0.1.ref) < ($1.0, $1.1.ref) }.map(\.1)
+    }
+
+    /// 16 bytes per reference: id, type, 3 reserved bytes, spot index.
+    private static func encodeRefs(_ refs: [(ref: OSMRef, spot: UInt32)]) -> [UInt8] {
+        var writer = ByteWriter()
+        for entry in refs {
+            writer.append(entry.ref.id)
+            writer.append(entry.ref.type.rawValue)
+            writer.append([0, 0, 0])
+            writer.append(entry.spot)
+        }
+        return writer.bytes
+    }
+
+    /// The packed R-tree's levels above the spots: node size, level count, each level's box
+    /// count, then the boxes, lowest level first.
+    private static func encodeTree(_ points: [Coordinate]) -> [UInt8] {
+        var levels: [[[Int32]]] = []
+        var below: [[Int32]] = points.map { [$0.longitudeE7, $0.latitudeE7, $0.longitudeE7, $0.latitudeE7] }
+        while below.count > 1 || (levels.isEmpty && below.count == 1) {
+            let level = stride(from: 0, to: below.count, by: IndexLayout.nodeSize).map { start in
+                below[start..<min(start + IndexLayout.nodeSize, below.count)].reduce(into: below[start]) { box, child in
+                    box = [min(box[0], child[0]), min(box[1], child[1]), max(box[2], child[2]), max(box[3], child[3])]
+                }
+            }
+            levels.append(level)
+            below = level
+        }
+        var writer = ByteWriter()
+        writer.append(UInt32(IndexLayout.nodeSize))
+        writer.append(UInt32(levels.count))
+        for level in levels { writer.append(UInt32(level.count)) }
+        if levels.count % 2 == 1 { writer.append(UInt32(0)) }
+        for level in levels {
+            for box in level { for value in box { writer.append(value) } }
+        }
+        return writer.bytes
     }
 
     /// Header, section table and the sections, each aligned, each with its CRC-32.
@@ -79,6 +140,19 @@ public enum SpotIndexWriter {
         file.set(IndexHeader.checksum(of: file.bytes, sectionCount: sections.count), at: 24)
         return file.bytes
     }
+
+    private static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20: result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
 }
 
 /// Each distinct string once, numbered in order of first use. Strings are told apart by their
@@ -98,7 +172,9 @@ struct StringPool {
     }
 
     /// Count, end offsets, then the UTF-8 bytes (FORMAT.md, STRS).
-    func encoded() -> [UInt8] {
+    func encoded() -> [UInt8] { StringPool.encode(strings) }
+
+    static func encode(_ strings: [[UInt8]]) -> [UInt8] {
         var writer = ByteWriter()
         writer.append(UInt32(strings.count))
         var end: UInt32 = 0
@@ -107,6 +183,66 @@ struct StringPool {
             writer.append(end)
         }
         for string in strings { writer.append(string) }
+        return writer.bytes
+    }
+}
+
+/// Each distinct (selecting key, value, category) once: a spot stores a 16-bit kind number.
+struct KindTable {
+    private var indices: [[UInt32]: UInt16] = [:]
+    private var kinds: [[UInt32]] = []
+
+    mutating func index(of spot: Spot, pool: inout StringPool) -> UInt16 {
+        let kind = [pool.index(of: spot.tagKey), pool.index(of: spot.kind), spot.category.map { pool.index(of: $0.rawValue) } ?? IndexLayout.noString]
+        if let index = indices[kind] { return index }
+        precondition(kinds.count < Int(UInt16.max), "more than 65,535 distinct selecting tags")
+        let index = UInt16(kinds.count)
+        indices[kind] = index
+        kinds.append(kind)
+        return index
+    }
+
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        for kind in kinds { for value in kind { writer.append(value) } }
+        return writer.bytes
+    }
+}
+
+/// Collects name tokens and the spots they belong to, for the TOKN and POST sections.
+struct TextIndexBuilder {
+    /// Token → spot → whether the token starts one of the spot's names.
+    private var lists: [String: [UInt32: Bool]] = [:]
+
+    mutating func add(name: String, spot: UInt32) {
+        for (token, startsName) in SearchText.tokens(ofName: name) {
+            lists[token, default: [:]][spot, default: false] = lists[token]?[spot] == true || startsName
+        }
+    }
+
+    /// The distinct tokens, sorted by their UTF-8 bytes.
+    private var sortedTokens: [[UInt8]] {
+        lists.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    func tokens() -> [UInt8] { StringPool.encode(sortedTokens) }
+
+    /// Count, then for each token the end of its list, then the lists: spot indices ascending,
+    /// the top bit set where the token starts one of the spot's names.
+    func postings() -> [UInt8] {
+        var writer = ByteWriter()
+        let tokens = sortedTokens
+        writer.append(UInt32(tokens.count))
+        var end: UInt32 = 0
+        for token in tokens {
+            end += UInt32(lists[String(decoding: token, as: UTF8.self)]!.count)
+            writer.append(end)
+        }
+        for token in tokens {
+            for (spot, startsName) in lists[String(decoding: token, as: UTF8.self)]!.sorted(by: { $0.key < $1.key }) {
+                writer.append(spot | (startsName ? IndexLayout.startsNameFlag : 0))
+            }
+        }
         return writer.bytes
     }
 }

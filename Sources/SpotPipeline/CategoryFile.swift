@@ -44,3 +44,26 @@ enum CategoryFile {
         return category
     }
 }
+
+/// Reads a category words file (Pipelines/category-words.json): the words of a search query that
+/// name a category, folded as search folds them, phrases as their words joined by one space.
+///
+///     {"schema_version": 1, "words": {"cafe": ["cafe", "coffee shop", "カフェ"], ...}}
+enum CategoryWordsFile {
+    static func parse(_ text: String, file: String) throws(PipelineError) -> [String: [Category]] {
+        let root = try JSONNode.parse(text, file: file).object(allowing: ["schema_version", "about", "words"])
+        guard let version = root["schema_version"] else { throw PipelineError(file: file, path: ".schema_version", message: "missing") }
+        guard try version.integer(atLeast: 1) == 1 else { throw version.error("unsupported version; this program reads 1") }
+        guard let lists = root["words"] else { throw PipelineError(file: file, path: ".words", message: "missing") }
+        var words: [String: [Category]] = [:]
+        for (name, list) in try lists.object() {
+            guard let category = Category(rawValue: name) else { throw list.error("unknown category \"\(name)\"") }
+            for item in try list.array() {
+                let phrase = SearchText.words(try item.string()).joined(separator: " ")
+                guard !phrase.isEmpty else { throw item.error("expected a word") }
+                if !(words[phrase]?.contains(category) ?? false) { words[phrase, default: []].append(category) }
+            }
+        }
+        return words
+    }
+}

@@ -36,6 +36,8 @@ public struct Pipeline: Sendable {
     public var output: String?
     /// The tag-to-category table.
     public var categories: CategoryTable
+    /// Folded query words and phrases that name categories, stored in the index for search.
+    public var categoryWords: [String: [Category]]
     /// Selecting tags ("amenity=bench") whose objects are not places.
     public var exclude: Set<String>
     /// Keep every amenity/tourism object: no exclusions, unmapped values kept with no category.
@@ -70,7 +72,7 @@ public struct Pipeline: Sendable {
 
 /// The JSON form of a pipeline file.
 enum PipelineFile {
-    static let keys: Set<String> = ["inputs", "output", "categories", "exclude", "keep_all", "dedupe", "gates", "keep"]
+    static let keys: Set<String> = ["inputs", "output", "categories", "category_words", "exclude", "keep_all", "dedupe", "gates", "keep"]
 
     /// Parses `text` (the contents of `file`), resolving paths against `folder` (nil: the
     /// built-in folder), taking absent fields from `base` (nil: every field but inputs and
@@ -92,7 +94,12 @@ enum PipelineFile {
 
         let inputs = try root["inputs"].map { (node) throws(PipelineError) in try node.array().map(resolve) } ?? base?.inputs ?? []
         let output = try root["output"].map(resolve) ?? base?.output
-        let categories = try field("categories").map { (node) throws(PipelineError) in try table(node, folder: folder) } ?? base!.categories
+        let categories = try field("categories").map { (node) throws(PipelineError) in
+            try CategoryFile.parse(try dataFile(node, folder: folder, builtIn: Defaults.categories), file: try node.string())
+        } ?? base!.categories
+        let categoryWords = try field("category_words").map { (node) throws(PipelineError) in
+            try CategoryWordsFile.parse(try dataFile(node, folder: folder, builtIn: Defaults.categoryWords), file: try node.string())
+        } ?? base!.categoryWords
         let exclude = try field("exclude").map { (node) throws(PipelineError) in
             Set(try node.array().map { (item) throws(PipelineError) in try tag(item).key + "=" + tag(item).value })
         } ?? base!.exclude
@@ -101,7 +108,8 @@ enum PipelineFile {
         let gates = try gateSettings(try field("gates"), base: base?.gates)
         let keep = try field("keep")?.integer(atLeast: 1) ?? base!.keep
         return Pipeline(
-            file: nil, inputs: inputs, output: output, categories: categories, exclude: exclude, keepAll: keepAll,
+            file: nil, inputs: inputs, output: output, categories: categories, categoryWords: categoryWords, exclude: exclude,
+            keepAll: keepAll,
             dedupe: dedupe, gates: gates, keep: keep)
     }
 
@@ -113,15 +121,15 @@ enum PipelineFile {
         return (String(parts[0]), String(parts[1]))
     }
 
-    /// The category table a pipeline names: the built-in one for default.json.
-    private static func table(_ node: JSONNode, folder: URL?) throws(PipelineError) -> CategoryTable {
+    /// The text of the data file a pipeline names: the built-in one for default.json.
+    private static func dataFile(_ node: JSONNode, folder: URL?, builtIn: String) throws(PipelineError) -> String {
         let name = try node.string()
-        guard let folder else { return try CategoryFile.parse(Defaults.categories, file: name) }
+        guard let folder else { return builtIn }
         let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw node.error("cannot read the category table \(path)")
+            throw node.error("cannot read the file \(path)")
         }
-        return try CategoryFile.parse(text, file: path)
+        return text
     }
 
     private static func dedupeSettings(_ node: JSONNode?, base: DedupeSettings?) throws(PipelineError) -> DedupeSettings {

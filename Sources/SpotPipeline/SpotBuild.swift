@@ -106,7 +106,7 @@ public struct SpotBuild {
             bboxE7: box.map { [$0.minLongitudeE7, $0.minLatitudeE7, $0.maxLongitudeE7, $0.maxLatitudeE7] },
             statistics: statistics.byName,
             stages: statistics.stages)
-        return (SpotIndexWriter.encode(spots, metadata: metadata), statistics)
+        return (SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: pipeline.categoryWords), statistics)
     }
 
     private static func fileSize(_ path: String) -> Int? {

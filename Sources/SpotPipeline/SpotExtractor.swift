@@ -10,7 +10,10 @@ struct SpotExtractor: OSMElementHandler {
     /// The tag keys that make a node a spot, in order of precedence.
     static let selectingKeys = ["amenity", "tourism"]
     /// Spot attribute keys, as static strings for byte comparison (plus `name:*` and `addr:*`).
-    private static let detailKeys: [StaticString] = ["name", "phone", "website", "opening_hours", "cuisine", "wikidata"]
+    private static let detailKeys: [StaticString] = [
+        "name", "phone", "website", "opening_hours", "cuisine", "wikidata", "alt_name", "old_name", "official_name",
+        "short_name", "loc_name",
+    ]
 
     /// Keys of other tags to keep as context.
     let contextKeys: [[UInt8]]

@@ -21,6 +21,12 @@ public struct Spot: Hashable, Sendable {
     public var address: [String: String]
     /// The scalar detail tags an app shows (phone, website, opening hours, cuisine, wikidata).
     public var details: [Detail: String]
+    /// Other names the place is known by, searchable but not exported, by OSM key
+    /// (`alt_name`, `old_name`, `official_name`, `short_name`, `loc_name`).
+    public var otherNames: [String: String] = [:]
+
+    /// The OSM keys of `otherNames`.
+    public static let otherNameKeys: Set<String> = ["alt_name", "old_name", "official_name", "short_name", "loc_name"]
     /// Other OSM objects folded into this spot as duplicates of it.
     public var merged: [OSMRef]
 
@@ -60,6 +66,7 @@ public struct Spot: Hashable, Sendable {
         tags += names.map { ("name:" + $0.key, $0.value) }
         tags += address.map { ("addr:" + $0.key, $0.value) }
         tags += details.map { ($0.key.rawValue, $0.value) }
+        tags += otherNames.map { ($0.key, $0.value) }
         return tags.sorted { $0.key < $1.key }
     }
 
@@ -74,10 +81,17 @@ public struct Spot: Hashable, Sendable {
             address[part] = value
         } else if let detail = Detail(rawValue: key) {
             details[detail] = value
+        } else if Spot.otherNameKeys.contains(key) {
+            otherNames[key] = value
         } else {
             return false
         }
         return true
+    }
+
+    /// Every name of the place: `name`, the localized names and the other names.
+    public var allNames: [String] {
+        [name].compactMap { $0 } + names.values.sorted() + otherNames.values.sorted()
     }
 
     /// The language of a localized name key: "ja" for `name:ja`, "zh-Hant" for `name:zh-Hant`;

@@ -1,6 +1,7 @@
 import OSMXML
 import SpotIndex
 import SpotPipeline
+import SpotSearch
 
 /// The exit codes of ../shared/ARCHITECTURE.md (sysexits).
 enum ExitCode: Int32 {
@@ -26,6 +27,7 @@ func exitCode(for error: Error) -> ExitCode {
     case let error as IndexError: return error.kind == .unreadable ? .noInput : .dataError
     case let error as OutputError: return error.kind == .cannotCreate ? .cannotCreate : .ioError
     case let error as PipelineError: return error.isUnreadable ? .noInput : .badConfiguration
+    case is SearchError: return .usage
     default: return .ioError
     }
 }

@@ -19,11 +19,10 @@ enum InspectCommand {
         var byType: [OSMType: Int] = [:]
         var byCategory: [String: Int] = [:]
         for position in 0..<index.count {
-            let spot = try index.spot(at: position)
-            byType[spot.ref.type, default: 0] += 1
-            byCategory[spot.category?.rawValue ?? "(none)", default: 0] += 1
+            byType[try index.ref(at: position).type, default: 0] += 1
+            byCategory[try index.kind(at: position).category?.rawValue ?? "(none)", default: 0] += 1
         }
-        let metadata = index.metadata
+        let metadata = try index.metadata()
         let types = OSMType.allCases.map { "\(grouped(byType[$0] ?? 0)) \($0.name)s" }.joined(separator: ", ")
         let categories = byCategory.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
         var rows: [(String, String)] = [

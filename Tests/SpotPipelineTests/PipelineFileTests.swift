@@ -90,7 +90,7 @@ struct PipelineFileTests {
         (#"{"keep_all": "yes"}"#, ".keep_all", "expected true or false"),
         (#"{"frobnicate": true}"#, ".frobnicate", "unknown key"),
         (#"[1, 2]"#, ".", "expected an object"),
-        (#"{"categories": "missing.json"}"#, ".categories", "cannot read the category table"),
+        (#"{"categories": "missing.json"}"#, ".categories", "cannot read the file"),
     ])
     func refusesInvalidFields(_ text: String, _ path: String, _ message: String) {
         let error = pipelineError(text)

@@ -1,0 +1,72 @@
+import Foundation
+
+/// How names and queries are folded and cut into words, the same way when the index is
+/// written and when it is searched: Unicode NFKC (full- and half-width forms folded),
+/// lowercase, diacritics removed from Latin letters, words split at white space and punctuation.
+/// Marks on other scripts are kept, because there they make different letters (Japanese ハ,
+/// バ, パ; Cyrillic й and и).
+public enum SearchText {
+    /// The words of `text`, folded.
+    public static func words(_ text: String) -> [String] {
+        let decomposed = text.precomposedStringWithCompatibilityMapping.lowercased().decomposedStringWithCanonicalMapping
+        var words: [String] = []
+        var word = String.UnicodeScalarView()
+        var previousIsLatin = false
+        func finishWord() {
+            if !word.isEmpty { words.append(String(word).precomposedStringWithCanonicalMapping) }
+            word = String.UnicodeScalarView()
+        }
+        for scalar in decomposed.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .spacingMark:
+                if !previousIsLatin { word.append(scalar) }
+            case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format,
+                .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+                .initialPunctuation, .finalPunctuation, .otherPunctuation:
+                finishWord()
+                previousIsLatin = false
+            default:
+                word.append(scalar)
+                previousIsLatin = isLatin(scalar)
+            }
+        }
+        finishWord()
+        return words
+    }
+
+    /// The tokens under which a name is found: each word, and for a word with Chinese, Japanese
+    /// or Korean characters (written without spaces) every suffix of it as well, so that a
+    /// query word that is a prefix of a token is a word prefix in spaced scripts and a
+    /// substring in CJK. Each token says whether it starts the name.
+    public static func tokens(ofName name: String) -> [(token: String, startsName: Bool)] {
+        var tokens: [(String, Bool)] = []
+        for (position, word) in words(name).enumerated() {
+            tokens.append((word, position == 0))
+            guard word.unicodeScalars.contains(where: isCJK) else { continue }
+            var suffix = Substring(word).dropFirst()
+            while !suffix.isEmpty {
+                tokens.append((String(suffix), false))
+                suffix = suffix.dropFirst()
+            }
+        }
+        return tokens
+    }
+
+    /// Latin letters: Basic Latin, Latin-1 Supplement, Latin Extended-A/B and Additional.
+    private static func isLatin(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x41...0x5A, 0x61...0x7A, 0xC0...0x24F, 0x1E00...0x1EFF: true
+        default: false
+        }
+    }
+
+    /// Han, kana and Hangul.
+    private static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x1100...0x11FF, 0x3130...0x318F,
+            0xAC00...0xD7AF, 0x20000...0x2FFFF:
+            true
+        default: false
+        }
+    }
+}

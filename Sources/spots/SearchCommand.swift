@@ -1,0 +1,241 @@
+import Foundation
+import SpotExport
+import SpotIndex
+import SpotSearch
+import Spots
+
+/// `spots search INDEX ...`: nearby, region, text and category queries; lookups by reference;
+/// batches of JSON requests.
+enum SearchCommand {
+    static let options = [
+        OptionSpec(names: ["--near"], valueName: "lat,lon", help: "Nearest first from this point: LAT,LON (as people\nand MapKit say it), e.g. 60.1699,24.9384."),
+        OptionSpec(names: ["--radius"], valueName: "metres", help: "Only spots within this distance of --near."),
+        OptionSpec(names: ["--bbox"], valueName: "box", help: "Only spots in MINLON,MINLAT,MAXLON,MAXLAT (as GeoJSON\nand osmium say it); MINLON > MAXLON crosses 180°."),
+        OptionSpec(names: ["--category"], valueName: "c,...", help: "Only these categories (cafe,museum)."),
+        OptionSpec(names: ["--exclude-category"], valueName: "c,...", help: "All but these categories."),
+        OptionSpec(names: ["--query"], valueName: "text", help: "Name words (prefixes; substrings in CJK) and\ncategory words (\"cafe\", \"カフェ\")."),
+        OptionSpec(names: ["--limit"], valueName: "n", help: "At most this many results (default 20)."),
+        OptionSpec(names: ["--format"], valueName: "format", help: "table (default), ndjson or geojson."),
+        OptionSpec(names: ["--id"], valueName: "refs", help: "The spots for these OSM references (n123,w45,r6),\nin the order given."),
+        OptionSpec(names: ["--batch"], valueName: "file", help: "One JSON request per line (- for stdin); one JSON\nline of results per request."),
+        Help.option,
+    ]
+
+    static let help = Help(
+        overview: "Search an index: nearby, in a region, by text and category, or by OSM reference.",
+        usage: "spots search <index> [--near LAT,LON] [--radius METRES] [--bbox MINLON,MINLAT,MAXLON,MAXLAT] [--category C,...] [--exclude-category C,...] [--query TEXT] [--limit N] [--format table|ndjson|geojson] | --id REFS | --batch FILE",
+        arguments: [("<index>", "An index written by 'spots build'.")],
+        options: options,
+        discussion: """
+            Results are nearest first (from --near, else the centre of --bbox), ties by OSM type and
+            id; a text search without a place is ordered by how well names match. Batch requests:
+            {"near":[lat,lon],"radius":m,"bbox":[minlon,minlat,maxlon,maxlat],"categories":[...],
+            "exclude":[...],"query":"...","limit":n}, every key optional; a bad line gives
+            {"error":"..."} and the rest go on.
+            """)
+
+    static func run(_ arguments: Arguments) throws {
+        let path = try arguments.onlyPositional("<index>")
+        let format = arguments.value("--format") ?? "table"
+        guard ["table", "ndjson", "geojson"].contains(format) else {
+            throw UsageError("--format must be table, ndjson or geojson, not '\(format)'")
+        }
+        let search = try SpotSearch(index: try SpotIndexReader(path: path))
+        if let batch = arguments.value("--batch") {
+            return try runBatch(batch, search: search)
+        }
+        let results: [SearchResult]
+        if let ids = arguments.value("--id") {
+            results = try ids.split(separator: ",").map { text in
+                guard let ref = parseRef(String(text)) else { throw UsageError("--id: '\(text)' is not a reference like n123, w45 or r6") }
+                guard let spot = try search.spot(for: ref) else { throw UsageError("--id: no spot for \(text)") }
+                return SearchResult(spot: spot, distance: nil)
+            }
+        } else {
+            results = try search.search(try request(from: arguments))
+        }
+        print(render(results, format: format), terminator: "")
+    }
+
+    /// The request the flags describe.
+    static func request(from arguments: Arguments) throws -> SearchRequest {
+        var request = SearchRequest()
+        if let near = arguments.value("--near") {
+            let parts = near.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let point = coordinate(latitude: parts[0], longitude: parts[1]) else {
+                throw UsageError("--near: expected LAT,LON in degrees, got '\(near)'")
+            }
+            request.near = point
+        }
+        if let radius = arguments.value("--radius") {
+            guard let metres = Double(radius), metres >= 0 else { throw UsageError("--radius: expected metres, got '\(radius)'") }
+            guard request.near != nil else { throw UsageError("--radius needs --near") }
+            request.radius = metres
+        }
+        if let bbox = arguments.value("--bbox") {
+            let parts = bbox.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 4, let region = SearchRegion(minLongitude: parts[0], minLatitude: parts[1], maxLongitude: parts[2], maxLatitude: parts[3]) else {
+                throw UsageError("--bbox: expected MINLON,MINLAT,MAXLON,MAXLAT in degrees, got '\(bbox)'")
+            }
+            request.region = region
+        }
+        if let names = arguments.value("--category") {
+            request.pointOfInterestFilter = PointOfInterestFilter(including: try categories(names, option: "--category"))
+        }
+        if let names = arguments.value("--exclude-category") {
+            guard request.pointOfInterestFilter == nil else { throw UsageError("give --category or --exclude-category, not both") }
+            request.pointOfInterestFilter = PointOfInterestFilter(excluding: try categories(names, option: "--exclude-category"))
+        }
+        request.naturalLanguageQuery = arguments.value("--query")
+        if let limit = arguments.value("--limit") {
+            guard let count = Int(limit), count >= 0 else { throw UsageError("--limit: expected a whole number, got '\(limit)'") }
+            request.limit = count
+        }
+        return request
+    }
+
+    /// Answers each JSON request line with one JSON line, in order.
+    static func runBatch(_ file: String, search: SpotSearch) throws {
+        let handle: FileHandle
+        if file == "-" {
+            handle = .standardInput
+        } else {
+            guard let opened = FileHandle(forReadingAtPath: file) else { throw UsageError("--batch: cannot read '\(file)'") }
+            handle = opened
+        }
+        let sink = try OutputSink(path: nil)
+        var pending = Data()
+        func answer(_ line: Data) throws {
+            guard !line.isEmpty else { return }
+            do {
+                let results = try search.search(try BatchRequest.parse(line))
+                try sink.write("{\"results\":[" + results.map { SpotExporter.brief($0.spot, distance: $0.distance) }.joined(separator: ",") + "]}\n")
+            } catch let error as IndexError {
+                throw error
+            } catch {
+                try sink.write("{\"error\":" + SpotExporter.jsonString("\(error)") + "}\n")
+            }
+        }
+        while true {
+            let chunk = handle.readData(ofLength: 1 << 16)
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                try answer(pending[pending.startIndex..<newline])
+                pending = pending[(newline + 1)...]
+            }
+            pending = Data(pending)
+        }
+        try answer(pending)
+        try sink.finish()
+    }
+
+    static func render(_ results: [SearchResult], format: String) -> String {
+        switch format {
+        case "ndjson":
+            return results.map { SpotExporter.ndjson($0.spot, distance: .some($0.distance)) + "\n" }.joined()
+        case "geojson":
+            return "{\"type\":\"FeatureCollection\",\"features\":[\n"
+                + results.map { SpotExporter.geojson($0.spot, distance: .some($0.distance)) }.joined(separator: ",\n") + "\n]}\n"
+        default:
+            var rows = [["distance", "category", "name", "osm", "lat,lon"]]
+            for result in results {
+                let spot = result.spot
+                rows.append([
+                    result.distance.map { String(format: "%.0f m", $0) } ?? "-", spot.category?.rawValue ?? spot.tag, spot.name ?? "-",
+                    spot.ref.description,
+                    Coordinate.decimalString(spot.coordinate.latitudeE7) + "," + Coordinate.decimalString(spot.coordinate.longitudeE7),
+                ])
+            }
+            let widths = (0..<5).map { column in rows.map { $0[column].count }.max()! }
+            return rows.map { row in
+                row.enumerated().map { $0.offset == 4 ? $0.element : $0.element.padding(toLength: widths[$0.offset] + 2, withPad: " ", startingAt: 0) }.joined()
+            }.joined(separator: "\n") + "\n" + (results.isEmpty ? "(no spots)\n" : "")
+        }
+    }
+
+    static func categories(_ names: String, option: String) throws -> Set<Category> {
+        Set(try names.split(separator: ",").map { name in
+            guard let category = Category(rawValue: String(name)) else { throw UsageError("\(option): unknown category '\(name)'") }
+            return category
+        })
+    }
+
+    static func coordinate(latitude: Double, longitude: Double) -> Coordinate? {
+        guard latitude.isFinite, longitude.isFinite else { return nil }
+        return Coordinate(latitudeE7: Int32(exactly: (latitude * 1e7).rounded()) ?? .max, longitudeE7: Int32(exactly: (longitude * 1e7).rounded()) ?? .max)
+    }
+
+    /// "n123" → node 123; "w-5" → way -5.
+    static func parseRef(_ text: String) -> OSMRef? {
+        guard let letter = text.first, let id = Int64(text.dropFirst()),
+            let type = OSMType.allCases.first(where: { $0.letter == letter })
+        else { return nil }
+        return OSMRef(type, id)
+    }
+}
+
+/// One line of `--batch`: a JSON object with optional near, radius, bbox, categories, exclude,
+/// query and limit.
+enum BatchRequest {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func parse(_ line: Data) throws -> SearchRequest {
+        guard let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else {
+            throw Failure(description: "not a JSON object")
+        }
+        let known: Set<String> = ["near", "radius", "bbox", "categories", "exclude", "query", "limit"]
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) { throw Failure(description: "unknown key \"\(unknown)\"") }
+        var request = SearchRequest()
+        if let near = object["near"] {
+            guard let pair = numbers(near), pair.count == 2, let point = SearchCommand.coordinate(latitude: pair[0], longitude: pair[1]) else {
+                throw Failure(description: "near: expected [lat, lon]")
+            }
+            request.near = point
+        }
+        if let radius = object["radius"] {
+            guard let metres = numbers([radius])?.first, metres >= 0 else { throw Failure(description: "radius: expected metres") }
+            request.radius = metres
+        }
+        if let bbox = object["bbox"] {
+            guard let box = numbers(bbox), box.count == 4,
+                let region = SearchRegion(minLongitude: box[0], minLatitude: box[1], maxLongitude: box[2], maxLatitude: box[3])
+            else { throw Failure(description: "bbox: expected [minlon, minlat, maxlon, maxlat]") }
+            request.region = region
+        }
+        for (key, including) in [("categories", true), ("exclude", false)] {
+            guard let value = object[key] else { continue }
+            guard let names = value as? [String] else { throw Failure(description: "\(key): expected an array of category names") }
+            let categories = try Set(names.map { name in
+                guard let category = Category(rawValue: name) else { throw Failure(description: "\(key): unknown category \"\(name)\"") }
+                return category
+            })
+            guard request.pointOfInterestFilter == nil else { throw Failure(description: "give categories or exclude, not both") }
+            request.pointOfInterestFilter = including ? PointOfInterestFilter(including: categories) : PointOfInterestFilter(excluding: categories)
+        }
+        if let query = object["query"] {
+            guard let text = query as? String else { throw Failure(description: "query: expected a string") }
+            request.naturalLanguageQuery = text
+        }
+        if let limit = object["limit"] {
+            guard let number = numbers([limit])?.first, number >= 0, number == number.rounded() else {
+                throw Failure(description: "limit: expected a whole number")
+            }
+            request.limit = Int(number)
+        }
+        return request
+    }
+
+    /// The values as Doubles when every one is a JSON number (not a boolean).
+    private static func numbers(_ value: Any) -> [Double]? {
+        guard let array = value as? [Any] else { return nil }
+        var result: [Double] = []
+        for item in array {
+            guard let number = item as? NSNumber, !(item is Bool) || type(of: item) != type(of: true as NSNumber) else { return nil }
+            result.append(number.doubleValue)
+        }
+        return result
+    }
+}
