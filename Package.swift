@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
         .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "CZlib"]),
         .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "Spots", "SpotIndex"]),
-        .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots"]),
+        .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotPipeline"]),
         .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex"]),
         .testTarget(name: "CommandTests", dependencies: ["spots"]),
     ]

@@ -91,7 +91,8 @@ elif cmd == 'requests':  # CSV N NDJSON SQL TEXTS TEXT_NDJSON: seeded, the same 
     rng, pts = random.Random(2026), [(p[2], p[3], p[4]) for p in spots(a[0])]
     dlat = math.degrees(1000 / R) * 1.01  # the 1 km box, 1% wider; R*Tree boxes round outward
     with open(a[2], 'w') as js, open(a[3], 'w') as sql:
-        sql.write('.mode list\n.separator |\n')
+        # memory-mapped, as spots maps its index (about 1.5x faster than reads here)
+        sql.write('.mode list\n.separator |\n.output /dev/null\nPRAGMA mmap_size = 1073741824;\n.output stdout\n')
         for _ in range(int(a[1])):
             lat, lon, _ = rng.choice(pts)
             d, b = 500 * rng.random(), rng.uniform(0, 2 * math.pi)  # move by up to 500 m
@@ -122,7 +123,7 @@ elif cmd == 'compare':  # SPOTS_OUT SQLITE_OUT N: prints identical, tie, mismatc
         dx, dy, m = {p[:2]: p[2] for p in x}, {p[:2]: p[2] for p in y}, min(len(x), len(y))
         if any(abs(dx[k] - dy[k]) > TOL for k in dx.keys() & dy.keys()): return False
         if any(abs(x[i][2] - y[i][2]) > TOL for i in range(m)): return False
-        return all(p[:2] in dq or p[2] >= 1000 - TOL or (q and abs(p[2] - q[-1][2]) <= TOL)
+        return all(p[:2] in dq or p[2] >= 1000 - TOL or (len(q) == 20 and abs(p[2] - q[-1][2]) <= TOL)
                    for ps, q, dq in ((x, y, dy), (y, x, dx)) for p in ps)
     n, same, ties, worst = int(a[2]), 0, 0, 0.0
     for x, y in zip(A, B):
@@ -157,7 +158,7 @@ prepare "pois$copies" "$input"
 big=$dir/pois$copies
 python3 -c "$py" requests "$big.csv" "$requests" "$dir/near.ndjson" "$dir/near.sql" "$texts" "$dir/text.ndjson"
 head -n 1 "$dir/near.ndjson" >"$dir/one.ndjson" # the first request alone: the open time
-head -n 4 "$dir/near.sql" >"$dir/one.sql"
+sed '/^\.print --$/q' "$dir/near.sql" >"$dir/one.sql"
 
 if [ "$have_gpkg" = 1 ]; then
   osmium cat "$shared/data/pois-union.osm.gz" -o "$dir/union.osm.pbf" --overwrite

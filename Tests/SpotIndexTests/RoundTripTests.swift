@@ -25,7 +25,7 @@ struct RoundTripTests {
             #expect(reader.count == spots.count)
             #expect(reader.fileSize == bytes.count)
             #expect(reader.file == path)
-            #expect(reader.metadata == metadata)
+            #expect(try reader.metadata() == metadata)
             for (position, written) in spots.enumerated() {
                 let read = try reader.spot(at: position)
                 #expect(read == written, "spot \(position)")
@@ -51,7 +51,7 @@ struct RoundTripTests {
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
             #expect(reader.count == 0)
-            #expect(reader.metadata == metadata)
+            #expect(try reader.metadata() == metadata)
             #expect(reader.verifyChecksums().allSatisfy { $0.isValid })
         }
     }
@@ -71,7 +71,7 @@ struct RoundTripTests {
             bboxE7: [-1_800_000_000, -900_000_000, 1_800_000_000, 900_000_000], statistics: ["max": Int.max, "min": Int.min])
         try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata)) { path in
             let reader = try SpotIndexReader(path: path)
-            #expect(reader.metadata == metadata)
+            #expect(try reader.metadata() == metadata)
             #expect(try (0..<reader.count).map { try reader.spot(at: $0) } == spots)
         }
     }

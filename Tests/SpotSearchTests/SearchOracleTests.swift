@@ -1,0 +1,248 @@
+import Foundation
+import SpotIndex
+import SpotPipeline
+import Spots
+import Testing
+
+@testable import SpotSearch
+
+/// A seeded random number generator, so that failures repeat.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The answer a brute-force reading of the rules gives: every spot checked, then sorted.
+struct Oracle {
+    let spots: [Spot]
+    let search: SpotSearch
+    /// Each spot's name tokens as bytes, worked out once.
+    let tokens: [[(bytes: [UInt8], startsName: Bool)]]
+
+    init(spots: [Spot], search: SpotSearch) {
+        self.spots = spots
+        self.search = search
+        tokens = spots.map { spot in spot.allNames.flatMap(SearchText.tokens(ofName:)).map { (Array($0.token.utf8), $0.startsName) } }
+    }
+
+    func answer(_ request: SearchRequest) -> [(ref: OSMRef, distance: Double?)] {
+        guard request.limit > 0 else { return [] }
+        let query = search.parse(request.naturalLanguageQuery ?? "")
+        let origin = request.near ?? request.region?.center
+        var chosen: [(ref: OSMRef, distance: Double?, rank: Int)] = []
+        let terms = query.terms.map { Array($0.utf8) }
+        for (spot, tokens) in zip(spots, tokens) {
+            if let filter = request.pointOfInterestFilter, !filter.allows(spot.category) { continue }
+            if !query.categories.isEmpty && !(spot.category.map(query.categories.contains) ?? false) { continue }
+            if let region = request.region, !region.contains(spot.coordinate) { continue }
+            let distance = origin.map { spot.coordinate.distance(to: $0) }
+            if let radius = request.radius, let distance, distance > radius { continue }
+            var rank = 1
+            var matchesAll = true
+            for (position, term) in terms.enumerated() {
+                let hits = tokens.filter { $0.bytes.starts(with: term) }
+                if hits.isEmpty { matchesAll = false }
+                if position == 0 && hits.contains(where: \.startsName) { rank = 0 }
+            }
+            guard matchesAll else { continue }
+            chosen.append((spot.ref, distance, query.terms.isEmpty ? 0 : rank))
+        }
+        chosen.sort { a, b in
+            if let da = a.distance, let db = b.distance, da != db { return da < db }
+            if a.rank != b.rank { return a.rank < b.rank }
+            return a.ref < b.ref
+        }
+        return chosen.prefix(request.limit).map { ($0.ref, $0.distance) }
+    }
+}
+
+/// Writes `spots` as an index and opens a search over it.
+func searchOver(_ spots: [Spot], words: [String: [Category]] = [:]) throws -> SpotSearch {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString).spots")
+    let metadata = IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:])
+    try Data(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try SpotSearch(index: try SpotIndexReader(path: url.path))
+}
+
+/// Random requests of every kind around `spots`.
+func randomRequests(_ count: Int, around spots: [Spot], names: [String], using random: inout SplitMix64) -> [SearchRequest] {
+    (0..<count).map { _ in
+        var request = SearchRequest(limit: [0, 1, 5, 20, 20, 100].randomElement(using: &random)!)
+        let anchor = spots.randomElement(using: &random)!.coordinate
+        func jitter(_ value: Int32, _ range: Int32, limit: Int32) -> Int32 {
+            Int32(clamping: max(-Int64(limit), min(Int64(limit), Int64(value) + Int64(Int32.random(in: -range...range, using: &random)))))
+        }
+        let point = Coordinate(latitudeE7: jitter(anchor.latitudeE7, 50_000, limit: 900_000_000), longitudeE7: jitter(anchor.longitudeE7, 50_000, limit: 1_800_000_000))!
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0, 1: request.near = point
+        case 2: request.near = point; request.radius = [0, 10, 300, 1000, 5000].randomElement(using: &random)!
+        case 3:
+            let span = Double.random(in: 0.001...2, using: &random)
+            request.region = SearchRegion(center: point, latitudeDelta: span, longitudeDelta: span * 2)
+        case 4:
+            request.near = point
+            request.region = SearchRegion(center: point, latitudeDelta: 0.01, longitudeDelta: 0.01)
+        default: break
+        }
+        if Bool.random(using: &random) || (request.near == nil && request.region == nil) {
+            let name = names.randomElement(using: &random)!
+            let words = SearchText.words(name)
+            if let word = words.randomElement(using: &random) {
+                request.naturalLanguageQuery = String(word.prefix(Int.random(in: 1...max(1, word.count), using: &random)))
+            }
+        }
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            let categories = Set(spots.compactMap(\.category).shuffled(using: &random).prefix(3))
+            request.pointOfInterestFilter = Bool.random(using: &random) ? PointOfInterestFilter(including: categories) : PointOfInterestFilter(excluding: categories)
+        }
+        return request
+    }
+}
+
+/// Checks `search` against the oracle on `requests`; returns the first mismatches.
+func mismatches(_ search: SpotSearch, _ spots: [Spot], _ requests: [SearchRequest]) throws -> [String] {
+    let oracle = Oracle(spots: spots, search: search)
+    var failures: [String] = []
+    for request in requests {
+        let got = try search.search(request).map { ($0.spot.ref, $0.distance) }
+        let want = oracle.answer(request)
+        if got.map(\.0) != want.map(\.ref) || zip(got, want).contains(where: { $0.1 != $1.distance }) {
+            failures.append("\(request): got \(got.prefix(5).map(\.0)) want \(want.prefix(5).map(\.ref))")
+        }
+        if failures.count >= 5 { break }
+    }
+    return failures
+}
+
+/// Random spots in `count` clusters around the world, named in Latin, Cyrillic and Japanese.
+func randomSpots(_ count: Int, using random: inout SplitMix64) -> [Spot] {
+    let names = ["Café Central", "Кофе Хауз", "スターバックス 吉祥寺店", "Museo del Prado", "姫路城", "Hotel Kämp", "7-Eleven", "Пушкинский музей", "カフェ・ド・クリエ", "Bar Ä"]
+    let centres: [(Double, Double)] = [(60.17, 24.94), (35.70, 139.58), (-16.5, 179.99), (-16.5, -179.99), (89.99, 0), (-89.99, 45), (0, 0), (55.75, 37.62)]
+    return (0..<count).map { number in
+        let centre = centres[number % centres.count]
+        let latitude = max(-90, min(90, centre.0 + Double.random(in: -0.05...0.05, using: &random)))
+        var longitude = centre.1 + Double.random(in: -0.05...0.05, using: &random)
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        let category = [Category.cafe, .museum, .hotel, .castle, .nightlife, nil].randomElement(using: &random)!
+        var spot = Spot(
+            ref: OSMRef(OSMType.allCases.randomElement(using: &random)!, Int64(number)),
+            coordinate: Coordinate(latitudeE7: Int32((latitude * 1e7).rounded()), longitudeE7: Int32((longitude * 1e7).rounded()))!,
+            tagKey: "amenity", kind: category?.rawValue ?? "other", category: category)
+        if Int.random(in: 0..<5, using: &random) > 0 { spot.name = names.randomElement(using: &random)! }
+        if Bool.random(using: &random) { spot.names["en"] = names.randomElement(using: &random)! }
+        return spot
+    }
+}
+
+@Suite("Search against a brute-force oracle")
+struct SearchOracleTests {
+    @Test("random requests of every kind, worldwide (poles, antimeridian), answer as the oracle does")
+    func randomWorld() throws {
+        var random = SplitMix64(state: 42)
+        let spots = randomSpots(2000, using: &random)
+        let search = try searchOver(spots, words: ["cafe": [.cafe], "カフェ": [.cafe], "museum": [.museum], "музей": [.museum]])
+        let requests = randomRequests(2000, around: spots, names: spots.compactMap(\.name), using: &random)
+        #expect(try mismatches(search, spots, requests).isEmpty)
+    }
+
+    @Test("hand-picked corners: the poles, the antimeridian, empty results, limit 0, an empty index")
+    func corners() throws {
+        var random = SplitMix64(state: 7)
+        let spots = randomSpots(800, using: &random)
+        let search = try searchOver(spots)
+        let fiji = Coordinate(latitudeE7: -165_000_000, longitudeE7: 1_800_000_000)!
+        let requests = [
+            SearchRequest(near: Coordinate(latitudeE7: 900_000_000, longitudeE7: 0)!, limit: 50),
+            SearchRequest(near: Coordinate(latitudeE7: -900_000_000, longitudeE7: 1_234_567)!, radius: 20_000, limit: 500),
+            SearchRequest(near: fiji, radius: 10_000, limit: 200),
+            SearchRequest(region: SearchRegion(minLongitude: 179.9, minLatitude: -17, maxLongitude: -179.9, maxLatitude: -16), limit: 500),
+            SearchRequest(region: SearchRegion(center: fiji, latitudeDelta: 1, longitudeDelta: 1), limit: 500),
+            SearchRequest(near: Coordinate(latitudeE7: 100_000_000, longitudeE7: 100_000_000)!, radius: 1000),
+            SearchRequest(naturalLanguageQuery: "zzzz"),
+            SearchRequest(naturalLanguageQuery: "吉祥寺", limit: 1000),
+            SearchRequest(naturalLanguageQuery: "кофе", limit: 1000),
+            SearchRequest(near: fiji, limit: 0),
+            SearchRequest(limit: 5),
+        ]
+        #expect(try mismatches(search, spots, requests).isEmpty)
+        #expect(try search.search(SearchRequest(near: fiji, limit: 0)).isEmpty)
+        let empty = try searchOver([])
+        #expect(try empty.search(SearchRequest(near: fiji)).isEmpty)
+        #expect(try empty.search(SearchRequest(naturalLanguageQuery: "cafe")).isEmpty)
+    }
+
+    @Test("a radius without near is refused; so is a negative limit")
+    func refusesBadRequests() throws {
+        let search = try searchOver([])
+        #expect(throws: SearchError.self) { try search.search(SearchRequest(radius: 100)) }
+        #expect(throws: SearchError.self) { try search.search(SearchRequest(limit: -1)) }
+    }
+
+    @Test("text: category words filter, other words are name-word prefixes, CJK substrings; names that start with the word first")
+    func text() throws {
+        func spot(_ id: Int64, _ name: String, _ category: Category) -> Spot {
+            Spot(ref: OSMRef(.node, id), coordinate: Coordinate(latitudeE7: 357_000_000, longitudeE7: 1_395_800_000 + Int32(id))!,
+                 tagKey: "amenity", kind: category.rawValue, category: category, name: name)
+        }
+        let spots = [spot(1, "スターバックス 吉祥寺店", .cafe), spot(2, "吉祥寺美術館", .museum), spot(3, "Café Kichi", .cafe),
+                     spot(4, "Old Kichijoji Bar", .nightlife), spot(5, "Кофе Хауз", .cafe), spot(6, "Kichijoji Kitchen", .restaurant)]
+        let search = try searchOver(spots, words: ["cafe": [.cafe], "カフェ": [.cafe], "museum": [.museum], "美術館": [.museum]])
+        func ids(_ query: String) throws -> [Int64] { try search.search(SearchRequest(naturalLanguageQuery: query)).map(\.spot.ref.id) }
+        #expect(try ids("カフェ") == [1, 3, 5])
+        #expect(try ids("吉祥寺") == [2, 1])
+        #expect(try ids("祥寺") == [1, 2])
+        #expect(try ids("kichi") == [6, 3, 4])
+        #expect(try ids("KICHIJOJI kit") == [6])
+        #expect(try ids("cafe kichi") == [3])
+        #expect(try ids("кофе") == [5])
+        #expect(try ids("КОФЕ ХА") == [5])
+        #expect(try ids("吉祥寺 美術館") == [2])
+        #expect(try search.search(SearchRequest(naturalLanguageQuery: "kichi")).allSatisfy { $0.distance == nil })
+    }
+
+    @Test("lookup by reference finds a spot by its own reference and by one merged into it")
+    func lookup() throws {
+        var merged = Spot(ref: OSMRef(.node, 10), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "amenity", kind: "cafe", category: .cafe, name: "A")
+        merged.merged = [OSMRef(.way, 4), OSMRef(.node, 3)]
+        let other = Spot(ref: OSMRef(.relation, 10), coordinate: Coordinate(latitudeE7: 1, longitudeE7: 1)!, tagKey: "amenity", kind: "cafe", category: .cafe)
+        let search = try searchOver([merged, other])
+        #expect(try search.spot(for: OSMRef(.node, 10))?.ref == OSMRef(.node, 10))
+        #expect(try search.spot(for: OSMRef(.way, 4))?.ref == OSMRef(.node, 10))
+        #expect(try search.spot(for: OSMRef(.node, 3))?.ref == OSMRef(.node, 10))
+        #expect(try search.spot(for: OSMRef(.relation, 10))?.ref == OSMRef(.relation, 10))
+        #expect(try search.spot(for: OSMRef(.node, 11)) == nil)
+    }
+}
+
+/// ../shared/data, found from this file.
+let sharedData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("shared/data")
+
+@Suite("Search on real data", .enabled(if: FileManager.default.fileExists(atPath: sharedData.path), "../shared/data is absent: real-data search tests skipped"))
+struct RealDataSearchTests {
+    @Test("thousands of random requests on every POI of the real extracts answer as the oracle does")
+    func realData() throws {
+        var pipeline = try Pipeline.defaults()
+        pipeline.inputs = [sharedData.appendingPathComponent("pois-union.osm.gz").path]
+        pipeline.keepAll = true
+        pipeline.dedupe.enabled = false
+        let (bytes, _) = try SpotBuild(pipeline: pipeline).run()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("real-\(UUID().uuidString).spots")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let index = try SpotIndexReader(path: url.path)
+        let search = try SpotSearch(index: index)
+        let spots = try (0..<index.count).map { try index.spot(at: $0) }
+        #expect(spots.count == 3135)
+        var random = SplitMix64(state: 2026)
+        let requests = randomRequests(2000, around: spots, names: spots.compactMap(\.name) + ["カフェ", "cafe", "museum", "博物館"], using: &random)
+        #expect(try mismatches(search, spots, requests).isEmpty)
+    }
+}
