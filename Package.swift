@@ -15,6 +15,7 @@ let package = Package(
         // C libraries, through their pkg-config names.
         .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Bytes to OSM elements.
         .target(name: "OSMXML", dependencies: ["CExpat", "CZlib"]),
@@ -25,7 +26,7 @@ let package = Package(
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedPipelines plugin.
         .target(
-            name: "SpotPipeline", dependencies: ["OSMXML", "Spots", "SpotIndex"],
+            name: "SpotPipeline", dependencies: ["OSMXML", "Spots", "SpotIndex", "CCrypto"],
             plugins: ["EmbedPipelines"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
         .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files"]),

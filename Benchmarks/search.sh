@@ -112,7 +112,7 @@ elif cmd == 'requests':  # CSV N NDJSON SQL TEXTS TEXT_NDJSON: seeded, the same 
             n = rng.choice(names); k = min(rng.randint(3, 5), len(n))
             while not n[:k].isalpha(): k -= 1
             js.write(json.dumps({'query': n[:k], 'limit': 20}, ensure_ascii=False) + '\n')
-elif cmd == 'compare':  # SPOTS_OUT SQLITE_OUT N: prints identical, tie, mismatching, max |Δd|, results
+elif cmd == 'compare':  # SPOTS_OUT SQLITE_OUT N: identical, ties, mismatching, max |Δd|, results, answers, first bad
     A = [[(r['osm_type'], r['osm_id'], r['distance_m']) for r in json.loads(l)['results']]
          for l in open(a[0], encoding='utf-8')]
     B, cur = [], []
@@ -125,12 +125,13 @@ elif cmd == 'compare':  # SPOTS_OUT SQLITE_OUT N: prints identical, tie, mismatc
         if any(abs(x[i][2] - y[i][2]) > TOL for i in range(m)): return False
         return all(p[:2] in dq or p[2] >= 1000 - TOL or (len(q) == 20 and abs(p[2] - q[-1][2]) <= TOL)
                    for ps, q, dq in ((x, y, dy), (y, x, dx)) for p in ps)
-    n, same, ties, worst = int(a[2]), 0, 0, 0.0
-    for x, y in zip(A, B):
+    n, same, ties, worst, first = int(a[2]), 0, 0, 0.0, 0
+    for k, (x, y) in enumerate(zip(A, B), 1):
         if [p[:2] for p in x] == [p[:2] for p in y] and all(abs(p[2] - q[2]) <= TOL for p, q in zip(x, y)):
             same += 1; worst = max([worst] + [abs(p[2] - q[2]) for p, q in zip(x, y)])
         elif tie(x, y): ties += 1
-    print(same, ties, n - same - ties, f'{worst:.1e}', sum(map(len, A)), len(A), len(B))
+        else: first = first or k
+    print(same, ties, n - same - ties, f'{worst:.1e}', sum(map(len, A)), len(A), len(B), first or '-')
 PY
 )
 
@@ -203,13 +204,13 @@ for ((r = 1; r <= runs; r++)); do
   for name in "${names[@]}"; do timed "$name"; done
   echo "  round $r/$runs done"
 done
-read -r same ties bad worst results na nb < <(python3 -c "$py" compare "$dir/spots.out" "$dir/sqlite.out" "$requests")
+read -r same ties bad worst results na nb first < <(python3 -c "$py" compare "$dir/spots.out" "$dir/sqlite.out" "$requests")
 textfound=$(grep -vc '"results":\[\]' "$dir/text.out" || true)
 
 median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 bytes() { wc -c <"$1" | tr -d ' '; }
-commas() { bytes "$1" | sed ':a; s/\B[0-9]\{3\}\>/,&/; ta'; }
-spotsof() { sqlite3 "$1.db" 'SELECT count(*) FROM spots'; } # as exported by spots
+commas() { sed ':a; s/\B[0-9]\{3\}\>/,&/; ta' <<<"$1"; }
+spotsof() { commas "$(sqlite3 "$1.db" 'SELECT count(*) FROM spots')"; } # as exported by spots
 
 # --- the report ------------------------------------------------------------------------
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
@@ -220,18 +221,18 @@ echo "sqlite3: $(sqlite3 --version | cut -d' ' -f1)"
 echo
 echo "size: pois-union.osm.gz, $(spotsof "$dir/union") POIs (spots build --keep-all --no-dedupe)"
 printf '%-34s %12s\n' file bytes
-printf "%-34s %12s\n" "spots index" "$(commas "$dir/union.spots")"
+printf "%-34s %12s\n" "spots index" "$(commas "$(bytes "$dir/union.spots")")"
 if [ "$have_gpkg" = 1 ]; then
   features=$(ogrinfo -so "$dir/union.gpkg" points | sed -n 's/^Feature Count: //p')
-  printf "%-34s %12s\n" "GeoPackage (ogr2ogr points, $features)" "$(commas "$dir/union.gpkg")" \
-    "OSM PBF (osmium cat, no index)" "$(commas "$dir/union.osm.pbf")"
+  printf "%-34s %12s\n" "GeoPackage (ogr2ogr points, $(commas "$features"))" "$(commas "$(bytes "$dir/union.gpkg")")" \
+    "OSM PBF (osmium cat, no index)" "$(commas "$(bytes "$dir/union.osm.pbf")")"
   awk -v s="$(bytes "$dir/union.spots")" -v g="$(bytes "$dir/union.gpkg")" \
     'BEGIN {printf "spots / GeoPackage: %.1f%% (goal <= 25%%)\n", 100*s/g}'
 fi
 echo
 echo "speed: $(basename "$big"), $(spotsof "$big") spots; spots index $(bytes "$big.spots" |
   awk '{printf "%.1f", $1/1048576}') MiB, SQLite $(bytes "$big.db" | awk '{printf "%.1f", $1/1048576}') MiB"
-echo "near: $requests x {near: a POI moved up to 500 m, radius 1000, limit 20}; text: $texts x {query: 3-5 letter name prefix, limit 20}"
+echo "near: $(commas "$requests") x {near: a POI moved up to 500 m, radius 1000, limit 20}; text: $(commas "$texts") x {query: 3-5 letter name prefix, limit 20}"
 echo "medians of $runs interleaved runs; wall includes process start (and ~1 ms of GNU time)"
 echo
 printf '%-38s %9s %9s %14s %13s\n' row requests "wall ms" "per request" "peak RSS MiB"
@@ -239,11 +240,11 @@ declare -A med
 for name in "${names[@]}"; do
   med[$name]=$(median <<<"${walls[$name]}")
   awk -v l="${label[$name]}" -v n="${count[$name]}" -v w="${med[$name]}" -v k="$(median <<<"${rsss[$name]}")" \
-    'BEGIN {printf "%-38s %9d %9.1f %11.1f us %13.1f\n", l, n, w, 1000*w/n, k/1024}'
+    'BEGIN {printf "%-38s %9d %9.1f %14s %13.1f\n", l, n, w, (n > 1 ? sprintf("%.1f us", 1000*w/n) : "-"), k/1024}'
 done
 echo
 echo "answers: $na from spots, $nb from sqlite3, $results results; identical $same, differing only on"
 echo "  ties at 1 km or at the limit $ties, mismatching $bad (max |distance difference| $worst m)"
 echo "text prefixes answered with at least one spot: $textfound of $texts"
 awk -v q="${med[sqlite]}" -v s="${med[spots]}" 'BEGIN {printf "sqlite3 / spots search wall, near: %.1f (goal >= 20)\n", q/s}'
-[ "$bad" = 0 ] || { echo "search.sh: $bad requests answered differently" >&2; exit 1; }
+[ "$bad" = 0 ] || { echo "search.sh: $bad requests answered differently, first: line $first of $dir/near.ndjson" >&2; exit 1; }

@@ -13,6 +13,8 @@ final class InputFile {
     let size: Int?
     /// Raw bytes read so far.
     private(set) var bytesRead = 0
+    /// Called with every run of raw bytes as it is read (to hash the input, say).
+    var observer: ((UnsafeRawBufferPointer) -> Void)?
     private let descriptor: Int32
 
     /// Opens `name` ("-" is standard input).
@@ -52,6 +54,7 @@ final class InputFile {
             #endif
             if count >= 0 {
                 bytesRead += count
+                observer?(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 return count
             }
             if errno != EINTR {

@@ -35,12 +35,15 @@ public struct OSMReader {
         self.filter = filter
     }
 
-    /// Reads the whole input, calling `handler` for each element the filter keeps and `progress`
-    /// after each chunk; returns what the input held.
+    /// Reads the whole input, calling `handler` for each element the filter keeps, `progress`
+    /// after each chunk, and `rawBytes` with the input's bytes as read (before inflating);
+    /// returns what the input held.
     public func read<Handler: OSMElementHandler>(
-        into handler: inout Handler, progress: ((OSMReadProgress) -> Void)? = nil
+        into handler: inout Handler, progress: ((OSMReadProgress) -> Void)? = nil,
+        rawBytes: ((UnsafeRawBufferPointer) -> Void)? = nil
     ) throws(OSMInputError) -> OSMReadSummary {
         let input = try InputFile(file)
+        input.observer = rawBytes
         let stream = try DecodedStream(input)
         let parser = ElementParser(file: file, filter: filter)
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)

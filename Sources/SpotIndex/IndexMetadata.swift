@@ -8,11 +8,64 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
         public var name: String
         /// Its size in bytes as read.
         public var bytes: Int
+        /// The SHA-256 of its bytes, as lowercase hex.
+        public var sha256: String?
 
         /// An input record.
-        public init(name: String, bytes: Int) {
+        public init(name: String, bytes: Int, sha256: String? = nil) {
             self.name = name
             self.bytes = bytes
+            self.sha256 = sha256
+        }
+    }
+
+    /// The settings a build ran with, so that a later run can tell whether anything changed.
+    public struct PipelineSettings: Codable, Equatable, Sendable {
+        /// Same-name merging settings.
+        public struct Dedupe: Codable, Equatable, Sendable {
+            /// Whether merging ran.
+            public var enabled: Bool
+            /// The default distance in metres.
+            public var radius: Double
+            /// Per-category distances.
+            public var radiusByCategory: [String: Double]
+
+            enum CodingKeys: String, CodingKey {
+                case enabled, radius
+                case radiusByCategory = "radius_by_category"
+            }
+
+            /// Dedupe settings.
+            public init(enabled: Bool, radius: Double, radiusByCategory: [String: Double]) {
+                self.enabled = enabled
+                self.radius = radius
+                self.radiusByCategory = radiusByCategory
+            }
+        }
+
+        /// The pipeline file, when one was given.
+        public var file: String?
+        /// The SHA-256 of the pipeline file, when one was given.
+        public var sha256: String?
+        /// The excluded selecting tags, sorted.
+        public var exclude: [String]
+        /// Whether every spot was kept.
+        public var keepAll: Bool
+        /// Merging settings.
+        public var dedupe: Dedupe
+
+        enum CodingKeys: String, CodingKey {
+            case file, sha256, exclude, dedupe
+            case keepAll = "keep_all"
+        }
+
+        /// Settings as given.
+        public init(file: String?, sha256: String?, exclude: [String], keepAll: Bool, dedupe: Dedupe) {
+            self.file = file
+            self.sha256 = sha256
+            self.exclude = exclude
+            self.keepAll = keepAll
+            self.dedupe = dedupe
         }
     }
 
@@ -23,6 +76,8 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
     public var buildTime: String?
     /// The inputs, in the order given.
     public var inputs: [Input]
+    /// The settings of the build; nil for indexes written without a pipeline.
+    public var pipeline: PipelineSettings?
     /// The extent of the spots as [min lon, min lat, max lon, max lat] in degrees × 10^7; nil when empty.
     public var bboxE7: [Int32]?
     /// What the build read, by name (nodes, ways, relations, input bytes, spots).
@@ -33,8 +88,9 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
     /// Metadata with the given fields.
     public init(
         generator: String, buildTime: String?, inputs: [Input], bboxE7: [Int32]?, statistics: [String: Int],
-        stages: [StageReport] = []
+        stages: [StageReport] = [], pipeline: PipelineSettings? = nil
     ) {
+        self.pipeline = pipeline
         self.generator = generator
         self.buildTime = buildTime
         self.inputs = inputs
@@ -49,7 +105,7 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case generator, inputs, statistics, stages
+        case generator, inputs, statistics, stages, pipeline
         case buildTime = "build_time"
         case bboxE7 = "bbox_e7"
     }

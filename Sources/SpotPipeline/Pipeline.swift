@@ -1,4 +1,5 @@
 import Foundation
+import SpotIndex
 import Spots
 
 /// How spots that are one place are merged.
@@ -30,6 +31,8 @@ public struct Gates: Sendable, Equatable {
 public struct Pipeline: Sendable {
     /// The pipeline file, or nil for the defaults alone.
     public var file: String?
+    /// The SHA-256 of the pipeline file's bytes, or nil for the defaults alone.
+    public var fileSHA256: String?
     /// OSM inputs, resolved against the pipeline file's folder.
     public var inputs: [String]
     /// The output index, resolved against the pipeline file's folder.
@@ -49,6 +52,15 @@ public struct Pipeline: Sendable {
     /// How many published generations the refresh keeps.
     public var keep: Int
 
+    /// The settings as the index metadata records them.
+    public var settings: IndexMetadata.PipelineSettings {
+        IndexMetadata.PipelineSettings(
+            file: file, sha256: fileSHA256, exclude: keepAll ? [] : exclude.sorted(), keepAll: keepAll,
+            dedupe: .init(
+                enabled: dedupe.enabled, radius: dedupe.radius,
+                radiusByCategory: Dictionary(uniqueKeysWithValues: dedupe.radiusByCategory.map { ($0.key.rawValue, $0.value) })))
+    }
+
     /// The built-in defaults (Pipelines/default.json and categories.json).
     public static func defaults() throws(PipelineError) -> Pipeline {
         try PipelineFile.parse(Defaults.pipeline, file: "default.json", folder: nil, over: nil)
@@ -66,6 +78,7 @@ public struct Pipeline: Sendable {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         var pipeline = try PipelineFile.parse(text, file: path, folder: folder, over: try defaults())
         pipeline.file = path
+        pipeline.fileSHA256 = SHA256.hex(of: Array(text.utf8))
         return pipeline
     }
 }
@@ -108,7 +121,7 @@ enum PipelineFile {
         let gates = try gateSettings(try field("gates"), base: base?.gates)
         let keep = try field("keep")?.integer(atLeast: 1) ?? base!.keep
         return Pipeline(
-            file: nil, inputs: inputs, output: output, categories: categories, categoryWords: categoryWords, exclude: exclude,
+            file: nil, fileSHA256: nil, inputs: inputs, output: output, categories: categories, categoryWords: categoryWords, exclude: exclude,
             keepAll: keepAll,
             dedupe: dedupe, gates: gates, keep: keep)
     }

@@ -74,9 +74,11 @@ public struct SpotBuild {
         let filter = OSMElementFilter(types: [.node], tagKeys: SpotExtractor.selectingKeys)
         for input in pipeline.inputs {
             let done = statistics.inputBytes
-            let summary = try OSMReader(file: input, filter: filter).read(into: &extractor) { step in
-                progress?(BuildProgress(bytesRead: done + step.bytesRead, totalBytes: total))
-            }
+            let hasher = SHA256()
+            let summary = try OSMReader(file: input, filter: filter).read(
+                into: &extractor,
+                progress: { step in progress?(BuildProgress(bytesRead: done + step.bytesRead, totalBytes: total)) },
+                rawBytes: hasher.update)
             statistics.nodes += summary.nodes
             statistics.ways += summary.ways
             statistics.relations += summary.relations
@@ -84,7 +86,7 @@ public struct SpotBuild {
             statistics.inputBytes += summary.inputBytes
             statistics.xmlBytes += summary.xmlBytes
             newestTimestamp = [newestTimestamp, summary.newestTimestamp].compactMap { $0 }.max()
-            inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes))
+            inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }
         var read = StageReport(stage: "read")
         read.input = extractor.records.count + extractor.badCoordinates
@@ -105,7 +107,8 @@ public struct SpotBuild {
             inputs: inputRecords,
             bboxE7: box.map { [$0.minLongitudeE7, $0.minLatitudeE7, $0.maxLongitudeE7, $0.maxLatitudeE7] },
             statistics: statistics.byName,
-            stages: statistics.stages)
+            stages: statistics.stages,
+            pipeline: pipeline.settings)
         return (SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: pipeline.categoryWords), statistics)
     }
 

@@ -31,7 +31,11 @@ enum InspectCommand {
             ("generator", metadata.generator),
             ("built", metadata.buildTime ?? "unknown (no timestamps in the inputs)"),
         ]
-        rows += metadata.inputs.map { ("input", "\($0.name) (\(grouped($0.bytes)) bytes)") }
+        rows += metadata.inputs.map { ("input", "\($0.name) (\(grouped($0.bytes)) bytes" + ($0.sha256.map { ", sha256 \($0)" } ?? "") + ")") }
+        if let pipeline = metadata.pipeline {
+            rows.append(("pipeline", (pipeline.file ?? "built-in defaults") + (pipeline.keepAll ? ", keep all" : ", \(pipeline.exclude.count) excluded tags")
+                + (pipeline.dedupe.enabled ? ", dedupe within \(Int(pipeline.dedupe.radius)) m" : ", no dedupe")))
+        }
         rows.append(("spots", "\(grouped(index.count)) (\(types))"))
         rows.append(("bbox", metadata.bboxE7.map { $0.map(Coordinate.decimalString).joined(separator: ",") + "  (MINLON,MINLAT,MAXLON,MAXLAT)" } ?? "none"))
         rows.append(("categories", "\(categories.count): " + categories.prefix(8).map { "\($0.key) \(grouped($0.value))" }.joined(separator: ", ") + (categories.count > 8 ? ", ..." : "")))

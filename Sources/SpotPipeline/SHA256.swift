@@ -1,0 +1,32 @@
+import CCrypto
+
+/// SHA-256 from OpenSSL's libcrypto, fed in pieces.
+final class SHA256 {
+    private let context: OpaquePointer
+
+    init() {
+        context = EVP_MD_CTX_new()
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+    }
+
+    /// The digest as lowercase hex; the hasher is spent after.
+    func hexDigest() -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        return digest.prefix(Int(length)).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    /// The digest of `bytes`.
+    static func hex(of bytes: [UInt8]) -> String {
+        let hasher = SHA256()
+        bytes.withUnsafeBytes(hasher.update)
+        return hasher.hexDigest()
+    }
+}
