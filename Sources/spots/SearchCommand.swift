@@ -147,10 +147,24 @@ enum SearchCommand {
                     Coordinate.decimalString(spot.coordinate.latitudeE7) + "," + Coordinate.decimalString(spot.coordinate.longitudeE7),
                 ])
             }
-            let widths = (0..<5).map { column in rows.map { $0[column].count }.max()! }
+            let widths = (0..<5).map { column in rows.map { displayWidth($0[column]) }.max()! }
             return rows.map { row in
-                row.enumerated().map { $0.offset == 4 ? $0.element : $0.element.padding(toLength: widths[$0.offset] + 2, withPad: " ", startingAt: 0) }.joined()
+                row.enumerated().map { column, text in
+                    column == 4 ? text : text + String(repeating: " ", count: widths[column] + 2 - displayWidth(text))
+                }.joined()
             }.joined(separator: "\n") + "\n" + (results.isEmpty ? "(no spots)\n" : "")
+        }
+    }
+
+    /// Columns a terminal gives `text`: two for East Asian wide characters, one for the rest.
+    static func displayWidth(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { width, scalar in
+            switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+                0x20000...0x3FFFD:
+                width + 2
+            default: width + (scalar.properties.generalCategory == .nonspacingMark ? 0 : 1)
+            }
         }
     }
 
