@@ -88,7 +88,9 @@ if cmd == 'db':  # CSV DB
     db.execute('INSERT INTO spots_rtree SELECT rowid, lon, lon, lat, lat FROM spots')
     db.commit()
 elif cmd == 'requests':  # CSV N NDJSON SQL TEXTS TEXT_NDJSON: seeded, the same every run
-    rng, pts = random.Random(2026), [(p[2], p[3], p[4]) for p in spots(a[0])]
+    order = {'node': 0, 'way': 1, 'relation': 2}  # OSM order, whatever the index order is
+    pts = [p[2:5] for p in sorted(spots(a[0]), key=lambda p: (order[p[0]], p[1]))]
+    rng = random.Random(2026)
     dlat = math.degrees(1000 / R) * 1.01  # the 1 km box, 1% wider; R*Tree boxes round outward
     with open(a[2], 'w') as js, open(a[3], 'w') as sql:
         # memory-mapped, as spots maps its index (about 1.5x faster than reads here)

@@ -1,47 +1,136 @@
-/// Minimal JSON text building with a fixed key order, which Foundation's encoders do not give.
+/// JSON text built as UTF-8 bytes, with a fixed key order (which Foundation's encoders do not
+/// give) and without a String per value: exports and search answers write many small values.
 struct JSONObject {
-    private(set) var text = "{"
+    /// The members so far, from the opening brace; empty before the first.
+    private(set) var bytes: [UInt8]
+
+    /// An empty object.
+    init() {
+        bytes = []
+    }
 
     /// Adds `"key": value`, where `value` is already JSON text.
-    mutating func add(_ key: String, raw value: String) {
-        if text.count > 1 { text += "," }
-        text += JSONText.string(key) + ":" + value
+    mutating func add(_ key: StaticString, raw value: String) {
+        addKey(key)
+        bytes.append(contentsOf: value.utf8)
+    }
+
+    /// Adds `"key": value`, where `value` is already JSON text as bytes.
+    mutating func add(_ key: StaticString, raw value: [UInt8]) {
+        addKey(key)
+        bytes.append(contentsOf: value)
     }
 
     /// Adds a string member, or null.
-    mutating func add(_ key: String, _ value: String?) {
-        add(key, raw: value.map(JSONText.string) ?? "null")
+    mutating func add(_ key: StaticString, _ value: String?) {
+        addKey(key)
+        if let value { JSONText.appendString(value, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
     }
 
-    /// The object's text.
-    var closed: String { text + "}" }
+    /// Adds a fixed-point coordinate with seven decimals.
+    mutating func add(_ key: StaticString, fixedPoint value: Int32) {
+        addKey(key)
+        JSONText.appendFixedPoint(value, to: &bytes)
+    }
+
+    /// Adds a member whose key is not a static string (keys of `names` and `address`).
+    mutating func add(dynamicKey key: String, _ value: String) {
+        bytes.append(bytes.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+        JSONText.appendString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        JSONText.appendString(value, to: &bytes)
+    }
+
+    /// The object's bytes, closed.
+    var closed: [UInt8] {
+        bytes.isEmpty ? Array("{}".utf8) : bytes + [UInt8(ascii: "}")]
+    }
+
+    private mutating func addKey(_ key: StaticString) {
+        JSONText.appendKey(key, first: bytes.isEmpty, to: &bytes)
+    }
 }
 
 /// JSON text for scalar values.
 enum JSONText {
-    /// `value` as a JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
-    static func string(_ value: String) -> String {
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `"key":`, after `{` when `first`, else after a comma.
+    static func appendKey(_ key: StaticString, first: Bool = false, to bytes: inout [UInt8]) {
+        bytes.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Appends `value` as a JSON string, or null.
+    static func appendString(_ value: String?, to bytes: inout [UInt8]) {
+        guard let value else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
+        appendString(value, to: &bytes)
+    }
+
+    /// Appends `value` as a JSON string: quotes, backslashes and control characters escaped,
+    /// the rest as UTF-8.
+    static func appendString(_ value: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20: bytes.append(contentsOf: Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: bytes.append(byte)
             }
         }
-        return result + "\""
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `value` as a JSON string.
+    static func string(_ value: String) -> String {
+        var bytes: [UInt8] = []
+        appendString(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends a fixed-point value (degrees × 10^7) with exactly seven decimals.
+    static func appendFixedPoint(_ value: Int32, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = Int64(value).magnitude
+        appendDigits(magnitude / 10_000_000, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        let fraction = magnitude % 10_000_000
+        var divisor: UInt64 = 1_000_000
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// Appends a whole number.
+    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(value.magnitude, to: &bytes)
+    }
+
+    private static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// A string-to-string map as a JSON object with sorted keys.
-    static func object(_ map: [String: String]) -> String {
+    static func object(_ map: [String: String]) -> [UInt8] {
         var object = JSONObject()
-        for key in map.keys.sorted() { object.add(key, map[key]) }
+        for key in map.keys.sorted() { object.add(dynamicKey: key, map[key]!) }
         return object.closed
     }
 }

@@ -23,44 +23,53 @@ public struct SpotExporter {
         self.format = format
     }
 
-    /// Writes every spot of `index`, in index order, through `write` (called with text pieces).
-    public func export(_ index: SpotIndexReader, to write: (String) throws -> Void) throws {
+    /// Writes every spot of `index`, in index order, through `write` (called with pieces of UTF-8).
+    public func export(_ index: SpotIndexReader, to write: ([UInt8]) throws -> Void) throws {
         switch format {
         case .ndjson:
-            for position in 0..<index.count { try write(Self.ndjson(try index.spot(at: position)) + "\n") }
+            for position in 0..<index.count { try write(Self.ndjson(try index.spot(at: position)) + [0x0A]) }
         case .geojson:
-            try write("{\"type\":\"FeatureCollection\",\"features\":[\n")
+            try write(Array("{\"type\":\"FeatureCollection\",\"features\":[\n".utf8))
             for position in 0..<index.count {
-                try write((position == 0 ? "" : ",\n") + Self.geojson(try index.spot(at: position)))
+                try write((position == 0 ? [] : Array(",\n".utf8)) + Self.geojson(try index.spot(at: position)))
             }
-            try write("\n]}\n")
+            try write(Array("\n]}\n".utf8))
         case .csv:
-            try write(Self.csvHeader.joined(separator: ",") + "\r\n")
+            try write(Array((Self.csvHeader.joined(separator: ",") + "\r\n").utf8))
             for position in 0..<index.count {
-                try write(Self.csvRow(try index.spot(at: position)).map(Self.csvField).joined(separator: ",") + "\r\n")
+                try write(Array((Self.csvRow(try index.spot(at: position)).map(Self.csvField).joined(separator: ",") + "\r\n").utf8))
             }
         }
     }
 
     /// One spot as an NDJSON line (without the newline), with `distance_m` last when given.
-    public static func ndjson(_ spot: Spot, distance: Double?? = nil) -> String {
+    public static func ndjson(_ spot: Spot, distance: Double?? = nil) -> [UInt8] {
         var object = properties(spot)
         if let distance { object.add("distance_m", raw: number(distance)) }
         return object.closed
     }
 
-    /// The short form of a search result: `osm_type`, `osm_id`, `lat`, `lon`, `category`,
-    /// `name`, `distance_m` (null without a point of reference).
-    public static func brief(_ spot: Spot, distance: Double?) -> String {
-        var object = JSONObject()
-        object.add("osm_type", spot.ref.type.name)
-        object.add("osm_id", raw: String(spot.ref.id))
-        object.add("lat", raw: Coordinate.decimalString(spot.coordinate.latitudeE7))
-        object.add("lon", raw: Coordinate.decimalString(spot.coordinate.longitudeE7))
-        object.add("category", spot.category?.rawValue)
-        object.add("name", spot.name)
-        object.add("distance_m", raw: number(distance))
-        return object.closed
+    /// The short form of search result number `spot` of `index`, read without decoding the
+    /// whole spot: `osm_type`, `osm_id`, `lat`, `lon`, `category`, `name`, `distance_m` (null
+    /// without a point of reference). Appended to `bytes`.
+    public static func brief(_ spot: Int, of index: SpotIndexReader, distance: Double?, to bytes: inout [UInt8]) throws {
+        let ref = try index.ref(at: spot)
+        let coordinate = try index.coordinate(at: spot)
+        JSONText.appendKey("osm_type", first: true, to: &bytes)
+        JSONText.appendString(ref.type.name, to: &bytes)
+        JSONText.appendKey("osm_id", to: &bytes)
+        JSONText.appendInteger(ref.id, to: &bytes)
+        JSONText.appendKey("lat", to: &bytes)
+        JSONText.appendFixedPoint(coordinate.latitudeE7, to: &bytes)
+        JSONText.appendKey("lon", to: &bytes)
+        JSONText.appendFixedPoint(coordinate.longitudeE7, to: &bytes)
+        JSONText.appendKey("category", to: &bytes)
+        JSONText.appendString(try index.kind(at: spot).category?.rawValue, to: &bytes)
+        JSONText.appendKey("name", to: &bytes)
+        JSONText.appendString(try index.name(at: spot), to: &bytes)
+        JSONText.appendKey("distance_m", to: &bytes)
+        bytes.append(contentsOf: number(distance).utf8)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// A JSON string for `text`.
@@ -72,14 +81,23 @@ public struct SpotExporter {
         return "\(value)"
     }
 
+    private static func integer(_ value: Int64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        JSONText.appendInteger(value, to: &bytes)
+        return bytes
+    }
+
     /// One spot as a GeoJSON Feature, with `distance_m` among its properties when given.
-    public static func geojson(_ spot: Spot, distance: Double?? = nil) -> String {
-        let longitude = Coordinate.decimalString(spot.coordinate.longitudeE7)
-        let latitude = Coordinate.decimalString(spot.coordinate.latitudeE7)
+    public static func geojson(_ spot: Spot, distance: Double?? = nil) -> [UInt8] {
+        var point: [UInt8] = Array("{\"type\":\"Point\",\"coordinates\":[".utf8)
+        JSONText.appendFixedPoint(spot.coordinate.longitudeE7, to: &point)
+        point.append(UInt8(ascii: ","))
+        JSONText.appendFixedPoint(spot.coordinate.latitudeE7, to: &point)
+        point += Array("]}".utf8)
         var feature = JSONObject()
         feature.add("type", "Feature")
         feature.add("id", spot.ref.description)
-        feature.add("geometry", raw: "{\"type\":\"Point\",\"coordinates\":[\(longitude),\(latitude)]}")
+        feature.add("geometry", raw: point)
         var properties = properties(spot)
         if let distance { properties.add("distance_m", raw: number(distance)) }
         feature.add("properties", raw: properties.closed)
@@ -90,9 +108,9 @@ public struct SpotExporter {
     private static func properties(_ spot: Spot) -> JSONObject {
         var object = JSONObject()
         object.add("osm_type", spot.ref.type.name)
-        object.add("osm_id", raw: String(spot.ref.id))
-        object.add("lat", raw: Coordinate.decimalString(spot.coordinate.latitudeE7))
-        object.add("lon", raw: Coordinate.decimalString(spot.coordinate.longitudeE7))
+        object.add("osm_id", raw: integer(spot.ref.id))
+        object.add("lat", fixedPoint: spot.coordinate.latitudeE7)
+        object.add("lon", fixedPoint: spot.coordinate.longitudeE7)
         object.add("category", spot.category?.rawValue)
         object.add("mapkit_category", spot.category?.mapKitRawValue)
         object.add("kind", spot.kind)
@@ -100,8 +118,14 @@ public struct SpotExporter {
         object.add("name", spot.name)
         object.add("names", raw: JSONText.object(spot.names))
         object.add("address", raw: JSONText.object(spot.address))
-        for detail in Spot.Detail.allCases { object.add(detail.rawValue, spot.details[detail]) }
-        object.add("merged", raw: "[" + spot.merged.map { JSONText.string($0.description) }.joined(separator: ",") + "]")
+        for detail in Spot.Detail.allCases { object.add(detail.jsonKey, spot.details[detail]) }
+        var merged: [UInt8] = [UInt8(ascii: "[")]
+        for (position, ref) in spot.merged.enumerated() {
+            if position > 0 { merged.append(UInt8(ascii: ",")) }
+            JSONText.appendString(ref.description, to: &merged)
+        }
+        merged.append(UInt8(ascii: "]"))
+        object.add("merged", raw: merged)
         return object
     }
 
@@ -140,5 +164,18 @@ public struct SpotExporter {
         }.filter { !$0.isEmpty }
         parts += address.keys.filter { !used.contains($0) }.sorted().map { "\($0): \(address[$0]!)" }
         return parts.joined(separator: ", ")
+    }
+}
+
+extension Spot.Detail {
+    /// The key as a static string, for `JSONObject`.
+    var jsonKey: StaticString {
+        switch self {
+        case .phone: "phone"
+        case .website: "website"
+        case .openingHours: "opening_hours"
+        case .cuisine: "cuisine"
+        case .wikidata: "wikidata"
+        }
     }
 }

@@ -200,9 +200,7 @@ public final class SpotIndexReader: @unchecked Sendable {
         var spot = Spot(
             ref: try ref(at: index), coordinate: try coordinate(at: index), tagKey: kind.tagKey, kind: kind.value,
             category: kind.category)
-        let start = Int(spots.load(recordOffset(index) + 16) as UInt32)
-        let end = index + 1 < count ? Int(spots.load(recordOffset(index + 1) + 16) as UInt32) : attributes.count
-        guard start <= end, end <= attributes.count else { throw corrupt("ATTR", "spot \(index) has attributes out of bounds") }
+        let (start, end) = try attributeRange(index)
         var cursor = start
         while cursor < end {
             let key = try string(try varint(&cursor, end: end), in: "ATTR")
@@ -211,6 +209,25 @@ public final class SpotIndexReader: @unchecked Sendable {
         }
         spot.merged = try mergedRefs(of: index)
         return spot
+    }
+
+    /// The `name` of spot `index`, read without decoding its other attributes.
+    public func name(at index: Int) throws(IndexError) -> String? {
+        let (start, end) = try attributeRange(index)
+        var cursor = start
+        while cursor < end {
+            let key = try varint(&cursor, end: end)
+            let value = try varint(&cursor, end: end)
+            if strings.bytes(Int(key)).elementsEqual("name".utf8) { return try string(value, in: "ATTR") }
+        }
+        return nil
+    }
+
+    private func attributeRange(_ index: Int) throws(IndexError) -> (Int, Int) {
+        let start = Int(spots.load(recordOffset(index) + 16) as UInt32)
+        let end = index + 1 < count ? Int(spots.load(recordOffset(index + 1) + 16) as UInt32) : attributes.count
+        guard start <= end, end <= attributes.count else { throw corrupt("ATTR", "spot \(index) has attributes out of bounds") }
+        return (start, end)
     }
 
     /// The index of the spot that holds `ref`: its own, or one merged into it; nil when none.

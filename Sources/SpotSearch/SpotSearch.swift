@@ -25,6 +25,12 @@ public final class SpotSearch: @unchecked Sendable {
 
     /// The spots that answer `request`, at most `request.limit`.
     public func search(_ request: SearchRequest) throws -> [SearchResult] {
+        try rankedSpots(request).map { SearchResult(spot: try index.spot(at: $0.spot), distance: $0.distance) }
+    }
+
+    /// The spot numbers (in `index`) that answer `request` with their distances, in result
+    /// order: what `search` returns, before the spots are decoded.
+    public func rankedSpots(_ request: SearchRequest) throws -> [(spot: Int, distance: Double?)] {
         guard request.limit >= 0 else { throw SearchError(description: "limit must not be negative") }
         if let radius = request.radius {
             guard request.near != nil else { throw SearchError(description: "a radius needs near (a point to measure from)") }
@@ -63,7 +69,7 @@ public final class SpotSearch: @unchecked Sendable {
             if a.rank != b.rank { return a.rank < b.rank }
             return refs[a.spot]! < refs[b.spot]!
         }
-        return try chosen.prefix(request.limit).map { SearchResult(spot: try index.spot(at: $0.spot), distance: $0.distance) }
+        return chosen.prefix(request.limit).map { ($0.spot, $0.distance) }
     }
 
     /// The spot that holds `ref`: its own, or the one it was merged into by deduplication.

@@ -27,7 +27,7 @@ enum ExportCommand {
             throw IndexError(.corrupt, file: index.file, section: bad.section.name, "checksum mismatch")
         }
         let sink = try OutputSink(path: arguments.value("--output"))
-        try SpotExporter(format: format).export(index, to: sink.write)
+        try SpotExporter(format: format).export(index) { try sink.write($0) }
         try sink.finish()
     }
 }

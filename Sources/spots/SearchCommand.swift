@@ -108,8 +108,14 @@ enum SearchCommand {
         func answer(_ line: Data) throws {
             guard !line.isEmpty else { return }
             do {
-                let results = try search.search(try BatchRequest.parse(line))
-                try sink.write("{\"results\":[" + results.map { SpotExporter.brief($0.spot, distance: $0.distance) }.joined(separator: ",") + "]}\n")
+                let results = try search.rankedSpots(try BatchRequest.parse(line))
+                var answer = Array("{\"results\":[".utf8)
+                for (position, result) in results.enumerated() {
+                    if position > 0 { answer.append(UInt8(ascii: ",")) }
+                    try SpotExporter.brief(result.spot, of: search.index, distance: result.distance, to: &answer)
+                }
+                answer += Array("]}\n".utf8)
+                try sink.write(answer)
             } catch let error as IndexError {
                 throw error
             } catch {
@@ -133,10 +139,10 @@ enum SearchCommand {
     static func render(_ results: [SearchResult], format: String) -> String {
         switch format {
         case "ndjson":
-            return results.map { SpotExporter.ndjson($0.spot, distance: .some($0.distance)) + "\n" }.joined()
+            return results.map { String(decoding: SpotExporter.ndjson($0.spot, distance: .some($0.distance)), as: UTF8.self) + "\n" }.joined()
         case "geojson":
             return "{\"type\":\"FeatureCollection\",\"features\":[\n"
-                + results.map { SpotExporter.geojson($0.spot, distance: .some($0.distance)) }.joined(separator: ",\n") + "\n]}\n"
+                + results.map { String(decoding: SpotExporter.geojson($0.spot, distance: .some($0.distance)), as: UTF8.self) }.joined(separator: ",\n") + "\n]}\n"
         default:
             var rows = [["distance", "category", "name", "osm", "lat,lon"]]
             for result in results {

@@ -19,7 +19,11 @@ final class OutputSink {
     }
 
     func write(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
+        try write(Array(text.utf8))
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { try flush() }
     }
 

@@ -3,49 +3,115 @@ import SpotIndex
 import Spots
 import Testing
 
+/// What reading a possibly damaged index came to.
+struct ReadOutcome {
+    /// The error opening threw, if it did.
+    var openError: IndexError?
+    /// How many reads threw (each a corrupt IndexError).
+    var readErrors = 0
+    /// The reads that threw, as "what: section".
+    var failures: [String] = []
+    /// The sections whose checksum does not match.
+    var badSections: [String] = []
+}
+
 @Suite("Damaged index files")
 struct DamageTests {
-    /// A small index: three spots with attributes and merged references.
-    static let small: [UInt8] = {
-        let coordinate = Coordinate(latitudeE7: 347_839_000, longitudeE7: 1_346_939_000)!
-        let spots = [
-            Spot(ref: OSMRef(.node, 1), coordinate: coordinate, tagKey: "amenity", kind: "cafe", category: .cafe,
-                 name: "Café", names: ["ja": "カフェ"], address: ["street": "Main"], details: [.phone: "1"]),
-            Spot(ref: OSMRef(.way, -2), coordinate: coordinate, tagKey: "tourism", kind: "castle", category: .castle,
+    /// A small index: four spots at different places, with attributes, other names, CJK and Latin
+    /// names, merged references, one spot with no attributes, and category words.
+    static let smallSpots: [Spot] = {
+        func at(_ latitudeE7: Int32, _ longitudeE7: Int32) -> Coordinate { Coordinate(latitudeE7: latitudeE7, longitudeE7: longitudeE7)! }
+        var fountain = Spot(ref: OSMRef(.node, 6), coordinate: at(350_000_000, 1_350_000_000), tagKey: "amenity", kind: "drinking_water",
+                            category: .drinkingWater, name: "Fountain")
+        fountain.otherNames = ["alt_name": "Wasser"]
+        return [
+            Spot(ref: OSMRef(.node, 1), coordinate: at(347_839_000, 1_346_939_000), tagKey: "amenity", kind: "cafe", category: .cafe,
+                 name: "Café Central", names: ["ja": "カフェ"], address: ["street": "Main"], details: [.phone: "1"]),
+            Spot(ref: OSMRef(.way, -2), coordinate: at(348_391_000, 1_346_939_000), tagKey: "tourism", kind: "castle", category: .castle,
                  name: "姫路城", merged: [OSMRef(.relation, 3), OSMRef(.node, 4)]),
-            Spot(ref: OSMRef(.relation, 5), coordinate: coordinate, tagKey: "amenity", kind: "bench", category: nil),
+            Spot(ref: OSMRef(.relation, 5), coordinate: at(347_000_000, 1_340_000_000), tagKey: "amenity", kind: "bench", category: nil),
+            fountain,
         ]
-        let metadata = IndexMetadata(generator: "spots", buildTime: nil, inputs: [.init(name: "x.osm", bytes: 9)], bboxE7: nil, statistics: ["spots": 3])
-        return SpotIndexWriter.encode(spots, metadata: metadata)
     }()
 
-    /// Opens `bytes`, then reads every spot and verifies checksums: returns the open error, or the
-    /// number of spots that failed to decode and the sections whose checksum failed.
-    static func exercise(_ bytes: [UInt8]) throws -> (openError: IndexError?, spotErrors: Int, badSections: [String]) {
+    static let small: [UInt8] = {
+        let metadata = IndexMetadata(generator: "spots", buildTime: nil, inputs: [.init(name: "x.osm", bytes: 9)], bboxE7: nil, statistics: ["spots": 4])
+        return SpotIndexWriter.encode(smallSpots, metadata: metadata, categoryWords: ["cafe": [.cafe], "castle": [.castle, .fortress], "water": [.drinkingWater]])
+    }()
+
+    /// A larger index whose tree has two levels.
+    static let medium: [UInt8] = {
+        var factory = SpotFactory(seed: 31)
+        let spots = factory.uniqueSpots(40)
+        return SpotIndexWriter.encode(spots, metadata: factory.metadata(count: spots.count), categoryWords: factory.categoryWords())
+    }()
+
+    /// References looked up on every damaged index: the small index's own and merged ones, and some it lacks.
+    static let probeRefs: [OSMRef] = smallSpots.flatMap { [$0.ref] + $0.merged }
+        + [OSMRef(.node, 2), OSMRef(.way, 1), OSMRef(.relation, -2), OSMRef(.node, Int64.min), OSMRef(.relation, Int64.max)]
+    /// Token prefixes looked up on every damaged index, partial UTF-8 sequences included.
+    static let probePrefixes: [[UInt8]] = [[], Array("caf".utf8), Array("姫".utf8), Array("central".utf8), [0xFF], [0xE5], [0x00]]
+
+    /// Opens `bytes`, then reads everything the reader offers, each read either succeeding or
+    /// throwing a corrupt IndexError, and verifies checksums.
+    static func exercise(_ bytes: [UInt8]) throws -> ReadOutcome {
         try withScratchFile { write in try exercise(bytes, writing: write) }
     }
 
     /// As `exercise(_:)`, through a scratch file that `write` fills.
-    static func exercise(_ bytes: [UInt8], writing write: (_ bytes: [UInt8]) throws -> String) throws
-        -> (openError: IndexError?, spotErrors: Int, badSections: [String])
+    static func exercise(_ bytes: [UInt8], writing write: (_ bytes: [UInt8]) throws -> String, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> ReadOutcome
     {
         let path = try write(bytes)
         let reader: SpotIndexReader
         do throws(IndexError) {
             reader = try SpotIndexReader(path: path)
         } catch {
-            return (error, 0, [])
+            return ReadOutcome(openError: error)
         }
-        var spotErrors = 0
-        for position in 0..<reader.count {
-            do throws(IndexError) {
-                _ = try reader.spot(at: position)
+        var outcome = ReadOutcome()
+        func attempt<T>(_ what: @autoclosure () -> String, _ body: () throws -> T) -> T? {
+            do {
+                return try body()
+            } catch let error as IndexError {
+                #expect(error.kind == .corrupt, "\(what())", sourceLocation: sourceLocation)
+                outcome.readErrors += 1
+                outcome.failures.append("\(what()): \(error.section ?? "-")")
             } catch {
-                #expect(error.kind == .corrupt)
-                spotErrors += 1
+                Issue.record("\(what()) threw \(error), not an IndexError", sourceLocation: sourceLocation)
+            }
+            return nil
+        }
+        for position in 0..<reader.count {
+            _ = attempt("spot \(position)") { try reader.spot(at: position) }
+            _ = attempt("ref \(position)") { try reader.ref(at: position) }
+            _ = attempt("coordinate \(position)") { try reader.coordinate(at: position) }
+            _ = attempt("kind \(position)") { try reader.kind(at: position) }
+            if let number = attempt("kind number \(position)", { try reader.kindNumber(at: position) }) {
+                #expect(number < reader.kinds.count, sourceLocation: sourceLocation)
             }
         }
-        return (nil, spotErrors, reader.verifyChecksums().filter { !$0.isValid }.map(\.section.name))
+        for ref in probeRefs {
+            if let found = attempt("lookup \(ref)", { try reader.spotIndex(for: ref) }), let found {
+                #expect((0..<reader.count).contains(found), sourceLocation: sourceLocation)
+            }
+        }
+        for token in 0..<reader.tokenCount {
+            if let list = attempt("postings \(token)", { try reader.postings(ofToken: token) }) {
+                #expect(list.allSatisfy { (0..<reader.count).contains($0.spot) }, sourceLocation: sourceLocation)
+            }
+        }
+        for prefix in probePrefixes {
+            let range = reader.tokens(withPrefix: prefix)
+            #expect(range.lowerBound >= 0 && range.upperBound <= reader.tokenCount, sourceLocation: sourceLocation)
+        }
+        for (level, boxes) in reader.levelCounts.enumerated() {
+            for index in 0..<boxes { _ = reader.box(level: level, index: index) }
+        }
+        _ = attempt("category words") { try reader.categoryWords() }
+        _ = attempt("metadata") { try reader.metadata() }
+        outcome.badSections = reader.verifyChecksums().filter { !$0.isValid }.map(\.section.name)
+        return outcome
     }
 
     static func expectCorruptOnOpen(_ bytes: [UInt8], _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -53,12 +119,23 @@ struct DamageTests {
         #expect(error?.kind == .corrupt, comment, sourceLocation: sourceLocation)
     }
 
-    @Test("the small fixture itself opens and reads cleanly")
+    @Test("the fixtures themselves open and read cleanly")
     func fixtureIsValid() throws {
-        let result = try Self.exercise(Self.small)
-        #expect(result.openError == nil)
-        #expect(result.spotErrors == 0)
-        #expect(result.badSections.isEmpty)
+        for bytes in [Self.small, Self.medium] {
+            let result = try Self.exercise(bytes)
+            #expect(result.openError == nil)
+            #expect(result.failures == [])
+            #expect(result.badSections.isEmpty)
+        }
+        try withTemporaryFile(Self.small) { path in
+            let reader = try SpotIndexReader(path: path)
+            #expect(reader.count == 4)
+            #expect(reader.levelCounts == [1])
+            try RoundTripTests.expectHolds(reader, Self.smallSpots)
+        }
+        try withTemporaryFile(Self.medium) { path in
+            #expect(try SpotIndexReader(path: path).levelCounts == [3, 1])
+        }
     }
 
     @Test("a missing file is unreadable, and the error names the file")
@@ -106,10 +183,21 @@ struct DamageTests {
         #expect(error?.message.contains("version") == true)
     }
 
+    @Test("nonzero reserved header bytes are corrupt, even with a matching header checksum")
+    func reservedHeaderWord() throws {
+        for value: UInt32 in [1, 0x8000_0000] {
+            var bytes = Self.small
+            bytes.store(value, at: 28)
+            try Self.expectCorruptOnOpen(bytes, "reserved \(value)")
+        }
+    }
+
     @Test("the index truncated to any shorter length is corrupt")
     func truncatedAtEveryLength() throws {
-        for length in 0..<Self.small.count {
-            try Self.expectCorruptOnOpen(Array(Self.small[..<length]), "truncated to \(length) bytes")
+        for bytes in [Self.small, Self.medium] {
+            for length in 0..<bytes.count {
+                try Self.expectCorruptOnOpen(Array(bytes[..<length]), "truncated to \(length) bytes")
+            }
         }
     }
 
@@ -121,7 +209,8 @@ struct DamageTests {
 
     @Test("a flipped header or section-table byte fails the header checksum")
     func headerChecksum() throws {
-        let tableEnd = 32 + 5 * 32
+        let tableEnd = 32 + Self.small.rawSections.count * 32
+        #expect(tableEnd == 32 + 11 * 32)
         for position in Array(0..<28) + Array(32..<tableEnd) {
             var bytes = Self.small
             bytes[position] ^= 0x01
@@ -148,9 +237,9 @@ struct DamageTests {
                         #expect(result.badSections == [section.name], "byte \(position) mask \(mask) lies in \(section.name)")
                     } else {
                         #expect(result.badSections.isEmpty)
-                        #expect(result.spotErrors == 0)
-                        // Only the header's reserved word and alignment padding are outside every checksum.
-                        #expect((28..<32).contains(position) || Self.small[position] == 0, "byte \(position) is covered by nothing")
+                        #expect(result.failures == [])
+                        // Only alignment padding lies outside every checksum (the header's reserved word must be zero).
+                        #expect(position >= 32 + 32 * sections.count && Self.small[position] == 0, "byte \(position) is covered by nothing")
                     }
                 }
             }
@@ -171,11 +260,43 @@ struct DamageTests {
                     let result = try Self.exercise(bytes, writing: write)
                     #expect(result.openError == nil, "the SPOT section is only read on demand")
                     #expect(result.badSections.isEmpty)
-                    failedReads += result.spotErrors
+                    failedReads += result.readErrors
                 }
             }
         }
-        #expect(failedReads > 0, "flips of types, counts and string indices must be caught when reading")
+        #expect(failedReads > 0, "flips of types, kinds, coordinates and attribute offsets must be caught when reading")
+    }
+
+    @Test("flipping bytes of any section, with its checksum recomputed, never crashes: open or each read fails with IndexError or succeeds",
+          arguments: ["META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "TREE", "TOKN", "POST", "WORD"])
+    func resealedFlips(name: String) throws {
+        var opened = 0
+        var failedReads = 0
+        let fixtures = name == "TREE" ? [Self.small, Self.medium] : [Self.small]
+        try withScratchFile { write in
+            for fixture in fixtures {
+                for position in fixture.section(name).range {
+                    for mask: UInt8 in [0x01, 0x02, 0x10, 0x80, 0xFF] {
+                        var bytes = fixture
+                        bytes[position] ^= mask
+                        bytes.resealSection(name)
+                        let result = try Self.exercise(bytes, writing: write)
+                        if let error = result.openError {
+                            #expect(error.kind == .corrupt)
+                            #expect(!["META", "SPOT", "ATTR", "REFS", "MERG", "WORD"].contains(name), "\(name) is only read on demand: \(error)")
+                            continue
+                        }
+                        opened += 1
+                        failedReads += result.readErrors
+                        #expect(result.badSections.isEmpty)
+                    }
+                }
+            }
+        }
+        #expect(opened > 0)
+        if ["META", "SPOT", "ATTR", "REFS", "MERG", "POST", "WORD"].contains(name) {
+            #expect(failedReads > 0, "some damage to \(name) must be caught when reading")
+        }
     }
 }
 
@@ -185,13 +306,15 @@ struct HostileHeaderTests {
 
     /// Patches `bytes` at `offset`, reseals the header checksum and expects a corrupt error on open.
     static func expectCorrupt<T: FixedWidthInteger>(
-        patching value: T, at offset: Int, in bytes: [UInt8] = small, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        patching value: T, at offset: Int, in bytes: [UInt8] = small, section: String? = nil, _ comment: Comment? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         var bytes = bytes
         bytes.store(value, at: offset)
         bytes.resealHeader()
         let error = try openingError(bytes)
         #expect(error?.kind == .corrupt, comment, sourceLocation: sourceLocation)
+        if let section { #expect(error?.section == section, comment, sourceLocation: sourceLocation) }
     }
 
     @Test("a recorded file size that differs from the file is corrupt", arguments: [0, 1, 31, UInt64.max, UInt64(Int64.max)] as [UInt64])
@@ -201,7 +324,7 @@ struct HostileHeaderTests {
         try Self.expectCorrupt(patching: UInt64(Self.small.count + 1), at: 16)
     }
 
-    @Test("section counts of zero, too many, or a table past the end are corrupt", arguments: [0, 1, 4, 64, 65, 1_000, UInt32.max] as [UInt32])
+    @Test("section counts of zero, too few, too many, or a table past the end are corrupt", arguments: [0, 1, 4, 10, 12, 64, 65, 1_000, UInt32.max] as [UInt32])
     func sectionCounts(count: UInt32) throws {
         try Self.expectCorrupt(patching: count, at: 12)
     }
@@ -238,7 +361,8 @@ struct HostileHeaderTests {
             }
         }
         // A section inside the header or the section table.
-        for offset: UInt64 in [0, 8, 32, 184] {
+        let tableEnd = UInt64(32 + 32 * sections.count)
+        for offset: UInt64 in [0, 8, 32, tableEnd - 8] {
             try Self.expectCorrupt(patching: offset, at: sections[0].entryOffset + 8, "META at \(offset)")
         }
     }
@@ -262,110 +386,399 @@ struct HostileHeaderTests {
 
     @Test("a record section whose length is not a whole number of records is corrupt")
     func partialRecords() throws {
-        for (name, record) in [("SPOT", 48), ("ATTR", 8), ("MERG", 16)] {
+        for (name, record) in [("SPOT", 24), ("KIND", 12), ("REFS", 16), ("MERG", 16), ("TREE", 4), ("POST", 4)] {
             let section = Self.small.section(name)
-            try Self.expectCorrupt(patching: UInt64(section.length - 1), at: section.entryOffset + 16, "\(name) minus one")
+            #expect(section.length % record == 0)
+            try Self.expectCorrupt(patching: UInt64(section.length - 1), at: section.entryOffset + 16, section: name, "\(name) minus one")
             if section.length >= record {
-                try Self.expectCorrupt(patching: UInt64(section.length - record / 2), at: section.entryOffset + 16, "\(name) half a record short")
+                try Self.expectCorrupt(patching: UInt64(section.length - record / 2), at: section.entryOffset + 16, section: name, "\(name) half a record short")
             }
         }
     }
 
-    @Test("a string count too large for the string section is corrupt on open")
-    func stringCountTooLarge() throws {
-        let strings = Self.small.section("STRS")
+    @Test("a string count too large for its string table is corrupt on open", arguments: ["STRS", "TOKN"])
+    func stringCountTooLarge(name: String) throws {
+        let strings = Self.small.section(name)
         let fits = UInt32((strings.length - 4) / 4)
         for count in [fits + 1, fits + 1000, UInt32.max, UInt32(Int32.max)] {
             var bytes = Self.small
             bytes.store(count, at: strings.offset)
-            bytes.resealSection("STRS")
+            bytes.resealSection(name)
             let error = try openingError(bytes)
             #expect(error?.kind == .corrupt, "count \(count)")
-            #expect(error?.section == "STRS")
+            #expect(error?.section == name)
         }
     }
 
-    @Test("a string section shorter than its count word is corrupt on open")
-    func stringSectionTooShort() throws {
-        let strings = Self.small.section("STRS")
+    @Test("a string table shorter than its count word is corrupt on open", arguments: ["STRS", "TOKN"])
+    func stringSectionTooShort(name: String) throws {
+        let strings = Self.small.section(name)
         for length: UInt64 in [0, 3] {
             var bytes = Self.small
             bytes.store(length, at: strings.entryOffset + 16)
             bytes.resealHeader()
             let error = try openingError(bytes)
             #expect(error?.kind == .corrupt)
+            #expect(error?.section == name)
         }
     }
 
-    @Test("garbage metadata is corrupt on open, reported in META")
-    func badMetadata() throws {
-        let meta = Self.small.section("META")
-        for patch in [Array("[".utf8), Array("\u{0}".utf8), Array("{\"x\"".utf8)] {
-            var bytes = Self.small
-            bytes.replaceSubrange(meta.offset..<meta.offset + patch.count, with: patch)
-            bytes.resealSection("META")
-            let error = try openingError(bytes)
-            #expect(error?.kind == .corrupt)
-            #expect(error?.section == "META")
-        }
-    }
-
-    /// Patches one spot record field (after checksums are fixed) and expects `spot(at:)` to throw.
-    static func expectSpotCorrupt<T: FixedWidthInteger>(
-        _ value: T, atRecordOffset field: Int, spot: Int = 0, section name: String = "SPOT", reading read: Int? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        var bytes = small
+    /// `bytes` with `patch` written over the start of section `name`, its checksum recomputed.
+    static func patched(_ bytes: [UInt8] = small, _ name: String, at offset: Int = 0, with patch: [UInt8]) -> [UInt8] {
+        var bytes = bytes
         let section = bytes.section(name)
-        bytes.store(value, at: section.offset + spot * (name == "SPOT" ? 48 : name == "MERG" ? 16 : 8) + field)
+        precondition(offset + patch.count <= section.length)
+        bytes.replaceSubrange(section.offset + offset..<section.offset + offset + patch.count, with: patch)
+        bytes.resealSection(name)
+        return bytes
+    }
+
+    @Test("garbage metadata opens, and reading the metadata throws, reported in META")
+    func badMetadata() throws {
+        for patch in [Array("[".utf8), Array("\u{0}".utf8), Array("{\"x\"".utf8), Array("{\"generator\":1}   ".utf8)] {
+            let bytes = Self.patched("META", with: patch + [UInt8](repeating: 0x20, count: Self.small.section("META").length - patch.count))
+            try withTemporaryFile(bytes) { path in
+                let reader = try SpotIndexReader(path: path)
+                let error = #expect(throws: IndexError.self) { try reader.metadata() }
+                #expect(error?.kind == .corrupt)
+                #expect(error?.section == "META")
+                #expect(try reader.categoryWords().count == 3, "the rest of the index still reads")
+                try RoundTripTests.expectHolds(reader, DamageTests.smallSpots)
+            }
+        }
+    }
+
+    @Test("garbage or unknown categories in the words section throw on reading them, reported in WORD")
+    func badWords() throws {
+        let length = Self.small.section("WORD").length
+        let text = String(decoding: Self.small[Self.small.section("WORD").range], as: UTF8.self)
+        #expect(text == #"{"cafe":["cafe"],"castle":["castle","fortress"],"water":["drinkingWater"]}"#)
+        let unknown = Array(text.replacingOccurrences(of: #""fortress""#, with: #""fortres" "#).utf8)
+        let wrongShape = Array(text.replacingOccurrences(of: #"["cafe"]"#, with: #""cafe"  "#).utf8)
+        for patch in [Array("[".utf8), Array("\u{0}".utf8), Array("{\"x\"".utf8), unknown, wrongShape] {
+            let bytes = Self.patched("WORD", with: patch + [UInt8](repeating: 0x20, count: length - patch.count))
+            try withTemporaryFile(bytes) { path in
+                let reader = try SpotIndexReader(path: path)
+                let error = #expect(throws: IndexError.self) { try reader.categoryWords() }
+                #expect(error?.kind == .corrupt)
+                #expect(error?.section == "WORD")
+                #expect(try reader.metadata().generator == "spots", "the rest of the index still reads")
+            }
+        }
+    }
+
+    @Test("kind records naming strings out of bounds or a string that is no category are corrupt on open, reported in KIND")
+    func hostileKinds() throws {
+        let raw = RawIndex(Self.small)
+        let strings = raw.strings("STRS").map { String(decoding: $0, as: UTF8.self) }
+        let count = UInt32(strings.count)
+        let notACategory = UInt32(strings.firstIndex(of: "amenity")!)
+        let kindWithCategory = raw.kinds.firstIndex { $0.category != UInt32.max }!
+        let kind = Self.small.section("KIND").offset + 12 * kindWithCategory
+        for (value, field) in [(count, 0), (UInt32.max, 0), (count, 4), (UInt32.max - 1, 4), (count, 8), (UInt32.max - 1, 8), (notACategory, 8)] {
+            var bytes = Self.small
+            bytes.store(value, at: kind + field)
+            bytes.resealSection("KIND")
+            let error = try openingError(bytes)
+            #expect(error?.kind == .corrupt, "field \(field) = \(value)")
+            #expect(error?.section == "KIND", "field \(field) = \(value)")
+        }
+        // A kind that loses its category is still a valid kind.
+        var bytes = Self.small
+        bytes.store(UInt32.max, at: kind + 8)
+        bytes.resealSection("KIND")
+        #expect(try openingError(bytes) == nil)
+    }
+
+    @Test("a tree header that does not match the spots is corrupt on open, reported in TREE")
+    func hostileTreeHeader() throws {
+        // The small index's tree is one level of one box; the medium one's, two levels of 3 and 1.
+        let cases: [([UInt8], Int, UInt32)] = [
+            (Self.small, 0, 0), (Self.small, 0, 1), (Self.small, 0, 2), (Self.small, 0, 3),  // node size
+            (Self.small, 4, 0), (Self.small, 4, 2), (Self.small, 4, 33), (Self.small, 4, UInt32.max),  // level count
+            (Self.small, 8, 0), (Self.small, 8, 2), (Self.small, 8, UInt32.max),  // boxes of level 0
+            (DamageTests.medium, 0, 2), (DamageTests.medium, 0, 8), (DamageTests.medium, 0, 100),
+            (DamageTests.medium, 4, 0), (DamageTests.medium, 4, 1), (DamageTests.medium, 4, 3),
+            (DamageTests.medium, 8, 2), (DamageTests.medium, 8, 4), (DamageTests.medium, 12, 0), (DamageTests.medium, 12, 2),
+        ]
+        for (fixture, field, value) in cases {
+            var bytes = fixture
+            bytes.store(value, at: bytes.section("TREE").offset + field)
+            bytes.resealSection("TREE")
+            let error = try openingError(bytes)
+            #expect(error?.kind == .corrupt, "field \(field) = \(value)")
+            #expect(error?.section == "TREE", "field \(field) = \(value)")
+        }
+        // Too short for its header, or one box short.
+        for fixture in [Self.small, DamageTests.medium] {
+            let tree = fixture.section("TREE")
+            for length in [0, 4, tree.length - 16] {
+                try Self.expectCorrupt(patching: UInt64(length), at: tree.entryOffset + 16, in: fixture, section: "TREE", "length \(length)")
+            }
+        }
+    }
+
+    @Test("a posting count that differs from the token count is corrupt on open, reported in POST")
+    func postingCount() throws {
+        let tokens = RawIndex(Self.small).strings("TOKN").count
+        let post = Self.small.section("POST")
+        for count in [0, tokens - 1, tokens + 1, Int(UInt32.max)] {
+            var bytes = Self.small
+            bytes.store(UInt32(count), at: post.offset)
+            bytes.resealSection("POST")
+            let error = try openingError(bytes)
+            #expect(error?.kind == .corrupt, "count \(count)")
+            #expect(error?.section == "POST", "count \(count)")
+        }
+        // The section too short for its own list ends.
+        try Self.expectCorrupt(patching: UInt64(4 * tokens), at: post.entryOffset + 16, section: "POST")
+    }
+
+    /// Patches `value` at `offset` inside section `name` of `fixture`, recomputes its checksum,
+    /// opens the index (which must succeed with valid checksums) and expects `read` to throw a
+    /// corrupt IndexError, in `section` when given.
+    static func expectReadCorrupt<T: FixedWidthInteger>(
+        _ value: T, at offset: Int, in name: String, fixture: [UInt8] = small, section: String? = nil, _ comment: Comment? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation, read: (SpotIndexReader) throws -> Void
+    ) throws {
+        var bytes = fixture
+        let target = bytes.section(name)
+        precondition(offset + MemoryLayout<T>.size <= target.length, "patch outside \(name)")
+        bytes.store(value, at: target.offset + offset)
         bytes.resealSection(name)
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
-            #expect(reader.verifyChecksums().allSatisfy { $0.isValid }, sourceLocation: sourceLocation)
-            let error = #expect(throws: IndexError.self, sourceLocation: sourceLocation) { try reader.spot(at: read ?? spot) }
-            #expect(error?.kind == .corrupt, sourceLocation: sourceLocation)
+            #expect(reader.verifyChecksums().allSatisfy { $0.isValid }, comment, sourceLocation: sourceLocation)
+            let error = #expect(throws: IndexError.self, comment, sourceLocation: sourceLocation) { try read(reader) }
+            #expect(error?.kind == .corrupt, comment, sourceLocation: sourceLocation)
+            if let section { #expect(error?.section == section, comment, sourceLocation: sourceLocation) }
         }
     }
 
-    @Test("spot records pointing outside their sections throw IndexError when read")
+    @Test("spot records with an impossible type, coordinate or kind throw IndexError when read, reported in SPOT")
     func hostileSpotRecords() throws {
-        try Self.expectSpotCorrupt(UInt32.max - 1, atRecordOffset: 16)  // kind string
-        try Self.expectSpotCorrupt(UInt32(1000), atRecordOffset: 40)  // tag key string
-        try Self.expectSpotCorrupt(UInt32(1000), atRecordOffset: 20)  // category string
-        try Self.expectSpotCorrupt(UInt32(1), atRecordOffset: 20, spot: 1)  // category string that names no category
-        try Self.expectSpotCorrupt(UInt32.max, atRecordOffset: 24)  // first attribute
-        try Self.expectSpotCorrupt(UInt16.max, atRecordOffset: 32)  // attribute count
-        try Self.expectSpotCorrupt(UInt32.max, atRecordOffset: 28, spot: 1)  // first merged
-        try Self.expectSpotCorrupt(UInt16(3), atRecordOffset: 34, spot: 1)  // merged count
-        try Self.expectSpotCorrupt(UInt8(3), atRecordOffset: 36)  // OSM type
-        try Self.expectSpotCorrupt(Int32(900_000_001), atRecordOffset: 8)  // latitude
-        try Self.expectSpotCorrupt(Int32.min, atRecordOffset: 12)  // longitude
-        try Self.expectSpotCorrupt(UInt32.max, atRecordOffset: 0, section: "ATTR", reading: 0)  // attribute key string
-        try Self.expectSpotCorrupt(UInt32.max, atRecordOffset: 4, spot: 3, section: "ATTR", reading: 0)  // attribute value string
-        try Self.expectSpotCorrupt(UInt8(7), atRecordOffset: 8, spot: 1, section: "MERG", reading: 1)  // merged OSM type of spot 1's second reference
+        let kinds = UInt16(RawIndex(Self.small).kinds.count)
+        for position in 0..<4 {
+            let record = 24 * position
+            for kind in [kinds, UInt16.max] {
+                try Self.expectReadCorrupt(kind, at: record + 20, in: "SPOT", section: "SPOT", "kind \(kind)") { _ = try $0.kindNumber(at: position) }
+                try Self.expectReadCorrupt(kind, at: record + 20, in: "SPOT", section: "SPOT", "kind \(kind)") { _ = try $0.kind(at: position) }
+                try Self.expectReadCorrupt(kind, at: record + 20, in: "SPOT", section: "SPOT", "kind \(kind)") { _ = try $0.spot(at: position) }
+            }
+            for type: UInt8 in [3, 0x80, 0xFF] {
+                try Self.expectReadCorrupt(type, at: record + 22, in: "SPOT", section: "SPOT", "type \(type)") { _ = try $0.ref(at: position) }
+                try Self.expectReadCorrupt(type, at: record + 22, in: "SPOT", section: "SPOT", "type \(type)") { _ = try $0.spot(at: position) }
+            }
+            for (value, field) in [(Int32(900_000_001), 8), (Int32(-900_000_001), 8), (Int32.min, 8), (Int32(1_800_000_001), 12), (Int32.min, 12), (Int32.max, 12)] {
+                try Self.expectReadCorrupt(value, at: record + field, in: "SPOT", section: "SPOT", "field \(field) = \(value)") { _ = try $0.coordinate(at: position) }
+                try Self.expectReadCorrupt(value, at: record + field, in: "SPOT", section: "SPOT", "field \(field) = \(value)") { _ = try $0.spot(at: position) }
+            }
+        }
     }
 
-    @Test("string end offsets past the text or running backwards throw IndexError when read")
-    func hostileStringEnds() throws {
-        let strings = Self.small.section("STRS")
-        let count = Int(Self.small.load(UInt32.self, at: strings.offset))
-        for (entry, end) in [(0, UInt32.max), (0, UInt32(strings.length)), (1, UInt32(0)), (count - 1, UInt32.max)] {
-            var bytes = Self.small
-            bytes.store(end, at: strings.offset + 4 + 4 * entry)
-            bytes.resealSection("STRS")
-            try withTemporaryFile(bytes) { path in
-                let reader = try SpotIndexReader(path: path)
-                var failures = 0
-                for position in 0..<reader.count {
-                    do throws(IndexError) {
-                        _ = try reader.spot(at: position)
-                    } catch {
-                        #expect(error.kind == .corrupt)
-                        #expect(error.section == "STRS")
-                        failures += 1
+    @Test("attribute offsets past the attributes or running backwards throw IndexError when read, reported in ATTR")
+    func hostileAttributeOffsets() throws {
+        let raw = RawIndex(Self.small)
+        let records = raw.spots
+        let attributes = UInt32(raw.section("ATTR").length)
+        for position in records.indices {
+            for offset in [attributes + 1, UInt32.max] {
+                // The spot's own attributes start past the end; the one before it ends past the end.
+                try Self.expectReadCorrupt(offset, at: 24 * position + 16, in: "SPOT", section: "ATTR", "spot \(position) at \(offset)") {
+                    _ = try $0.spot(at: position)
+                }
+                if position > 0 {
+                    try Self.expectReadCorrupt(offset, at: 24 * position + 16, in: "SPOT", section: "ATTR", "spot \(position) at \(offset)") {
+                        _ = try $0.spot(at: position - 1)
                     }
                 }
-                #expect(failures > 0, "string \(entry) ending at \(end)")
+            }
+            // A spot whose attributes start after the next spot's start.
+            if position > 0, records[position - 1].attributes > 0 {
+                try Self.expectReadCorrupt(records[position - 1].attributes - 1, at: 24 * position + 16, in: "SPOT", section: "ATTR") {
+                    _ = try $0.spot(at: position - 1)
+                }
+            }
+        }
+        #expect(records.contains { $0.attributes > 0 }, "the fixture exercises backwards offsets")
+    }
+
+    @Test("attribute numbers naming no string, running past their spot, or too long throw IndexError when read")
+    func hostileAttributeNumbers() throws {
+        let raw = RawIndex(Self.small)
+        let records = raw.spots
+        let pairs = raw.attributes
+        let attributeLength = raw.section("ATTR").length
+        let stringCount = raw.strings("STRS").count
+        #expect(stringCount < 0x7F, "every string number fits one varint byte")
+        var checked = 0
+        for position in records.indices where !pairs[position].isEmpty {
+            let start = Int(records[position].attributes)
+            let end = position + 1 < records.count ? Int(records[position + 1].attributes) : attributeLength
+            // A key, then a value, naming a string past the table.
+            try Self.expectReadCorrupt(UInt8(0x7F), at: start, in: "ATTR", section: "STRS", "spot \(position) key") { _ = try $0.spot(at: position) }
+            try Self.expectReadCorrupt(UInt8(0x7F), at: start + 1, in: "ATTR", section: "STRS", "spot \(position) value") { _ = try $0.spot(at: position) }
+            // The last number continues past the spot's attributes.
+            try Self.expectReadCorrupt(UInt8(0x81), at: end - 1, in: "ATTR", section: "ATTR", "spot \(position) last") { _ = try $0.spot(at: position) }
+            // A number longer than 32 bits.
+            if end - start >= 6 {
+                var bytes = Self.small
+                let section = bytes.section("ATTR")
+                for i in 0..<5 { bytes[section.offset + start + i] = 0xFF }
+                bytes[section.offset + start + 5] = 0x01
+                bytes.resealSection("ATTR")
+                try withTemporaryFile(bytes) { path in
+                    let reader = try SpotIndexReader(path: path)
+                    let error = #expect(throws: IndexError.self) { try reader.spot(at: position) }
+                    #expect(error?.section == "ATTR")
+                }
+            }
+            checked += 1
+        }
+        #expect(checked == 3, "three spots of the fixture have attributes")
+    }
+
+    @Test("merged references with an impossible type throw IndexError when their spot is read, reported in MERG")
+    func hostileMergedRecords() throws {
+        let raw = RawIndex(Self.small)
+        let merged = raw.refs("MERG")
+        #expect(merged.count == 2)
+        for (entry, record) in merged.enumerated() {
+            for type: UInt8 in [3, 7, 0xFF] {
+                try Self.expectReadCorrupt(type, at: 16 * entry + 8, in: "MERG", section: "MERG", "MERG entry \(entry) type \(type)") {
+                    _ = try $0.spot(at: Int(record.spot))
+                }
+            }
+        }
+    }
+
+    @Test("reference entries with an impossible type or a spot past the last throw IndexError when looked up, reported in REFS")
+    func hostileReferenceRecords() throws {
+        let raw = RawIndex(Self.small)
+        let refs = raw.refs("REFS")
+        #expect(refs.count == 6)
+        for (entry, record) in refs.enumerated() {
+            let ref = try #require(record.ref)
+            for spot in [UInt32(4), UInt32.max, UInt32(1) << 31] {
+                try Self.expectReadCorrupt(spot, at: 16 * entry + 12, in: "REFS", section: "REFS", "\(ref) to spot \(spot)") {
+                    _ = try $0.spotIndex(for: ref)
+                }
+            }
+            for type: UInt8 in [3, 0xFF] {
+                try Self.expectReadCorrupt(type, at: 16 * entry + 8, in: "REFS", section: "REFS", "\(ref) type \(type)") {
+                    _ = try $0.spotIndex(for: ref)
+                }
+            }
+        }
+    }
+
+    @Test("posting lists past their section, running backwards or naming a spot past the last throw IndexError when read, reported in POST")
+    func hostilePostings() throws {
+        let raw = RawIndex(Self.small)
+        let lists = raw.postings
+        let tokens = lists.count
+        #expect(tokens > 3)
+        let listsStart = 4 + 4 * tokens
+        for token in 0..<tokens {
+            let end = 4 + 4 * token
+            for value in [UInt32.max, UInt32(lists.joined().count + 1)] {
+                try Self.expectReadCorrupt(value, at: end, in: "POST", section: "POST", "token \(token) ends at \(value)") { _ = try $0.postings(ofToken: token) }
+                if token + 1 < tokens {
+                    try Self.expectReadCorrupt(value, at: end, in: "POST", section: "POST", "token \(token) ends at \(value)") {
+                        _ = try $0.postings(ofToken: token + 1)
+                    }
+                }
+            }
+            if token > 0, !lists[token - 1].isEmpty {
+                // This list ends before the previous one does.
+                try Self.expectReadCorrupt(UInt32(0), at: end, in: "POST", section: "POST", "token \(token) ends at 0") { _ = try $0.postings(ofToken: token) }
+            }
+        }
+        let listEnds = lists.reduce(into: [Int]()) { ends, list in ends.append((ends.last ?? 0) + list.count) }
+        for entry in 0..<listEnds.last! {
+            let owner = listEnds.firstIndex { entry < $0 }!
+            for spot in [UInt32(4), 0x7FFF_FFFF, 0x8000_0004, UInt32.max] {
+                var bytes = Self.small
+                bytes.store(spot, at: bytes.section("POST").offset + listsStart + 4 * entry)
+                bytes.resealSection("POST")
+                try withTemporaryFile(bytes) { path in
+                    let reader = try SpotIndexReader(path: path)
+                    let failing = (0..<tokens).filter { token in (try? reader.postings(ofToken: token)) == nil }
+                    #expect(failing.contains(owner), "entry \(entry) = \(spot)")
+                    let error = #expect(throws: IndexError.self) { try reader.postings(ofToken: failing.first ?? 0) }
+                    #expect(error?.section == "POST")
+                }
+            }
+        }
+    }
+
+    @Test("string end offsets past the text or running backwards: open fails for a kind's string, reading fails for an attribute's")
+    func hostileStringEnds() throws {
+        let raw = RawIndex(Self.small)
+        let strings = raw.strings("STRS")
+        let ends = raw.stringEnds("STRS")
+        let textLength = UInt32(strings.map(\.count).reduce(0, +))
+        let kindStrings = Set(raw.kinds.flatMap { [$0.key, $0.value, $0.category] })
+        let attributes = raw.attributes
+        var readFailures = 0
+        var openFailures = 0
+        for entry in strings.indices {
+            let start = entry == 0 ? 0 : ends[entry - 1]
+            for end in [UInt32.max, textLength + 1, UInt32(0)] {
+                // Which strings the patch makes unreadable: this one, and (past the text) the next, which starts there.
+                var broken: Set<UInt32> = []
+                if end > textLength || start > end { broken.insert(UInt32(entry)) }
+                if end > textLength, entry + 1 < strings.count { broken.insert(UInt32(entry + 1)) }
+                if broken.isEmpty { continue }
+                var bytes = Self.small
+                bytes.store(end, at: bytes.section("STRS").offset + 4 + 4 * entry)
+                bytes.resealSection("STRS")
+                let comment: Comment = "string \(entry) ending at \(end)"
+                if !broken.isDisjoint(with: kindStrings) {
+                    let error = try openingError(bytes)
+                    #expect(error?.kind == .corrupt, comment)
+                    #expect(error?.section == "KIND", comment)
+                    openFailures += 1
+                    continue
+                }
+                try withTemporaryFile(bytes) { path in
+                    let reader = try SpotIndexReader(path: path)
+                    var failing: Set<Int> = []
+                    for position in 0..<reader.count {
+                        do throws(IndexError) {
+                            _ = try reader.spot(at: position)
+                        } catch {
+                            #expect(error.kind == .corrupt, comment)
+                            #expect(error.section == "STRS", comment)
+                            failing.insert(position)
+                        }
+                    }
+                    let expected = Set(attributes.indices.filter { position in
+                        attributes[position].contains { broken.contains($0.key) || broken.contains($0.value) }
+                    })
+                    #expect(failing == expected, comment)
+                    #expect(!failing.isEmpty, comment)
+                    readFailures += failing.count
+                }
+            }
+        }
+        #expect(openFailures > 0 && readFailures > 0)
+    }
+
+    @Test("token end offsets past the text or running backwards never crash a prefix search")
+    func hostileTokenEnds() throws {
+        let raw = RawIndex(Self.small)
+        let ends = raw.stringEnds("TOKN")
+        try withScratchFile { write in
+            for entry in ends.indices {
+                for end in [UInt32.max, ends.last! + 1, 0] {
+                    var bytes = Self.small
+                    bytes.store(end, at: bytes.section("TOKN").offset + 4 + 4 * entry)
+                    bytes.resealSection("TOKN")
+                    let result = try DamageTests.exercise(bytes, writing: write)
+                    #expect(result.openError == nil)
+                    #expect(result.badSections.isEmpty)
+                }
             }
         }
     }

@@ -5,39 +5,61 @@ import Testing
 
 @Suite("Index round trip")
 struct RoundTripTests {
+    static let emptyMetadata = IndexMetadata(generator: "g", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:])
+
     /// Spots compare equal with String's canonical equivalence; the format promises the very bytes back.
-    static func expectSameBytes(_ read: Spot, _ written: Spot, _ position: Int) {
-        #expect(Array(read.tagKey.utf8) == Array(written.tagKey.utf8), "spot \(position)")
-        #expect(Array(read.kind.utf8) == Array(written.kind.utf8), "spot \(position)")
-        #expect(read.name.map { Array($0.utf8) } == written.name.map { Array($0.utf8) }, "spot \(position)")
+    static func expectSameBytes(_ read: Spot, _ written: Spot, _ position: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(Array(read.tagKey.utf8) == Array(written.tagKey.utf8), "spot \(position)", sourceLocation: sourceLocation)
+        #expect(Array(read.kind.utf8) == Array(written.kind.utf8), "spot \(position)", sourceLocation: sourceLocation)
+        #expect(read.name.map { Array($0.utf8) } == written.name.map { Array($0.utf8) }, "spot \(position)", sourceLocation: sourceLocation)
         #expect(
             read.attributeTags.map { Array($0.key.utf8) + [0xFF] + Array($0.value.utf8) }
-                == written.attributeTags.map { Array($0.key.utf8) + [0xFF] + Array($0.value.utf8) }, "spot \(position)")
+                == written.attributeTags.map { Array($0.key.utf8) + [0xFF] + Array($0.value.utf8) }, "spot \(position)",
+            sourceLocation: sourceLocation)
+    }
+
+    /// Checks that `reader` holds exactly `spots` (in whatever order the index chose), each found by
+    /// its own reference, equal and byte for byte the same, with the per-field readers agreeing.
+    static func expectHolds(_ reader: SpotIndexReader, _ spots: [Spot], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(reader.count == spots.count, sourceLocation: sourceLocation)
+        var positions = Set<Int>()
+        for written in spots {
+            let position = try #require(try reader.spotIndex(for: written.ref), "\(written.ref)", sourceLocation: sourceLocation)
+            #expect(positions.insert(position).inserted, "two spots at position \(position)", sourceLocation: sourceLocation)
+            let read = try reader.spot(at: position)
+            #expect(read == written, "spot \(written.ref)", sourceLocation: sourceLocation)
+            expectSameBytes(read, written, position, sourceLocation: sourceLocation)
+            #expect(try reader.ref(at: position) == written.ref, sourceLocation: sourceLocation)
+            #expect(try reader.coordinate(at: position) == written.coordinate, sourceLocation: sourceLocation)
+            let kind = try reader.kind(at: position)
+            #expect(kind == reader.kinds[try reader.kindNumber(at: position)], sourceLocation: sourceLocation)
+            #expect(Array(kind.tagKey.utf8) == Array(written.tagKey.utf8), sourceLocation: sourceLocation)
+            #expect(Array(kind.value.utf8) == Array(written.kind.utf8), sourceLocation: sourceLocation)
+            #expect(kind.category == written.category, sourceLocation: sourceLocation)
+        }
+        #expect(positions == Set(0..<reader.count), "every position holds one of the spots", sourceLocation: sourceLocation)
     }
 
     static func roundTrip(seed: UInt64, count: Int) throws {
         var factory = SpotFactory(seed: seed)
-        let spots = (0..<count).map { _ in factory.spot() }
+        let spots = factory.uniqueSpots(count)
         let metadata = factory.metadata(count: count)
-        let bytes = SpotIndexWriter.encode(spots, metadata: metadata)
+        let words = factory.categoryWords()
+        let bytes = SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
-            #expect(reader.count == spots.count)
             #expect(reader.fileSize == bytes.count)
             #expect(reader.file == path)
             #expect(try reader.metadata() == metadata)
-            for (position, written) in spots.enumerated() {
-                let read = try reader.spot(at: position)
-                #expect(read == written, "spot \(position)")
-                expectSameBytes(read, written, position)
-            }
+            #expect(try reader.categoryWords() == storedCategoryWords(words))
+            try expectHolds(reader, spots)
             let checks = reader.verifyChecksums()
-            #expect(checks.count == 5)
+            #expect(checks.count == 11)
             #expect(checks.allSatisfy { $0.isValid })
         }
     }
 
-    @Test("random spots and metadata read back equal, byte for byte", arguments: [1, 2, 3, 4] as [UInt64])
+    @Test("random spots and metadata read back equal, byte for byte, each found by its reference", arguments: [1, 2, 3, 4] as [UInt64])
     func randomRoundTrip(seed: UInt64) throws {
         try Self.roundTrip(seed: seed, count: 250)
     }
@@ -52,6 +74,11 @@ struct RoundTripTests {
             let reader = try SpotIndexReader(path: path)
             #expect(reader.count == 0)
             #expect(try reader.metadata() == metadata)
+            #expect(try reader.categoryWords().isEmpty)
+            #expect(reader.levelCounts.isEmpty)
+            #expect(reader.tokenCount == 0)
+            #expect(reader.tokens(withPrefix: []) == 0..<0)
+            #expect(try reader.spotIndex(for: OSMRef(.node, 1)) == nil)
             #expect(reader.verifyChecksums().allSatisfy { $0.isValid })
         }
     }
@@ -61,25 +88,33 @@ struct RoundTripTests {
         let spots = [
             Spot(ref: OSMRef(.node, Int64.min), coordinate: Coordinate(latitudeE7: -900_000_000, longitudeE7: -1_800_000_000)!, tagKey: "", kind: "", category: nil),
             Spot(ref: OSMRef(.relation, Int64.max), coordinate: Coordinate(latitudeE7: 900_000_000, longitudeE7: 1_800_000_000)!, tagKey: "tourism", kind: "", category: .touristInformation, name: ""),
+            // Merged references at both ends of the id range, one listed twice: kept as given, in order.
             Spot(ref: OSMRef(.way, -1), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "amenity", kind: "cafe", category: .cafe,
                  name: "\"quoted\" \\ back\nslash\u{0000}nul", names: ["ja": "", "zh-Hant": "咖啡"], address: ["full": "\r\n"],
                  details: [.website: String(repeating: "長い", count: 5000)],
-                 merged: [OSMRef(.node, Int64.min), OSMRef(.way, Int64.max), OSMRef(.relation, 0), OSMRef(.node, Int64.min)]),
+                 merged: [OSMRef(.way, Int64.min), OSMRef(.way, Int64.max), OSMRef(.relation, 0), OSMRef(.way, Int64.min)]),
         ]
         let metadata = IndexMetadata(
             generator: "spots \"test\"\n", buildTime: "1970-01-01T00:00:00Z", inputs: [.init(name: "-", bytes: 0)],
             bboxE7: [-1_800_000_000, -900_000_000, 1_800_000_000, 900_000_000], statistics: ["max": Int.max, "min": Int.min])
-        try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata)) { path in
+        let words: [String: [Category]] = ["": [.cafe], "\"\\\n\u{0}": [.zoo, .airport], "日本語": Category.allCases]
+        try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)) { path in
             let reader = try SpotIndexReader(path: path)
             #expect(try reader.metadata() == metadata)
-            #expect(try (0..<reader.count).map { try reader.spot(at: $0) } == spots)
+            #expect(try reader.categoryWords() == storedCategoryWords(words))
+            #expect(try (0..<reader.count).map { try reader.spot(at: $0) }.sorted { $0.ref < $1.ref } == spots.sorted { $0.ref < $1.ref })
+            try Self.expectHolds(reader, spots)
+            let holder = try #require(try reader.spotIndex(for: OSMRef(.way, -1)))
+            for merged in spots[2].merged {
+                #expect(try reader.spotIndex(for: merged) == holder, "\(merged)")
+            }
         }
     }
 
     @Test("encoding equal spots twice gives identical bytes, whatever order the attributes were set in")
     func reproducible() {
         var factory = SpotFactory(seed: 7)
-        let spots = (0..<100).map { _ in factory.spot() }
+        let spots = factory.uniqueSpots(100)
         let metadata = factory.metadata(count: spots.count)
         // The same spots, built again with attributes set in reverse order into differently sized dictionaries.
         let rebuilt = spots.map { spot in
@@ -87,6 +122,7 @@ struct RoundTripTests {
             copy.names.reserveCapacity(64)
             copy.address.reserveCapacity(64)
             copy.details.reserveCapacity(32)
+            copy.otherNames.reserveCapacity(16)
             for tag in spot.attributeTags.reversed() { copy.setAttribute(key: tag.key, value: tag.value) }
             return copy
         }
@@ -101,21 +137,22 @@ struct RoundTripTests {
         #expect(SpotIndexWriter.encode(rebuilt, metadata: metadataAgain) == first)
     }
 
-    @Test("spots keep their order, and the string pool stores each distinct string once")
+    @Test("spots at one place are ordered by reference, and the string pool stores each distinct string once")
     func orderAndPooling() throws {
         let base = Spot(ref: OSMRef(.node, 1), coordinate: Coordinate(latitudeE7: 1, longitudeE7: 2)!, tagKey: "amenity", kind: "cafe", category: .cafe, name: "Same name")
         let spots = (0..<50).map { i in
             var spot = base
-            spot.ref = OSMRef(.node, Int64(50 - i))
+            spot.ref = OSMRef(i % 2 == 0 ? .way : .node, Int64(50 - i))
             return spot
         }
-        let bytes = SpotIndexWriter.encode(spots, metadata: IndexMetadata(generator: "g", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:]))
-        let strings = bytes.section("STRS")
-        // "cafe" (kind, and category name), "amenity" and "Same name" and "name".
-        #expect(bytes.load(UInt32.self, at: strings.offset) == 4)
+        let bytes = SpotIndexWriter.encode(spots, metadata: Self.emptyMetadata)
+        let raw = RawIndex(bytes)
+        // "amenity", "cafe" (kind, and category name), "name" and "Same name".
+        #expect(raw.strings("STRS").map { String(decoding: $0, as: UTF8.self) } == ["amenity", "cafe", "name", "Same name"])
+        #expect(raw.kinds.count == 1)
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
-            #expect(try (0..<reader.count).map { try reader.spot(at: $0).ref.id } == (1...50).reversed().map(Int64.init))
+            #expect(try (0..<reader.count).map { try reader.ref(at: $0) } == spots.map(\.ref).sorted())
         }
     }
 
@@ -129,50 +166,80 @@ struct RoundTripTests {
             Spot(ref: OSMRef(.node, 1), coordinate: coordinate, tagKey: "amenity", kind: "cafe", category: .cafe, name: composed),
             Spot(ref: OSMRef(.node, 2), coordinate: coordinate, tagKey: "amenity", kind: "cafe", category: .cafe, name: decomposed),
         ]
-        let bytes = SpotIndexWriter.encode(spots, metadata: IndexMetadata(generator: "g", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:]))
+        let bytes = SpotIndexWriter.encode(spots, metadata: Self.emptyMetadata)
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
-            let first = try reader.spot(at: 0)
-            let second = try reader.spot(at: 1)
+            let first = try reader.spot(at: try #require(try reader.spotIndex(for: OSMRef(.node, 1))))
+            let second = try reader.spot(at: try #require(try reader.spotIndex(for: OSMRef(.node, 2))))
             #expect(Array(first.name!.utf8) == Array(composed.utf8))
             #expect(Array(second.name!.utf8) == Array(decomposed.utf8), "the second spot's name comes back with the first spot's bytes")
+        }
+    }
+
+    @Test("category words read back with each list sorted by name")
+    func categoryWords() throws {
+        let words: [String: [Category]] = ["kahvila": [.cafe, .bakery], "café": [.cafe], "zoo": [.zoo, .aquarium, .zoo], "\u{2028}": []]
+        let bytes = SpotIndexWriter.encode([], metadata: Self.emptyMetadata, categoryWords: words)
+        try withTemporaryFile(bytes) { path in
+            let reader = try SpotIndexReader(path: path)
+            let read = try reader.categoryWords()
+            #expect(Set(read.keys) == Set(words.keys))
+            #expect(read["kahvila"] == [.bakery, .cafe])
+            #expect(read["zoo"]?.contains(.aquarium) == true)
+            #expect(read["\u{2028}"] == [])
         }
     }
 }
 
 @Suite("Index layout")
 struct LayoutTests {
-    static let bytes: [UInt8] = {
+    static let spots: [Spot] = {
         var factory = SpotFactory(seed: 11)
-        let spots = (0..<20).map { _ in factory.spot() }
-        return SpotIndexWriter.encode(spots, metadata: factory.metadata(count: spots.count))
+        return factory.uniqueSpots(20)
     }()
 
-    @Test("the header holds the magic, version 1, five sections, the file size and zlib's CRC of header and table")
+    static let bytes: [UInt8] = {
+        var factory = SpotFactory(seed: 12)
+        return SpotIndexWriter.encode(spots, metadata: factory.metadata(count: spots.count), categoryWords: ["cafe": [.cafe], "bar": [.nightlife]])
+    }()
+
+    static let sectionNames = ["META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "TREE", "TOKN", "POST", "WORD"]
+
+    @Test("the header holds the magic, version 1, eleven sections, the file size and zlib's CRC of header and table")
     func header() {
         let bytes = Self.bytes
         #expect(Array(bytes[0..<8]) == [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A])
         #expect(bytes.load(UInt32.self, at: 8) == 1)
-        #expect(bytes.load(UInt32.self, at: 12) == 5)
+        #expect(bytes.load(UInt32.self, at: 12) == 11)
         #expect(bytes.load(UInt64.self, at: 16) == UInt64(bytes.count))
-        #expect(bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 5 * 32], continuing: zlibCRC32(bytes[0..<24])))
+        #expect(bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 11 * 32], continuing: zlibCRC32(bytes[0..<24])))
+        #expect(bytes.load(UInt32.self, at: 28) == 0)
+        for entry in 0..<11 {
+            #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 4) == 0, "reserved word after the tag")
+            #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 28) == 0, "reserved word after the checksum")
+        }
     }
 
-    @Test("sections are META, STRS, SPOT, ATTR, MERG, 8-byte aligned, in order, with zlib's CRC, as the reader reports")
+    @Test("sections are META STRS KIND SPOT ATTR REFS MERG TREE TOKN POST WORD, 8-byte aligned, in order, with zlib's CRC, as the reader reports")
     func sections() throws {
         let bytes = Self.bytes
         let sections = bytes.rawSections
-        #expect(sections.map(\.name) == ["META", "STRS", "SPOT", "ATTR", "MERG"])
-        var end = 32 + 5 * 32
+        #expect(sections.map(\.name) == Self.sectionNames)
+        var end = 32 + 11 * 32
         for section in sections {
             #expect(section.offset % 8 == 0)
             #expect(section.offset >= end)
             #expect(section.offset - end < 8, "no more padding than alignment needs")
+            #expect(bytes[end..<section.offset].allSatisfy { $0 == 0 }, "padding is zeros")
             #expect(section.checksum == zlibCRC32(bytes[section.range]))
             end = section.offset + section.length
         }
         #expect(end == bytes.count)
-        #expect(bytes.section("SPOT").length == 20 * 48)
+        let mergedCount = Self.spots.map(\.merged.count).reduce(0, +)
+        #expect(bytes.section("SPOT").length == 20 * 24)
+        #expect(bytes.section("REFS").length == (20 + mergedCount) * 16)
+        #expect(bytes.section("MERG").length == mergedCount * 16)
+        #expect(bytes.section("KIND").length == Set(Self.spots.map { [$0.tagKey, $0.kind, $0.category?.rawValue ?? "\u{0}none"] }).count * 12)
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
             #expect(reader.sections.map(\.name) == sections.map(\.name))
@@ -182,7 +249,106 @@ struct LayoutTests {
         }
     }
 
-    @Test("the metadata section is sorted snake_case JSON")
+    @Test("spot records are id, latitude, longitude, attribute offset, kind number, OSM type and a zero byte")
+    func spotRecords() throws {
+        let raw = RawIndex(Self.bytes)
+        let strings = raw.strings("STRS").map { String(decoding: $0, as: UTF8.self) }
+        let kinds = raw.kinds
+        let attributes = raw.attributes
+        var attributeEnd: UInt32 = 0
+        try withTemporaryFile(Self.bytes) { path in
+            let reader = try SpotIndexReader(path: path)
+            #expect(reader.kinds.count == kinds.count)
+            for (position, record) in raw.spots.enumerated() {
+                let spot = try reader.spot(at: position)
+                #expect(record.id == spot.ref.id)
+                #expect(record.type == spot.ref.type.rawValue)
+                #expect(record.latitudeE7 == spot.coordinate.latitudeE7)
+                #expect(record.longitudeE7 == spot.coordinate.longitudeE7)
+                #expect(record.reserved == 0)
+                #expect(record.attributes >= attributeEnd, "attribute offsets ascend")
+                attributeEnd = record.attributes
+                #expect(Int(record.kind) == (try reader.kindNumber(at: position)))
+                let kind = kinds[Int(record.kind)]
+                #expect(strings[Int(kind.key)] == spot.tagKey)
+                #expect(strings[Int(kind.value)] == spot.kind)
+                #expect(kind.category == (spot.category.map { UInt32(strings.firstIndex(of: $0.rawValue)!) } ?? UInt32.max))
+                #expect(attributes[position].map { strings[Int($0.key)] + "=" + strings[Int($0.value)] } == spot.attributeTags.map { $0.key + "=" + $0.value })
+            }
+        }
+        #expect(raw.section("ATTR").length >= Int(attributeEnd))
+    }
+
+    @Test("a one-spot index is laid out byte for byte as the format describes")
+    func oneSpotBytes() {
+        let spot = Spot(
+            ref: OSMRef(.way, -2), coordinate: Coordinate(latitudeE7: -3, longitudeE7: 4)!, tagKey: "amenity", kind: "cafe", category: .cafe,
+            name: "Kahvila", merged: [OSMRef(.node, 0x0102_0304_0506_0708)])
+        let bytes = SpotIndexWriter.encode([spot], metadata: RoundTripTests.emptyMetadata, categoryWords: ["kahvi": [.cafe]])
+        func section(_ name: String) -> [UInt8] { Array(bytes[bytes.section(name).range]) }
+        let le32: (UInt32) -> [UInt8] = { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        // Strings in order of first use: the kind's key, value (the category's name shares it), then attribute key and value.
+        #expect(section("STRS") == le32(4) + le32(7) + le32(11) + le32(15) + le32(22) + Array("amenitycafenameKahvila".utf8))
+        #expect(section("KIND") == le32(0) + le32(1) + le32(1))
+        #expect(section("SPOT") == [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + le32(UInt32(bitPattern: -3)) + le32(4) + le32(0) + [0, 0, 1, 0])
+        #expect(section("ATTR") == [2, 3])
+        #expect(section("REFS") == [0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0, 0, 0, 0] + le32(0)
+            + [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0] + le32(0))
+        #expect(section("MERG") == [0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0, 0, 0, 0] + le32(0))
+        #expect(section("TREE") == le32(16) + le32(1) + le32(1) + le32(0) + le32(4) + le32(UInt32(bitPattern: -3)) + le32(4) + le32(UInt32(bitPattern: -3)))
+        #expect(section("TOKN") == le32(1) + le32(7) + Array("kahvila".utf8))
+        #expect(section("POST") == le32(1) + le32(1) + le32(0x8000_0000))
+        #expect(section("WORD") == Array(#"{"kahvi":["cafe"]}"#.utf8))
+    }
+
+    @Test("REFS holds every own and merged reference once, sorted by type then id; MERG holds the merged ones by spot")
+    func referenceTables() throws {
+        let raw = RawIndex(Self.bytes)
+        let refs = raw.refs("REFS")
+        #expect(refs.allSatisfy { $0.reserved == [0, 0, 0] })
+        let ordered = refs.compactMap(\.ref)
+        #expect(ordered.count == refs.count)
+        #expect(zip(ordered, ordered.dropFirst()).allSatisfy { $0 < $1 }, "strictly ascending")
+        #expect(Set(ordered) == Set(Self.spots.flatMap { [$0.ref] + $0.merged }))
+        let merged = raw.refs("MERG")
+        #expect(merged.allSatisfy { $0.reserved == [0, 0, 0] })
+        #expect(zip(merged, merged.dropFirst()).allSatisfy { $0.spot <= $1.spot }, "grouped by ascending spot")
+        let records = raw.spots
+        for entry in refs {
+            let holder = Self.spots.first { $0.ref == entry.ref || $0.merged.contains(entry.ref!) }!
+            #expect(records[Int(entry.spot)].id == holder.ref.id && records[Int(entry.spot)].type == holder.ref.type.rawValue)
+        }
+        for spot in Self.spots {
+            let position = UInt32(raw.spotPosition(of: spot.ref)!)
+            #expect(merged.filter { $0.spot == position }.compactMap(\.ref) == spot.merged, "merged references keep their order")
+        }
+    }
+
+    @Test("the tree section is node size, level count, box counts, padding to 8 bytes, then the boxes lowest level first")
+    func treeLayout() throws {
+        var factory = SpotFactory(seed: 13)
+        for count in [0, 1, 16, 17, 300] {
+            let bytes = SpotIndexWriter.encode(factory.uniqueSpots(count), metadata: RoundTripTests.emptyMetadata)
+            let tree = RawIndex(bytes).tree
+            var expected: [Int] = []
+            var below = count
+            while below > 1 || (expected.isEmpty && below == 1) {
+                below = (below + 15) / 16
+                expected.append(below)
+            }
+            #expect(tree.nodeSize == 16)
+            #expect(tree.levelCounts == expected, "\(count) spots")
+            #expect(tree.padding.allSatisfy { $0 == 0 })
+            #expect(bytes.section("TREE").length == 8 + 4 * expected.count + (expected.count % 2) * 4 + 16 * expected.reduce(0, +))
+            try withTemporaryFile(bytes) { path in
+                let reader = try SpotIndexReader(path: path)
+                #expect(reader.nodeSize == 16)
+                #expect(reader.levelCounts == expected)
+            }
+        }
+    }
+
+    @Test("the metadata section is sorted snake_case JSON, the words section a sorted JSON object")
     func metadataJSON() throws {
         let bytes = Self.bytes
         let meta = bytes.section("META")
@@ -190,5 +356,6 @@ struct LayoutTests {
         #expect(Set(object.keys).isSuperset(of: ["generator", "inputs", "bbox_e7", "statistics"]))
         let text = String(decoding: bytes[meta.range], as: UTF8.self)
         #expect(text.range(of: "\"bbox_e7\"")!.lowerBound < text.range(of: "\"generator\"")!.lowerBound)
+        #expect(Array(bytes[bytes.section("WORD").range]) == Array(#"{"bar":["nightlife"],"cafe":["cafe"]}"#.utf8))
     }
 }

@@ -71,8 +71,36 @@ struct SpotFactory {
         for _ in 0..<int(0...3) { spot.names[Self.languages.randomElement(using: &random)!] = string() }
         for _ in 0..<int(0...4) { spot.address[Self.addressKeys.randomElement(using: &random)!] = string() }
         for _ in 0..<int(0...3) { spot.details[Spot.Detail.allCases.randomElement(using: &random)!] = string(maxPieces: 6) }
+        if chance(15) { spot.otherNames[Spot.otherNameKeys.sorted().randomElement(using: &random)!] = string() }
         if chance(30) { spot.merged = (0..<int(1...4)).map { _ in ref() } }
         return spot
+    }
+
+    /// `count` random spots whose references, own and merged, are all distinct and not in
+    /// `excluding`: the index maps every reference to one spot, so a reference must name one.
+    mutating func uniqueSpots(_ count: Int, excluding: Set<OSMRef> = []) -> [Spot] {
+        var used = excluding
+        return (0..<count).map { _ in
+            var spot = spot()
+            while used.contains(spot.ref) { spot.ref = ref() }
+            used.insert(spot.ref)
+            spot.merged = spot.merged.map { merged in
+                var merged = merged
+                while used.contains(merged) { merged = ref() }
+                used.insert(merged)
+                return merged
+            }
+            return spot
+        }
+    }
+
+    /// Random category words: folded-looking words, awkward ones included, each naming 1 to 3 categories.
+    mutating func categoryWords() -> [String: [Category]] {
+        var words: [String: [Category]] = [:]
+        for _ in 0..<int(0...6) {
+            words[string(maxPieces: 2)] = (0..<int(1...3)).map { _ in Category.allCases.randomElement(using: &random)! }
+        }
+        return words
     }
 
     mutating func metadata(count: Int) -> IndexMetadata {
@@ -177,5 +205,147 @@ extension Array where Element == UInt8 {
         let section = section(name)
         store(zlibCRC32(self[section.range]), at: section.entryOffset + 24)
         resealHeader()
+    }
+}
+
+/// What `categoryWords()` gives back for words written as `words`: each list sorted by name.
+func storedCategoryWords(_ words: [String: [Category]]) -> [String: [Category]] {
+    words.mapValues { $0.sorted { $0.rawValue < $1.rawValue } }
+}
+
+/// The sections of an index decoded straight from the bytes as the format lays them out,
+/// independently of SpotIndexReader, to check the writer's layout and to aim damage precisely.
+struct RawIndex {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// One 24-byte SPOT record.
+    struct SpotRecord: Equatable {
+        var id: Int64, latitudeE7: Int32, longitudeE7: Int32, attributes: UInt32, kind: UInt16, type: UInt8, reserved: UInt8
+    }
+
+    /// One 16-byte REFS or MERG record.
+    struct RefRecord: Equatable {
+        var id: Int64, type: UInt8, reserved: [UInt8], spot: UInt32
+        var ref: OSMRef? { OSMType(rawValue: type).map { OSMRef($0, id) } }
+    }
+
+    /// One 12-byte KIND record: string indices of key, value and category (or UInt32.max).
+    struct KindRecord: Equatable {
+        var key: UInt32, value: UInt32, category: UInt32
+    }
+
+    /// The TREE section: node size, box counts by level, and the boxes as [minLon, minLat, maxLon, maxLat].
+    struct Tree {
+        var nodeSize: Int
+        var levelCounts: [Int]
+        var padding: [UInt8]
+        var boxes: [[[Int32]]]
+    }
+
+    func section(_ name: String) -> RawSection { bytes.section(name) }
+
+    /// A string table (STRS or TOKN): the strings' bytes, in order.
+    func strings(_ name: String) -> [[UInt8]] {
+        let section = section(name)
+        let count = Int(bytes.load(UInt32.self, at: section.offset))
+        let textStart = section.offset + 4 + 4 * count
+        var start = 0
+        return (0..<count).map { index in
+            let end = Int(bytes.load(UInt32.self, at: section.offset + 4 + 4 * index))
+            defer { start = end }
+            return Array(bytes[textStart + start..<textStart + end])
+        }
+    }
+
+    /// The end offsets of a string table's strings.
+    func stringEnds(_ name: String) -> [UInt32] {
+        let section = section(name)
+        let count = Int(bytes.load(UInt32.self, at: section.offset))
+        return (0..<count).map { bytes.load(UInt32.self, at: section.offset + 4 + 4 * $0) }
+    }
+
+    var spots: [SpotRecord] {
+        let section = section("SPOT")
+        return stride(from: section.offset, to: section.offset + section.length, by: 24).map { base in
+            SpotRecord(
+                id: bytes.load(at: base), latitudeE7: bytes.load(at: base + 8), longitudeE7: bytes.load(at: base + 12),
+                attributes: bytes.load(at: base + 16), kind: bytes.load(at: base + 20), type: bytes[base + 22], reserved: bytes[base + 23])
+        }
+    }
+
+    /// The position of the record of the spot whose own reference is `ref`.
+    func spotPosition(of ref: OSMRef) -> Int? {
+        spots.firstIndex { $0.id == ref.id && $0.type == ref.type.rawValue }
+    }
+
+    func refs(_ name: String) -> [RefRecord] {
+        let section = section(name)
+        return stride(from: section.offset, to: section.offset + section.length, by: 16).map { base in
+            RefRecord(id: bytes.load(at: base), type: bytes[base + 8], reserved: Array(bytes[base + 9..<base + 12]), spot: bytes.load(at: base + 12))
+        }
+    }
+
+    var kinds: [KindRecord] {
+        let section = section("KIND")
+        return stride(from: section.offset, to: section.offset + section.length, by: 12).map { base in
+            KindRecord(key: bytes.load(at: base), value: bytes.load(at: base + 4), category: bytes.load(at: base + 8))
+        }
+    }
+
+    /// Each spot's attributes as (key, value) string indices, decoding the LEB128 varints of ATTR.
+    var attributes: [[(key: UInt32, value: UInt32)]] {
+        let section = section("ATTR")
+        let records = spots
+        return records.indices.map { position in
+            let start = Int(records[position].attributes)
+            let end = position + 1 < records.count ? Int(records[position + 1].attributes) : section.length
+            var cursor = start
+            func varint() -> UInt32 {
+                var value: UInt32 = 0
+                var shift: UInt32 = 0
+                while true {
+                    let byte = bytes[section.offset + cursor]
+                    cursor += 1
+                    value |= UInt32(byte & 0x7F) << shift
+                    if byte & 0x80 == 0 { return value }
+                    shift += 7
+                }
+            }
+            var pairs: [(key: UInt32, value: UInt32)] = []
+            while cursor < end { pairs.append((varint(), varint())) }
+            return pairs
+        }
+    }
+
+    var tree: Tree {
+        let section = section("TREE")
+        let levels = Int(bytes.load(UInt32.self, at: section.offset + 4))
+        let counts = (0..<levels).map { Int(bytes.load(UInt32.self, at: section.offset + 8 + 4 * $0)) }
+        let paddingStart = section.offset + 8 + 4 * levels
+        var cursor = paddingStart + (levels % 2 == 1 ? 4 : 0)
+        let boxes = counts.map { count in
+            (0..<count).map { _ in
+                defer { cursor += 16 }
+                return (0..<4).map { bytes.load(Int32.self, at: cursor + 4 * $0) }
+            }
+        }
+        return Tree(
+            nodeSize: Int(bytes.load(UInt32.self, at: section.offset)), levelCounts: counts,
+            padding: Array(bytes[paddingStart..<paddingStart + (levels % 2 == 1 ? 4 : 0)]), boxes: boxes)
+    }
+
+    /// The posting lists, one per token: raw values, spot index with the top bit for "starts a name".
+    var postings: [[UInt32]] {
+        let section = section("POST")
+        let count = Int(bytes.load(UInt32.self, at: section.offset))
+        let listStart = section.offset + 4 + 4 * count
+        var start = 0
+        return (0..<count).map { token in
+            let end = Int(bytes.load(UInt32.self, at: section.offset + 4 + 4 * token))
+            defer { start = end }
+            return (start..<end).map { bytes.load(UInt32.self, at: listStart + 4 * $0) }
+        }
     }
 }
