@@ -203,9 +203,7 @@ enum BatchRequest {
     }
 
     static func parse(_ line: Data) throws -> SearchRequest {
-        guard let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else {
-            throw Failure(description: "not a JSON object")
-        }
+        guard case .object(let object)? = try? JSONLine.parse(line) else { throw Failure(description: "not a JSON object") }
         let known: Set<String> = ["near", "radius", "bbox", "categories", "exclude", "query", "limit"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) { throw Failure(description: "unknown key \"\(unknown)\"") }
         var request = SearchRequest()
@@ -216,7 +214,7 @@ enum BatchRequest {
             request.near = point
         }
         if let radius = object["radius"] {
-            guard let metres = numbers([radius])?.first, metres >= 0 else { throw Failure(description: "radius: expected metres") }
+            guard case .number(let metres) = radius, metres >= 0 else { throw Failure(description: "radius: expected metres") }
             request.radius = metres
         }
         if let bbox = object["bbox"] {
@@ -227,20 +225,22 @@ enum BatchRequest {
         }
         for (key, including) in [("categories", true), ("exclude", false)] {
             guard let value = object[key] else { continue }
-            guard let names = value as? [String] else { throw Failure(description: "\(key): expected an array of category names") }
-            let categories = try Set(names.map { name in
-                guard let category = Category(rawValue: name) else { throw Failure(description: "\(key): unknown category \"\(name)\"") }
+            guard case .array(let items) = value else { throw Failure(description: "\(key): expected an array of category names") }
+            let categories = try Set(items.map { item in
+                guard case .string(let name) = item, let category = Category(rawValue: name) else {
+                    throw Failure(description: "\(key): expected known category names")
+                }
                 return category
             })
             guard request.pointOfInterestFilter == nil else { throw Failure(description: "give categories or exclude, not both") }
             request.pointOfInterestFilter = including ? PointOfInterestFilter(including: categories) : PointOfInterestFilter(excluding: categories)
         }
         if let query = object["query"] {
-            guard let text = query as? String else { throw Failure(description: "query: expected a string") }
+            guard case .string(let text) = query else { throw Failure(description: "query: expected a string") }
             request.naturalLanguageQuery = text
         }
         if let limit = object["limit"] {
-            guard let number = numbers([limit])?.first, number >= 0, number == number.rounded() else {
+            guard case .number(let number) = limit, number >= 0, number == number.rounded(), number < 1e9 else {
                 throw Failure(description: "limit: expected a whole number")
             }
             request.limit = Int(number)
@@ -248,13 +248,13 @@ enum BatchRequest {
         return request
     }
 
-    /// The values as Doubles when every one is a JSON number (not a boolean).
-    private static func numbers(_ value: Any) -> [Double]? {
-        guard let array = value as? [Any] else { return nil }
+    /// The numbers of a JSON array of numbers.
+    private static func numbers(_ value: JSONLine.Value) -> [Double]? {
+        guard case .array(let items) = value else { return nil }
         var result: [Double] = []
-        for item in array {
-            guard let number = item as? NSNumber, !(item is Bool) || type(of: item) != type(of: true as NSNumber) else { return nil }
-            result.append(number.doubleValue)
+        for item in items {
+            guard case .number(let number) = item else { return nil }
+            result.append(number)
         }
         return result
     }

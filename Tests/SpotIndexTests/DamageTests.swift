@@ -133,7 +133,7 @@ struct DamageTests {
             #expect(reader.levelCounts == [1])
             try RoundTripTests.expectHolds(reader, Self.smallSpots)
         }
-        try withTemporaryFile(Self.medium) { path in
+        try withTemporaryFile(Self.medium) { path throws in
             #expect(try SpotIndexReader(path: path).levelCounts == [3, 1])
         }
     }
@@ -424,7 +424,7 @@ struct HostileHeaderTests {
     }
 
     /// `bytes` with `patch` written over the start of section `name`, its checksum recomputed.
-    static func patched(_ bytes: [UInt8] = small, _ name: String, at offset: Int = 0, with patch: [UInt8]) -> [UInt8] {
+    static func patched(_ name: String, in bytes: [UInt8] = small, at offset: Int = 0, with patch: [UInt8]) -> [UInt8] {
         var bytes = bytes
         let section = bytes.section(name)
         precondition(offset + patch.count <= section.length)
