@@ -29,6 +29,8 @@ let package = Package(
             name: "SpotPipeline", dependencies: ["OSMXML", "Spots", "SpotIndex", "CCrypto"],
             plugins: ["EmbedPipelines"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
+        // Benchmarks/search.sh's in-process timer: open time and request latency percentiles.
+        .executableTarget(name: "search-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots"], path: "Benchmarks/SearchLatency"),
         .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files"]),
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
         .target(name: "SpotSearch", dependencies: ["SpotIndex", "Spots"]),

@@ -77,6 +77,11 @@ enum JSONText {
     /// the rest as UTF-8.
     static func appendString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

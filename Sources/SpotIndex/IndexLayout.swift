@@ -13,6 +13,7 @@ enum IndexLayout {
     static let spotRecordSize = 24
     static let kindRecordSize = 12
     static let refRecordSize = 16
+    static let orderEntrySize = 4
     static let boxSize = 16
     /// Children per node of the packed R-tree.
     static let nodeSize = 16
@@ -28,11 +29,12 @@ enum IndexLayout {
         static let attributes = tag("ATTR")
         static let refs = tag("REFS")
         static let merged = tag("MERG")
+        static let mergedOrder = tag("MRGO")
         static let tree = tag("TREE")
         static let tokens = tag("TOKN")
         static let postings = tag("POST")
         static let words = tag("WORD")
-        static let required = [metadata, strings, kinds, spots, attributes, refs, merged, tree, tokens, postings, words]
+        static let required = [metadata, strings, kinds, spots, attributes, refs, merged, mergedOrder, tree, tokens, postings, words]
     }
 
     static func tag(_ name: StaticString) -> UInt32 {

@@ -63,6 +63,7 @@ public final class SpotIndexReader: @unchecked Sendable {
     private let attributes: UnsafeRawBufferPointer
     private let refs: UnsafeRawBufferPointer
     private let merged: UnsafeRawBufferPointer
+    private let mergedOrder: UnsafeRawBufferPointer
     private let boxes: UnsafeRawBufferPointer
     private let postingEnds: UnsafeRawBufferPointer
     private let postings: UnsafeRawBufferPointer
@@ -89,8 +90,13 @@ public final class SpotIndexReader: @unchecked Sendable {
         spots = try section(IndexLayout.Tag.spots, recordSize: IndexLayout.spotRecordSize)
         count = spots.count / IndexLayout.spotRecordSize
         attributes = try section(IndexLayout.Tag.attributes)
-        refs = try section(IndexLayout.Tag.refs, recordSize: IndexLayout.refRecordSize)
+        refs = try section(IndexLayout.Tag.refs, recordSize: IndexLayout.orderEntrySize)
         merged = try section(IndexLayout.Tag.merged, recordSize: IndexLayout.refRecordSize)
+        mergedOrder = try section(IndexLayout.Tag.mergedOrder, recordSize: IndexLayout.orderEntrySize)
+        guard refs.count / IndexLayout.orderEntrySize == count else { throw corrupt("REFS", "does not list every spot once") }
+        guard mergedOrder.count / IndexLayout.orderEntrySize == merged.count / IndexLayout.refRecordSize else {
+            throw corrupt("MRGO", "does not list every merged reference once")
+        }
         metadataBytes = try section(IndexLayout.Tag.metadata)
         wordBytes = try section(IndexLayout.Tag.words)
         strings = try StringTable(try section(IndexLayout.Tag.strings), file: path, section: "STRS")
@@ -152,13 +158,13 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     /// Folded query words and the categories they name, stored by the build.
     public func categoryWords() throws(IndexError) -> [String: [Category]] {
-        guard let object = try? JSONWords.decode(wordBytes) else { throw corrupt("WORD", "not a JSON object of word lists") }
         var words: [String: [Category]] = [:]
-        for (word, names) in object {
-            words[word] = try names.map { (name) throws(IndexError) in
-                guard let category = Category(rawValue: name) else { throw corrupt("WORD", "unknown category \"\(name)\"") }
-                return category
+        for line in String(decoding: wordBytes, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: "\t")
+            guard let category = Category(rawValue: String(fields[0])) else {
+                throw corrupt("WORD", "unknown category \"\(fields[0])\"")
             }
+            for word in fields.dropFirst() { words[String(word), default: []].append(category) }
         }
         return words
     }
@@ -231,19 +237,52 @@ public final class SpotIndexReader: @unchecked Sendable {
     }
 
     /// The index of the spot that holds `ref`: its own, or one merged into it; nil when none.
-    /// A binary search: logarithmic in the number of references.
+    /// Binary searches: logarithmic in the number of references.
     public func spotIndex(for ref: OSMRef) throws(IndexError) -> Int? {
-        let entries = refs.count / IndexLayout.refRecordSize
+        if let own = try search(ref, in: refs, entryRef: { (position) throws(IndexError) in try self.ref(at: self.spotNumber(inOrder: position)) }) {
+            return try spotNumber(inOrder: own)
+        }
+        guard let position = try search(ref, in: mergedOrder, entryRef: { (position) throws(IndexError) in try entryRef(merged, mergedPosition(position)) })
+        else { return nil }
+        let spot = Int(merged.load(try mergedPosition(position) * IndexLayout.refRecordSize + 12) as UInt32)
+        guard spot < count else { throw corrupt("MERG", "reference points past the last spot") }
+        return spot
+    }
+
+    /// Calls `body` with each spot in the order of its own OSM reference (type, then id), while
+    /// `body` returns true.
+    public func forEachSpotInReferenceOrder(_ body: (Int) throws -> Bool) throws {
+        for position in 0..<count {
+            if try !body(try spotNumber(inOrder: position)) { return }
+        }
+    }
+
+    /// The position in `order` (entries of 4 bytes) whose reference is `ref`, by binary search.
+    private func search(
+        _ ref: OSMRef, in order: UnsafeRawBufferPointer, entryRef: (Int) throws(IndexError) -> OSMRef
+    ) throws(IndexError) -> Int? {
         var low = 0
-        var high = entries
+        var high = order.count / IndexLayout.orderEntrySize
         while low < high {
             let middle = (low + high) / 2
-            if try entryRef(refs, middle) < ref { low = middle + 1 } else { high = middle }
+            if try entryRef(middle) < ref { low = middle + 1 } else { high = middle }
         }
-        guard low < entries, try entryRef(refs, low) == ref else { return nil }
-        let spot = Int(refs.load(low * IndexLayout.refRecordSize + 12) as UInt32)
-        guard spot < count else { throw corrupt("REFS", "reference points past the last spot") }
+        guard low < order.count / IndexLayout.orderEntrySize, try entryRef(low) == ref else { return nil }
+        return low
+    }
+
+    /// The spot at `position` of the reference order (REFS).
+    private func spotNumber(inOrder position: Int) throws(IndexError) -> Int {
+        let spot = Int(refs.load(position * IndexLayout.orderEntrySize) as UInt32)
+        guard spot < count else { throw corrupt("REFS", "points past the last spot") }
         return spot
+    }
+
+    /// The MERG entry at `position` of the merged reference order (MRGO).
+    private func mergedPosition(_ position: Int) throws(IndexError) -> Int {
+        let entry = Int(mergedOrder.load(position * IndexLayout.orderEntrySize) as UInt32)
+        guard entry < merged.count / IndexLayout.refRecordSize else { throw corrupt("MRGO", "points past the last merged reference") }
+        return entry
     }
 
     private func mergedRefs(of index: Int) throws(IndexError) -> [OSMRef] {
@@ -317,6 +356,38 @@ public final class SpotIndexReader: @unchecked Sendable {
         return result
     }
 
+    /// The positions of token `token`'s postings, for `posting(at:)`.
+    public func postingRange(ofToken token: Int) throws(IndexError) -> Range<Int> {
+        let start = token == 0 ? 0 : Int(postingEnds.load(4 * (token - 1)) as UInt32)
+        let end = Int(postingEnds.load(4 * token) as UInt32)
+        guard start <= end, end * 4 <= postings.count else { throw corrupt("POST", "list \(token) is out of bounds") }
+        return start..<end
+    }
+
+    /// The posting at `position`: a spot, and whether the token starts one of its names.
+    public func posting(at position: Int) throws(IndexError) -> (spot: Int, startsName: Bool) {
+        let value: UInt32 = postings.load(4 * position)
+        let spot = Int(value & ~IndexLayout.startsNameFlag)
+        guard spot < count else { throw corrupt("POST", "a list points past the last spot") }
+        return (spot, value & IndexLayout.startsNameFlag != 0)
+    }
+
+    /// Calls `body` with every posting of tokens `tokens` (a range from `tokens(withPrefix:)`),
+    /// token by token: the lists of consecutive tokens lie next to each other, so this is one
+    /// pass over one stretch of the file. A spot comes once per token that it holds.
+    public func forEachPosting(ofTokens tokens: Range<Int>, _ body: (_ spot: Int, _ startsName: Bool) -> Void) throws(IndexError) {
+        guard !tokens.isEmpty else { return }
+        let start = tokens.lowerBound == 0 ? 0 : Int(postingEnds.load(4 * (tokens.lowerBound - 1)) as UInt32)
+        let end = Int(postingEnds.load(4 * (tokens.upperBound - 1)) as UInt32)
+        guard start <= end, end * 4 <= postings.count else { throw corrupt("POST", "lists \(tokens) are out of bounds") }
+        for entry in start..<end {
+            let value: UInt32 = postings.load(4 * entry)
+            let spot = Int(value & ~IndexLayout.startsNameFlag)
+            guard spot < count else { throw corrupt("POST", "a list points past the last spot") }
+            body(spot, value & IndexLayout.startsNameFlag != 0)
+        }
+    }
+
     // MARK: Checks
 
     /// Each section with whether its bytes match its CRC-32.
@@ -354,12 +425,5 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     private func corrupt(_ section: String, _ message: String) -> IndexError {
         IndexError(.corrupt, file: file, section: section, message)
-    }
-}
-
-/// The WORD section: a JSON object from word to an array of category names.
-enum JSONWords {
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [String: [String]] {
-        try IndexMetadata.decoder.decode([String: [String]].self, from: Data(bytes))
     }
 }

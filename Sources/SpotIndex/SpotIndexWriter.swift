@@ -14,7 +14,7 @@ public enum SpotIndexWriter {
         var kinds = KindTable()
         var spotSection = ByteWriter()
         var attributes = ByteWriter()
-        var refs: [(ref: OSMRef, spot: UInt32)] = []
+        var ownRefs: [(ref: OSMRef, spot: UInt32)] = []
         var merged: [(ref: OSMRef, spot: UInt32)] = []
         var text = TextIndexBuilder()
         for (position, spot) in ordered.enumerated() {
@@ -30,34 +30,34 @@ public enum SpotIndexWriter {
                 attributes.appendVarint(pool.index(of: attribute.key))
                 attributes.appendVarint(pool.index(of: attribute.value))
             }
-            refs.append((spot.ref, index))
-            for ref in spot.merged {
-                refs.append((ref, index))
-                merged.append((ref, index))
-            }
+            ownRefs.append((spot.ref, index))
+            for ref in spot.merged { merged.append((ref, index)) }
             for name in spot.allNames { text.add(name: name, spot: index) }
+            text.refs.append(spot.ref)
         }
-        refs.sort { $0.ref < $1.ref }
-        let words = categoryWords.keys.sorted().map { word in
-            (word, categoryWords[word]!.map(\.rawValue).sorted())
+        var referenceOrder = ByteWriter()
+        for entry in ownRefs.sorted(by: { $0.ref < $1.ref }) { referenceOrder.append(entry.spot) }
+        var mergedOrder = ByteWriter()
+        for position in merged.indices.sorted(by: { merged[$0].ref < merged[$1].ref }) { mergedOrder.append(UInt32(position)) }
+        // One line per category: its name, then the words that name it, separated by tabs.
+        var wordLists: [String: [String]] = [:]
+        for (word, categories) in categoryWords {
+            for category in categories { wordLists[category.rawValue, default: []].append(word) }
         }
-        var wordJSON = "{"
-        for (number, entry) in words.enumerated() {
-            wordJSON += (number == 0 ? "" : ",") + jsonString(entry.0) + ":[" + entry.1.map(jsonString).joined(separator: ",") + "]"
-        }
-        wordJSON += "}"
+        let wordText = wordLists.keys.sorted().map { ([$0] + wordLists[$0]!.sorted()).joined(separator: "\t") + "\n" }.joined()
         return container([
             (IndexLayout.Tag.metadata, metadata.encoded()),
             (IndexLayout.Tag.strings, pool.encoded()),
             (IndexLayout.Tag.kinds, kinds.encoded()),
             (IndexLayout.Tag.spots, spotSection.bytes),
             (IndexLayout.Tag.attributes, attributes.bytes),
-            (IndexLayout.Tag.refs, encodeRefs(refs)),
+            (IndexLayout.Tag.refs, referenceOrder.bytes),
             (IndexLayout.Tag.merged, encodeRefs(merged)),
+            (IndexLayout.Tag.mergedOrder, mergedOrder.bytes),
             (IndexLayout.Tag.tree, encodeTree(ordered.map(\.coordinate))),
             (IndexLayout.Tag.tokens, text.tokens()),
             (IndexLayout.Tag.postings, text.postings()),
-            (IndexLayout.Tag.words, Array(wordJSON.utf8)),
+            (IndexLayout.Tag.words, Array(wordText.utf8)),
         ])
     }
 
@@ -140,19 +140,6 @@ public enum SpotIndexWriter {
         file.set(IndexHeader.checksum(of: file.bytes, sectionCount: sections.count), at: 24)
         return file.bytes
     }
-
-    private static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20: result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
 }
 
 /// Each distinct string once, numbered in order of first use. Strings are told apart by their
@@ -213,6 +200,8 @@ struct KindTable {
 struct TextIndexBuilder {
     /// Token → spot → whether the token starts one of the spot's names.
     private var lists: [String: [UInt32: Bool]] = [:]
+    /// Each spot's own reference, by spot number: lists are in reference order.
+    var refs: [OSMRef] = []
 
     mutating func add(name: String, spot: UInt32) {
         for (token, startsName) in SearchText.tokens(ofName: name) {
@@ -227,8 +216,9 @@ struct TextIndexBuilder {
 
     func tokens() -> [UInt8] { StringPool.encode(sortedTokens) }
 
-    /// Count, then for each token the end of its list, then the lists: spot indices ascending,
-    /// the top bit set where the token starts one of the spot's names.
+    /// Count, then for each token the end of its list, then the lists: spot numbers in the order
+    /// of the spots' OSM references (so that the first spots of a list are the first results of
+    /// a text search), the top bit set where the token starts one of the spot's names.
     func postings() -> [UInt8] {
         var writer = ByteWriter()
         let tokens = sortedTokens
@@ -239,7 +229,7 @@ struct TextIndexBuilder {
             writer.append(end)
         }
         for token in tokens {
-            for (spot, startsName) in lists[String(decoding: token, as: UTF8.self)]!.sorted(by: { $0.key < $1.key }) {
+            for (spot, startsName) in lists[String(decoding: token, as: UTF8.self)]!.sorted(by: { refs[Int($0.key)] < refs[Int($1.key)] }) {
                 writer.append(spot | (startsName ? IndexLayout.startsNameFlag : 0))
             }
         }

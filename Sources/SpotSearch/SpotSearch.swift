@@ -38,38 +38,49 @@ public final class SpotSearch: @unchecked Sendable {
         }
         guard request.limit > 0, index.count > 0 else { return [] }
         let query = parse(request.naturalLanguageQuery ?? "")
-        let allowedKinds = index.kinds.map { kind in
-            (request.pointOfInterestFilter?.allows(kind.category) ?? true)
-                && (query.categories.isEmpty || kind.category.map(query.categories.contains) == true)
+        let allowedKinds = index.kinds.map { request.pointOfInterestFilter?.allows($0.category) ?? true }
+        // A category phrase is met by a spot of one of its categories, or whose names hold the phrase.
+        let phrases = try query.phrases.map { phrase in
+            (kinds: index.kinds.map { $0.category.map(phrase.categories.contains) ?? false }, names: try nameMatches(phrase.words))
         }
-        let matches = try query.terms.isEmpty ? nil : textMatches(query.terms)
+        let laterTerms = try query.terms.dropFirst().map { try nameMatches([$0]).matched }
         func passes(_ spot: Int) throws -> Bool {
-            try allowedKinds[index.kindNumber(at: spot)]
+            let kind = try index.kindNumber(at: spot)
+            return allowedKinds[kind] && phrases.allSatisfy { $0.kinds[kind] || $0.names.matched.contains(spot) }
+                && laterTerms.allSatisfy { $0.contains(spot) }
         }
         let origin = request.near ?? request.region?.center
-        var chosen: [(spot: Int, distance: Double?, rank: Int)] = []
-        if let origin, matches == nil, request.near != nil || request.region != nil {
-            chosen = try nearest(
-                to: origin, within: request.radius ?? .infinity, region: request.region, limit: request.near == nil ? nil : request.limit,
-                passes: passes
-            ).map { ($0.spot, $0.distance, 0) }
-        } else {
-            let candidates = matches.map { Array($0.keys) } ?? Array(0..<index.count)
-            for spot in candidates where try passes(spot) {
-                let coordinate = try index.coordinate(at: spot)
-                if let region = request.region, !region.contains(coordinate) { continue }
-                let distance = origin.map { coordinate.distance(to: $0) }
-                if let distance, let radius = request.radius, distance > radius { continue }
-                chosen.append((spot, distance, matches?[spot] == true ? 0 : 1))
+        if query.terms.isEmpty, let origin {
+            return try nearest(to: origin, within: request.radius ?? .infinity, region: request.region, limit: request.limit, passes: passes)
+                .map { ($0.spot, $0.distance) }
+        }
+        // Text, or no place at all: every candidate is checked, and the best kept in a bounded list.
+        var best = TopResults(limit: request.limit)
+        func offer(_ spot: Int, rank: Int) throws {
+            guard try passes(spot) else { return }
+            let coordinate = try index.coordinate(at: spot)
+            if let region = request.region, !region.contains(coordinate) { return }
+            let distance = origin.map { coordinate.distance(to: $0) }
+            if let distance, let radius = request.radius, distance > radius { return }
+            best.offer(ResultKey(distance: distance ?? 0, rank: rank, ref: try index.ref(at: spot)), spot: spot, distance: distance)
+        }
+        if let first = query.terms.first, origin == nil {
+            return try firstInReferenceOrder(term: first, limit: request.limit, passes: passes)
+        } else if let first = query.terms.first {
+            let matches = try nameMatches([first])
+            for spot in matches.matched.members { try offer(spot, rank: matches.startsName.contains(spot) ? 0 : 1) }
+        } else if origin == nil {
+            // Only categories: the first spots in reference order that pass are the answer.
+            var found: [(spot: Int, distance: Double?)] = []
+            try index.forEachSpotInReferenceOrder { spot in
+                if try passes(spot) { found.append((spot, nil)) }
+                return found.count < request.limit
             }
+            return found
+        } else {
+            for spot in 0..<index.count { try offer(spot, rank: 0) }
         }
-        let refs = try Dictionary(uniqueKeysWithValues: chosen.map { ($0.spot, try index.ref(at: $0.spot)) })
-        chosen.sort { a, b in
-            if let da = a.distance, let db = b.distance, da != db { return da < db }
-            if a.rank != b.rank { return a.rank < b.rank }
-            return refs[a.spot]! < refs[b.spot]!
-        }
-        return chosen.prefix(request.limit).map { ($0.spot, $0.distance) }
+        return best.results
     }
 
     /// The spot that holds `ref`: its own, or the one it was merged into by deduplication.
@@ -81,8 +92,13 @@ public final class SpotSearch: @unchecked Sendable {
 
     /// A query cut into category phrases and the words left to match names.
     struct ParsedQuery {
-        var categories: Set<Category> = []
+        /// Phrases that name categories, with their folded words.
+        var phrases: [(categories: Set<Category>, words: [String])] = []
+        /// The other words.
         var terms: [String] = []
+
+        /// The categories the phrases name.
+        var categories: Set<Category> { phrases.reduce(into: []) { $0.formUnion($1.categories) } }
     }
 
     /// Splits folded query words into category phrases (longest first) and name terms.
@@ -93,9 +109,9 @@ public final class SpotSearch: @unchecked Sendable {
         while position < words.count {
             var matched = false
             for length in stride(from: min(longestPhrase, words.count - position), through: 1, by: -1) {
-                let phrase = words[position..<position + length].joined(separator: " ")
-                if let categories = categoryWords[phrase] {
-                    query.categories.formUnion(categories)
+                let phrase = Array(words[position..<position + length])
+                if let categories = categoryWords[phrase.joined(separator: " ")] {
+                    query.phrases.append((Set(categories), phrase))
                     position += length
                     matched = true
                     break
@@ -109,44 +125,87 @@ public final class SpotSearch: @unchecked Sendable {
         return query
     }
 
-    /// The spots whose names match every term, each with whether the first term starts a name.
-    private func textMatches(_ terms: [String]) throws -> [Int: Bool] {
-        var result: [Int: Bool]?
-        for (position, term) in terms.enumerated() {
-            var spots: [Int: Bool] = [:]
-            for token in index.tokens(withPrefix: Array(term.utf8)) {
-                for posting in try index.postings(ofToken: token) {
-                    spots[posting.spot] = (spots[posting.spot] ?? false) || (position == 0 && posting.startsName)
+    /// The answer to a text search without a place: spots with a name token starting with `term`
+    /// that pass, those where the token starts a name first, each group in OSM reference order.
+    /// Each token's list is in reference order, so the lists are merged and only the first
+    /// `limit` spots (of each group) are looked at.
+    private func firstInReferenceOrder(term: String, limit: Int, passes: (Int) throws -> Bool) throws -> [(spot: Int, distance: Double?)] {
+        let lists = try index.tokens(withPrefix: Array(term.utf8)).map { try index.postingRange(ofToken: $0) }.filter { !$0.isEmpty }
+        var found: [(spot: Int, distance: Double?)] = []
+        var seen = Set<Int>()
+        for startsNameOnly in [true, false] {
+            var heads = Heap()
+            for (list, range) in lists.enumerated() {
+                let posting = try index.posting(at: range.lowerBound)
+                heads.push(Entry(distance: 0, exact: true, level: list, index: range.lowerBound, ref: try index.ref(at: posting.spot)))
+            }
+            while found.count < limit, let head = heads.pop() {
+                let posting = try index.posting(at: head.index)
+                let eligible = !(startsNameOnly && !posting.startsName) && !seen.contains(posting.spot)
+                if try eligible && passes(posting.spot) {
+                    seen.insert(posting.spot)
+                    found.append((posting.spot, nil))
+                }
+                let next = head.index + 1
+                if next < lists[head.level].upperBound {
+                    heads.push(Entry(distance: 0, exact: true, level: head.level, index: next, ref: try index.ref(at: try index.posting(at: next).spot)))
                 }
             }
-            if let previous = result {
-                result = previous.filter { spots[$0.key] != nil }
-            } else {
-                result = spots
-            }
-            if result!.isEmpty { break }
+            if found.count == limit { break }
         }
-        return result ?? [:]
+        return found
+    }
+
+    /// The spots whose names have, for every word, a token that starts with it; and those where
+    /// the first word's token starts a name.
+    private func nameMatches(_ words: [String]) throws -> (matched: SpotSet, startsName: SpotSet) {
+        var matched: SpotSet?
+        var startsName = SpotSet([], estimatedCount: 0, count: index.count)
+        for (position, word) in words.enumerated() {
+            var hits: [Int] = []
+            var starts: [Int] = []
+            try index.forEachPosting(ofTokens: index.tokens(withPrefix: Array(word.utf8))) { spot, startsName in
+                if let matched, !matched.contains(spot) { return }
+                hits.append(spot)
+                if position == 0 && startsName { starts.append(spot) }
+            }
+            matched = SpotSet(hits, estimatedCount: hits.count, count: index.count)
+            if position == 0 { startsName = SpotSet(starts, estimatedCount: starts.count, count: index.count) }
+        }
+        return (matched ?? SpotSet([], estimatedCount: 0, count: index.count), startsName)
     }
 
     // MARK: Space
 
-    /// The spots nearest to `origin` that pass, nearest first (ties by OSM type and id), within
-    /// `maximum` metres and `region`; all of them when `limit` is nil.
+    /// The `limit` spots nearest to `origin` that pass, nearest first (ties by OSM type and id),
+    /// within `maximum` metres and `region`.
+    ///
+    /// Children enter the queue with a cheap lower bound (the distance along the meridian alone)
+    /// and get their exact distance, or the exact bound of their box, only when they reach the
+    /// head of the queue; most never do.
     private func nearest(
-        to origin: Coordinate, within maximum: Double, region: SearchRegion?, limit: Int?, passes: (Int) throws -> Bool
+        to origin: Coordinate, within maximum: Double, region: SearchRegion?, limit: Int, passes: (Int) throws -> Bool
     ) throws -> [(spot: Int, distance: Double)] {
         var found: [(spot: Int, distance: Double)] = []
         let levels = index.levelCounts.count
         guard levels > 0 else { return [] }
         let bound = BoxDistance(origin)
         var queue = Heap()
-        queue.push(Entry(distance: 0, level: levels, index: 0, ref: nil))
+        queue.push(Entry(distance: 0, exact: true, level: levels, index: 0, ref: nil))
         while let entry = queue.pop() {
             if entry.distance > maximum { break }
+            if !entry.exact {
+                let distance = entry.level == 0
+                    ? try index.coordinate(at: entry.index).distance(to: origin)
+                    : bound.minimum(to: index.box(level: entry.level - 1, index: entry.index))
+                if distance <= maximum {
+                    queue.push(Entry(distance: distance, exact: true, level: entry.level, index: entry.index, ref: entry.ref))
+                }
+                continue
+            }
             if entry.level == 0 {
                 found.append((entry.index, entry.distance))
-                if let limit, found.count == limit { break }
+                if found.count == limit { break }
                 continue
             }
             let childLevel = entry.level - 1
@@ -157,15 +216,15 @@ public final class SpotSearch: @unchecked Sendable {
                     let coordinate = try index.coordinate(at: child)
                     if let region, !region.contains(coordinate) { continue }
                     guard try passes(child) else { continue }
-                    let distance = coordinate.distance(to: origin)
-                    if distance <= maximum { queue.push(Entry(distance: distance, level: 0, index: child, ref: try index.ref(at: child))) }
+                    let distance = bound.alongMeridian(coordinate.latitudeE7, coordinate.latitudeE7)
+                    if distance <= maximum { queue.push(Entry(distance: distance, exact: false, level: 0, index: child, ref: try index.ref(at: child))) }
                 } else {
                     let box = index.box(level: childLevel - 1, index: child)
                     if let region, !region.intersects(west: box.minLongitudeE7, south: box.minLatitudeE7, east: box.maxLongitudeE7, north: box.maxLatitudeE7) {
                         continue
                     }
-                    let distance = bound.minimum(to: box)
-                    if distance <= maximum { queue.push(Entry(distance: distance, level: childLevel, index: child, ref: nil)) }
+                    let distance = bound.alongMeridian(box.minLatitudeE7, box.maxLatitudeE7)
+                    if distance <= maximum { queue.push(Entry(distance: distance, exact: false, level: childLevel, index: child, ref: nil)) }
                 }
             }
         }
@@ -173,18 +232,104 @@ public final class SpotSearch: @unchecked Sendable {
     }
 }
 
-/// A node or a spot waiting in the best-first queue. Order: distance, then nodes before spots
-/// (a node at the same distance may still hold a spot that sorts first), then OSM reference.
-struct Entry {
+/// A set of spot numbers: a sorted array when small, a bit set (a few kilobytes even for a
+/// million spots) when large.
+struct SpotSet {
+    private var sorted: [Int] = []
+    private var bits: [UInt64]?
+
+    /// The set of `spots` (any order, repeats allowed) out of `count` spots.
+    init<S: Sequence>(_ spots: S, estimatedCount: Int, count: Int) where S.Element == Int {
+        if estimatedCount > count / 64 {
+            var words = [UInt64](repeating: 0, count: (count + 63) / 64)
+            for spot in spots { words[spot >> 6] |= 1 << UInt64(spot & 63) }
+            bits = words
+        } else {
+            var list = Array(spots)
+            list.sort()
+            var unique: [Int] = []
+            unique.reserveCapacity(list.count)
+            for spot in list where unique.last != spot { unique.append(spot) }
+            sorted = unique
+        }
+    }
+
+    func contains(_ spot: Int) -> Bool {
+        if let bits { return bits[spot >> 6] & (1 << UInt64(spot & 63)) != 0 }
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < spot { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count && sorted[low] == spot
+    }
+
+    /// The members, ascending.
+    var members: [Int] {
+        guard let bits else { return sorted }
+        var result: [Int] = []
+        for (position, word) in bits.enumerated() where word != 0 {
+            var rest = word
+            while rest != 0 {
+                result.append(position << 6 + rest.trailingZeroBitCount)
+                rest &= rest - 1
+            }
+        }
+        return result
+    }
+}
+
+/// How results sort: distance (0 without a point of reference), then rank (names that start
+/// with the query first), then OSM type and id.
+struct ResultKey: Comparable {
     let distance: Double
+    let rank: Int
+    let ref: OSMRef
+
+    static func < (a: ResultKey, b: ResultKey) -> Bool {
+        (a.distance, a.rank, a.ref.type, a.ref.id) < (b.distance, b.rank, b.ref.type, b.ref.id)
+    }
+}
+
+/// The `limit` best results seen so far, in order: most candidates cost one comparison.
+struct TopResults {
+    let limit: Int
+    private var entries: [(key: ResultKey, spot: Int, distance: Double?)] = []
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    mutating func offer(_ key: ResultKey, spot: Int, distance: Double?) {
+        if entries.count == limit, let worst = entries.last, !(key < worst.key) { return }
+        let position = entries.firstIndex { key < $0.key } ?? entries.count
+        entries.insert((key, spot, distance), at: position)
+        if entries.count > limit { entries.removeLast() }
+    }
+
+    var results: [(spot: Int, distance: Double?)] { entries.map { ($0.spot, $0.distance) } }
+}
+
+/// A node or a spot waiting in the best-first queue. Order: distance, then what may still hold
+/// or become a closer result (a lower bound not yet made exact, a box) before a spot at its exact
+/// distance, then OSM reference.
+struct Entry {
+    /// A lower bound of the distance, or the exact distance (of a spot) or bound (of a box).
+    let distance: Double
+    /// Whether `distance` is exact rather than the cheap bound along the meridian.
+    let exact: Bool
     /// 0 for a spot; otherwise the tree level + 1 of a box (the root is the highest).
     let level: Int
     let index: Int
     let ref: OSMRef?
 
+    /// Whether this entry is a spot at its exact distance: the only kind that is a result.
+    var isFinal: Bool { exact && level == 0 }
+
     static func precedes(_ a: Entry, _ b: Entry) -> Bool {
         if a.distance != b.distance { return a.distance < b.distance }
-        if (a.level == 0) != (b.level == 0) { return a.level != 0 }
+        if a.isFinal != b.isFinal { return !a.isFinal }
         if let ra = a.ref, let rb = b.ref { return ra < rb }
         return false
     }
@@ -239,6 +384,15 @@ struct BoxDistance {
         longitude = origin.longitude
         latitude = origin.latitude
         cosLatitude = cos(latitude * Self.radians)
+    }
+
+    /// The distance along the meridian from the origin to the latitude band [south, north]
+    /// (degrees × 10^7): a lower bound of the great-circle distance to anything in the band, with
+    /// no trigonometry.
+    func alongMeridian(_ southE7: Int32, _ northE7: Int32) -> Double {
+        let south = Double(southE7) / 1e7, north = Double(northE7) / 1e7
+        let degrees = latitude < south ? south - latitude : latitude > north ? latitude - north : 0
+        return max(0, degrees * Self.radians * Coordinate.earthRadius - 1e-6)
     }
 
     func minimum(to box: TreeBox) -> Double {
