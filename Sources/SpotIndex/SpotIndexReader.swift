@@ -161,8 +161,8 @@ public final class SpotIndexReader: @unchecked Sendable {
         var words: [String: [Category]] = [:]
         for line in String(decoding: wordBytes, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: "\t")
-            guard let category = Category(rawValue: String(fields[0])) else {
-                throw corrupt("WORD", "unknown category \"\(fields[0])\"")
+            guard let name = fields.first, let category = Category(rawValue: String(name)) else {
+                throw corrupt("WORD", "a line does not start with a known category")
             }
             for word in fields.dropFirst() { words[String(word), default: []].append(category) }
         }
@@ -305,7 +305,7 @@ public final class SpotIndexReader: @unchecked Sendable {
     private func entryRef(_ table: UnsafeRawBufferPointer, _ entry: Int) throws(IndexError) -> OSMRef {
         let offset = entry * IndexLayout.refRecordSize
         let code: UInt8 = table.load(offset + 8)
-        guard let type = OSMType(rawValue: code) else { throw corrupt("REFS", "reference has OSM type \(code)") }
+        guard let type = OSMType(rawValue: code) else { throw corrupt("MERG", "reference has OSM type \(code)") }
         return OSMRef(type, table.load(offset))
     }
 

@@ -216,9 +216,10 @@ struct TextIndexBuilder {
 
     func tokens() -> [UInt8] { StringPool.encode(sortedTokens) }
 
-    /// Count, then for each token the end of its list, then the lists: spot numbers in the order
-    /// of the spots' OSM references (so that the first spots of a list are the first results of
-    /// a text search), the top bit set where the token starts one of the spot's names.
+    /// Count, then for each token the end of its list, then the lists: first the spots whose name
+    /// the token starts, then the others, each part in the order of the spots' OSM references
+    /// (so that the first spots of a list are the first results of a text search), the top bit
+    /// set where the token starts one of the spot's names.
     func postings() -> [UInt8] {
         var writer = ByteWriter()
         let tokens = sortedTokens
@@ -229,7 +230,10 @@ struct TextIndexBuilder {
             writer.append(end)
         }
         for token in tokens {
-            for (spot, startsName) in lists[String(decoding: token, as: UTF8.self)]!.sorted(by: { refs[Int($0.key)] < refs[Int($1.key)] }) {
+            let list = lists[String(decoding: token, as: UTF8.self)]!.sorted { a, b in
+                a.value != b.value ? a.value : refs[Int(a.key)] < refs[Int(b.key)]
+            }
+            for (spot, startsName) in list {
                 writer.append(spot | (startsName ? IndexLayout.startsNameFlag : 0))
             }
         }

@@ -127,29 +127,29 @@ public final class SpotSearch: @unchecked Sendable {
 
     /// The answer to a text search without a place: spots with a name token starting with `term`
     /// that pass, those where the token starts a name first, each group in OSM reference order.
-    /// Each token's list is in reference order, so the lists are merged and only the first
-    /// `limit` spots (of each group) are looked at.
+    /// Each token's list holds its name-starting spots, then the others, each part in reference
+    /// order, so the lists' heads are merged and only about `limit` postings are read.
     private func firstInReferenceOrder(term: String, limit: Int, passes: (Int) throws -> Bool) throws -> [(spot: Int, distance: Double?)] {
-        let lists = try index.tokens(withPrefix: Array(term.utf8)).map { try index.postingRange(ofToken: $0) }.filter { !$0.isEmpty }
+        var cursors = try index.tokens(withPrefix: Array(term.utf8)).map { try index.postingRange(ofToken: $0) }.filter { !$0.isEmpty }
         var found: [(spot: Int, distance: Double?)] = []
         var seen = Set<Int>()
-        for startsNameOnly in [true, false] {
-            var heads = Heap()
-            for (list, range) in lists.enumerated() {
-                let posting = try index.posting(at: range.lowerBound)
-                heads.push(Entry(distance: 0, exact: true, level: list, index: range.lowerBound, ref: try index.ref(at: posting.spot)))
+        for startsName in [true, false] {
+            // The heads of the lists' parts for this group, merged by reference.
+            var heads = Heap<(ref: OSMRef, list: Int, spot: Int)>(by: { $0.ref < $1.ref })
+            func pushHead(_ list: Int) throws {
+                guard let position = cursors[list].first else { return }
+                let posting = try index.posting(at: position)
+                guard posting.startsName == startsName else { return }
+                heads.push((try index.ref(at: posting.spot), list, posting.spot))
             }
+            for list in cursors.indices { try pushHead(list) }
             while found.count < limit, let head = heads.pop() {
-                let posting = try index.posting(at: head.index)
-                let eligible = !(startsNameOnly && !posting.startsName) && !seen.contains(posting.spot)
-                if try eligible && passes(posting.spot) {
-                    seen.insert(posting.spot)
-                    found.append((posting.spot, nil))
+                if !seen.contains(head.spot), try passes(head.spot) {
+                    seen.insert(head.spot)
+                    found.append((head.spot, nil))
                 }
-                let next = head.index + 1
-                if next < lists[head.level].upperBound {
-                    heads.push(Entry(distance: 0, exact: true, level: head.level, index: next, ref: try index.ref(at: try index.posting(at: next).spot)))
-                }
+                cursors[head.list] = cursors[head.list].dropFirst()
+                try pushHead(head.list)
             }
             if found.count == limit { break }
         }
@@ -190,7 +190,7 @@ public final class SpotSearch: @unchecked Sendable {
         let levels = index.levelCounts.count
         guard levels > 0 else { return [] }
         let bound = BoxDistance(origin)
-        var queue = Heap()
+        var queue = Heap<Entry>(by: Entry.precedes)
         queue.push(Entry(distance: 0, exact: true, level: levels, index: 0, ref: nil))
         while let entry = queue.pop() {
             if entry.distance > maximum { break }
@@ -335,22 +335,27 @@ struct Entry {
     }
 }
 
-/// A binary min-heap of entries.
-struct Heap {
-    private var items: [Entry] = []
+/// A binary min-heap, ordered by `precedes`.
+struct Heap<Element> {
+    private var items: [Element] = []
+    private let precedes: (Element, Element) -> Bool
 
-    mutating func push(_ entry: Entry) {
+    init(by precedes: @escaping (Element, Element) -> Bool) {
+        self.precedes = precedes
+    }
+
+    mutating func push(_ entry: Element) {
         items.append(entry)
         var child = items.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard Entry.precedes(items[child], items[parent]) else { break }
+            guard precedes(items[child], items[parent]) else { break }
             items.swapAt(child, parent)
             child = parent
         }
     }
 
-    mutating func pop() -> Entry? {
+    mutating func pop() -> Element? {
         guard let top = items.first else { return nil }
         let last = items.removeLast()
         if !items.isEmpty {
@@ -360,8 +365,8 @@ struct Heap {
                 let left = 2 * parent + 1
                 let right = left + 1
                 var smallest = parent
-                if left < items.count && Entry.precedes(items[left], items[smallest]) { smallest = left }
-                if right < items.count && Entry.precedes(items[right], items[smallest]) { smallest = right }
+                if left < items.count && precedes(items[left], items[smallest]) { smallest = left }
+                if right < items.count && precedes(items[right], items[smallest]) { smallest = right }
                 if smallest == parent { break }
                 items.swapAt(parent, smallest)
                 parent = smallest

@@ -9,7 +9,9 @@ struct GeoJSONTests {
     @Test("an index exports as a FeatureCollection of Points at [lon, lat] with the NDJSON properties")
     func featureCollection() throws {
         var factory = SpotFactory(seed: 17)
-        let spots = (0..<40).map { _ in factory.spot() } + [NDJSONTests.full, NDJSONTests.bare]
+        let known = [NDJSONTests.full, NDJSONTests.bare]
+        let spots = factory.uniqueSpots(40, excluding: known) + known
+        let written = byReference(spots)
         try withIndex(spots) { index in
             let text = try exported(index, as: .geojson)
             let collection = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -20,7 +22,11 @@ struct GeoJSONTests {
             let ordered = try OrderedJSON.parse(text)
             #expect(ordered.keys == ["type", "features"])
             let orderedFeatures = try #require(ordered["features"]?.array)
-            for (position, spot) in spots.enumerated() {
+            #expect(Set(features.compactMap { $0["id"] as? String }) == Set(spots.map(\.ref.description)))
+            for position in 0..<index.count {
+                // Features come in index order; each is the spot the index holds there.
+                let spot = try #require(written[try index.ref(at: position)])
+                #expect(try index.spot(at: position) == spot)
                 let feature = features[position]
                 #expect(feature["type"] as? String == "Feature")
                 #expect(feature["id"] as? String == spot.ref.description)
@@ -37,9 +43,9 @@ struct GeoJSONTests {
                     .number(Coordinate.decimalString(spot.coordinate.longitudeE7)),
                     .number(Coordinate.decimalString(spot.coordinate.latitudeE7)),
                 ]))
-                #expect(orderedFeature["properties"] == (try OrderedJSON.parse(SpotExporter.ndjson(spot))))
+                #expect(orderedFeature["properties"] == (try OrderedJSON.parse(ndjsonText(spot))))
                 let properties = try #require(feature["properties"] as? NSDictionary)
-                let line = try #require(try JSONSerialization.jsonObject(with: Data(SpotExporter.ndjson(spot).utf8)) as? NSDictionary)
+                let line = try #require(try JSONSerialization.jsonObject(with: Data(ndjsonText(spot).utf8)) as? NSDictionary)
                 #expect(properties == line)
             }
         }
@@ -47,7 +53,7 @@ struct GeoJSONTests {
 
     @Test("a single feature is a complete GeoJSON Feature")
     func singleFeature() throws {
-        let json = try OrderedJSON.parse(SpotExporter.geojson(NDJSONTests.full))
+        let json = try OrderedJSON.parse(geojsonText(NDJSONTests.full))
         #expect(json["type"] == .string("Feature"))
         #expect(json["id"] == .string("w123456789012"))
         #expect(json["geometry"] == .object([("type", .string("Point")), ("coordinates", .array([.number("-24.9384000"), .number("60.1699000")]))]))

@@ -24,7 +24,7 @@ struct NDJSONTests {
     @Test("a spot's line has every key, in the documented order")
     func keyOrder() throws {
         for spot in [Self.full, Self.bare] {
-            let line = SpotExporter.ndjson(spot)
+            let line = ndjsonText(spot)
             #expect(!line.unicodeScalars.contains("\n"))
             #expect(try OrderedJSON.parse(line).keys == Self.keyOrder)
         }
@@ -32,7 +32,7 @@ struct NDJSONTests {
 
     @Test("a full spot's values are exported as written, with MapKit's raw category")
     func fullValues() throws {
-        let json = try OrderedJSON.parse(SpotExporter.ndjson(Self.full))
+        let json = try OrderedJSON.parse(ndjsonText(Self.full))
         #expect(json["osm_type"] == .string("way"))
         #expect(json["osm_id"] == .number("123456789012"))
         #expect(json["lat"] == .number("60.1699000"))
@@ -54,7 +54,7 @@ struct NDJSONTests {
 
     @Test("absent values are null, absent maps and lists are empty")
     func nullsWhereAbsent() throws {
-        let json = try OrderedJSON.parse(SpotExporter.ndjson(Self.bare))
+        let json = try OrderedJSON.parse(ndjsonText(Self.bare))
         for key in ["category", "mapkit_category", "name", "phone", "website", "opening_hours", "cuisine", "wikidata"] {
             #expect(json[key] == .null, "\(key)")
         }
@@ -64,7 +64,7 @@ struct NDJSONTests {
         #expect(json["lat"] == .number("-0.0000001"))
         #expect(json["lon"] == .number("0.0000000"))
         #expect(json["osm_id"] == .number("-1"))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(SpotExporter.ndjson(Self.bare).utf8)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(ndjsonText(Self.bare).utf8)) as? [String: Any])
         #expect(object["category"] is NSNull)
         #expect(object["name"] is NSNull)
     }
@@ -73,7 +73,7 @@ struct NDJSONTests {
     func extensionCategory() throws {
         var spot = Self.bare
         spot.category = .viewpoint
-        let json = try OrderedJSON.parse(SpotExporter.ndjson(spot))
+        let json = try OrderedJSON.parse(ndjsonText(spot))
         #expect(json["category"] == .string("viewpoint"))
         #expect(json["mapkit_category"] == .null)
     }
@@ -91,7 +91,7 @@ struct NDJSONTests {
             spot.address = [text.isEmpty ? "street" : text: text]
             spot.details = [.openingHours: text]
             spot.kind = text
-            let line = SpotExporter.ndjson(spot)
+            let line = ndjsonText(spot)
             #expect(!line.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }, "no raw line breaks: \(line.debugDescription)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line.debugDescription)")
             #expect((object["name"] as? String).map { Array($0.unicodeScalars) } == Array(text.unicodeScalars))
@@ -108,7 +108,7 @@ struct NDJSONTests {
     func controlEscapes() {
         var spot = Self.bare
         spot.name = "\u{0001}\u{001F}\n\r\t\u{0000}"
-        #expect(SpotExporter.ndjson(spot).contains(#""name":"\u0001\u001f\n\r\t\u0000""#))
+        #expect(ndjsonText(spot).contains(#""name":"\u0001\u001f\n\r\t\u0000""#))
     }
 
     @Test("lat and lon are printed with exactly seven decimals", arguments: [
@@ -117,7 +117,7 @@ struct NDJSONTests {
     func sevenDecimals(lat: Int32, lon: Int32) throws {
         var spot = Self.bare
         spot.coordinate = Coordinate(latitudeE7: lat, longitudeE7: lon)!
-        let json = try OrderedJSON.parse(SpotExporter.ndjson(spot))
+        let json = try OrderedJSON.parse(ndjsonText(spot))
         let pattern = #/^-?[0-9]+\.[0-9]{7}$/#
         let latText = try #require(json["lat"]?.number)
         let lonText = try #require(json["lon"]?.number)
@@ -125,7 +125,7 @@ struct NDJSONTests {
         #expect(lonText.wholeMatch(of: pattern) != nil)
         #expect(latText == Coordinate.decimalString(lat))
         #expect(lonText == Coordinate.decimalString(lon))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(SpotExporter.ndjson(spot).utf8)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(ndjsonText(spot).utf8)) as? [String: Any])
         #expect(abs((object["lat"] as? Double ?? .nan) - Double(lat) / 1e7) < 1e-9)
         #expect(abs((object["lon"] as? Double ?? .nan) - Double(lon) / 1e7) < 1e-9)
     }
@@ -135,7 +135,7 @@ struct NDJSONTests {
         for id in [Int64.min, Int64.max, 0] {
             var spot = Self.bare
             spot.ref = OSMRef(.relation, id)
-            let json = try OrderedJSON.parse(SpotExporter.ndjson(spot))
+            let json = try OrderedJSON.parse(ndjsonText(spot))
             #expect(json["osm_id"] == .number(String(id)))
             #expect(json["osm_type"] == .string("relation"))
         }
@@ -144,20 +144,27 @@ struct NDJSONTests {
     @Test("exporting an index writes one line per spot, in index order, each the spot's ndjson")
     func wholeIndex() throws {
         var factory = SpotFactory(seed: 5)
-        let spots = (0..<60).map { _ in factory.spot() }
+        let spots = factory.uniqueSpots(60)
+        let written = byReference(spots)
         try withIndex(spots) { index in
             let text = try exported(index, as: .ndjson)
             #expect(text.hasSuffix("\n"))
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             #expect(lines.count == spots.count)
-            for (line, spot) in zip(lines, spots) {
-                #expect(String(line) == SpotExporter.ndjson(spot))
+            var seen: Set<OSMRef> = []
+            for (position, line) in lines.enumerated() {
+                let ref = try index.ref(at: position)
+                #expect(seen.insert(ref).inserted)
+                let spot = try #require(written[ref])
+                #expect(String(line) == ndjsonText(spot), "line \(position) is spot \(position) of the index")
+                #expect(String(line) == ndjsonText(try index.spot(at: position)))
                 let json = try OrderedJSON.parse(String(line))
                 #expect(json.keys == Self.keyOrder)
                 #expect(json["osm_id"] == .number(String(spot.ref.id)))
                 #expect(json["name"] == (spot.name.map(OrderedJSON.string) ?? .null))
                 #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
             }
+            #expect(seen == Set(written.keys))
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import SpotExport
 import SpotIndex
 import Spots
+import Testing
 
 /// A tiny seeded generator (SplitMix64), so that every "random" test sees the same data on every run.
 struct SplitMix64: RandomNumberGenerator {
@@ -240,11 +241,38 @@ func withIndex<T>(_ spots: [Spot], _ body: (SpotIndexReader) throws -> T) throws
     return try body(try SpotIndexReader(path: url.path))
 }
 
-/// Everything `format` writes for `index`.
-func exported(_ index: SpotIndexReader, as format: ExportFormat) throws -> String {
-    var text = ""
-    try SpotExporter(format: format).export(index) { text += $0 }
+/// Everything `format` writes for `index`, which must be UTF-8.
+func exported(_ index: SpotIndexReader, as format: ExportFormat, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    var bytes: [UInt8] = []
+    try SpotExporter(format: format).export(index) { bytes += $0 }
+    return utf8Text(bytes, sourceLocation: sourceLocation)
+}
+
+/// `bytes` as text, recording an issue when they are not valid UTF-8.
+func utf8Text(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+        Issue.record("not valid UTF-8: \(bytes)", sourceLocation: sourceLocation)
+        return String(decoding: bytes, as: UTF8.self)
+    }
     return text
+}
+
+/// A spot's NDJSON line (without the newline) as text.
+func ndjsonText(_ spot: Spot, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    utf8Text(SpotExporter.ndjson(spot), sourceLocation: sourceLocation)
+}
+
+/// A spot's GeoJSON Feature as text.
+func geojsonText(_ spot: Spot, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    utf8Text(SpotExporter.geojson(spot), sourceLocation: sourceLocation)
+}
+
+/// The written spots by reference, to compare with an index that orders them its own way.
+func byReference(_ spots: [Spot]) -> [OSMRef: Spot] {
+    Dictionary(spots.map { ($0.ref, $0) }, uniquingKeysWith: { first, _ in
+        Issue.record("two spots are \(first.ref)")
+        return first
+    })
 }
 
 /// Random spots with awkward text: quotes, backslashes, control characters, line breaks, emoji, CJK.
@@ -285,5 +313,23 @@ struct SpotFactory {
         for _ in 0..<int(0...4) { spot.details[Spot.Detail.allCases.randomElement(using: &random)!] = string() }
         if chance(30) { spot.merged = (0..<int(1...3)).map { _ in ref() } }
         return spot
+    }
+
+    /// `count` random spots whose references, own and merged, are all distinct and differ from
+    /// those of `excluding`: the index orders spots its own way and maps each reference to one spot.
+    mutating func uniqueSpots(_ count: Int, excluding: [Spot] = []) -> [Spot] {
+        var used = Set(excluding.flatMap { [$0.ref] + $0.merged })
+        return (0..<count).map { _ in
+            var spot = spot()
+            while used.contains(spot.ref) { spot.ref = ref() }
+            used.insert(spot.ref)
+            spot.merged = spot.merged.map { merged in
+                var merged = merged
+                while used.contains(merged) { merged = ref() }
+                used.insert(merged)
+                return merged
+            }
+            return spot
+        }
     }
 }

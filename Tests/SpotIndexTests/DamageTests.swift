@@ -39,10 +39,16 @@ struct DamageTests {
         return SpotIndexWriter.encode(smallSpots, metadata: metadata, categoryWords: ["cafe": [.cafe], "castle": [.castle, .fortress], "water": [.drinkingWater]])
     }()
 
-    /// A larger index whose tree has two levels.
+    /// A larger index whose tree has two levels: 20 spots with few attributes, to keep it small.
     static let medium: [UInt8] = {
         var factory = SpotFactory(seed: 31)
-        let spots = factory.uniqueSpots(40)
+        let spots = factory.uniqueSpots(20).map { spot in
+            var spot = spot
+            spot.address = [:]
+            spot.details = [:]
+            spot.names = [:]
+            return spot
+        }
         return SpotIndexWriter.encode(spots, metadata: factory.metadata(count: spots.count), categoryWords: factory.categoryWords())
     }()
 
@@ -87,6 +93,7 @@ struct DamageTests {
             _ = attempt("ref \(position)") { try reader.ref(at: position) }
             _ = attempt("coordinate \(position)") { try reader.coordinate(at: position) }
             _ = attempt("kind \(position)") { try reader.kind(at: position) }
+            _ = attempt("name \(position)") { try reader.name(at: position) }
             if let number = attempt("kind number \(position)", { try reader.kindNumber(at: position) }) {
                 #expect(number < reader.kinds.count, sourceLocation: sourceLocation)
             }
@@ -96,14 +103,32 @@ struct DamageTests {
                 #expect((0..<reader.count).contains(found), sourceLocation: sourceLocation)
             }
         }
+        _ = attempt("reference order") {
+            try reader.forEachSpotInReferenceOrder { position in
+                #expect((0..<reader.count).contains(position), sourceLocation: sourceLocation)
+                return true
+            }
+        }
         for token in 0..<reader.tokenCount {
             if let list = attempt("postings \(token)", { try reader.postings(ofToken: token) }) {
                 #expect(list.allSatisfy { (0..<reader.count).contains($0.spot) }, sourceLocation: sourceLocation)
+            }
+            if let range = attempt("posting range \(token)", { try reader.postingRange(ofToken: token) }) {
+                for position in range {
+                    if let posting = attempt("posting \(position)", { try reader.posting(at: position) }) {
+                        #expect((0..<reader.count).contains(posting.spot), sourceLocation: sourceLocation)
+                    }
+                }
             }
         }
         for prefix in probePrefixes {
             let range = reader.tokens(withPrefix: prefix)
             #expect(range.lowerBound >= 0 && range.upperBound <= reader.tokenCount, sourceLocation: sourceLocation)
+            _ = attempt("postings of prefix \(prefix)") {
+                try reader.forEachPosting(ofTokens: range) { spot, _ in
+                    #expect((0..<reader.count).contains(spot), sourceLocation: sourceLocation)
+                }
+            }
         }
         for (level, boxes) in reader.levelCounts.enumerated() {
             for index in 0..<boxes { _ = reader.box(level: level, index: index) }
@@ -134,7 +159,7 @@ struct DamageTests {
             try RoundTripTests.expectHolds(reader, Self.smallSpots)
         }
         try withTemporaryFile(Self.medium) { path throws in
-            #expect(try SpotIndexReader(path: path).levelCounts == [3, 1])
+            #expect(try SpotIndexReader(path: path).levelCounts == [2, 1])
         }
     }
 
@@ -194,9 +219,12 @@ struct DamageTests {
 
     @Test("the index truncated to any shorter length is corrupt")
     func truncatedAtEveryLength() throws {
-        for bytes in [Self.small, Self.medium] {
-            for length in 0..<bytes.count {
-                try Self.expectCorruptOnOpen(Array(bytes[..<length]), "truncated to \(length) bytes")
+        try withScratchFile { write in
+            for bytes in [Self.small, Self.medium] {
+                for length in 0..<bytes.count {
+                    let result = try Self.exercise(Array(bytes[..<length]), writing: write)
+                    #expect(result.openError?.kind == .corrupt, "truncated to \(length) of \(bytes.count) bytes")
+                }
             }
         }
     }
@@ -210,7 +238,7 @@ struct DamageTests {
     @Test("a flipped header or section-table byte fails the header checksum")
     func headerChecksum() throws {
         let tableEnd = 32 + Self.small.rawSections.count * 32
-        #expect(tableEnd == 32 + 11 * 32)
+        #expect(tableEnd == 32 + 12 * 32)
         for position in Array(0..<28) + Array(32..<tableEnd) {
             var bytes = Self.small
             bytes[position] ^= 0x01
@@ -218,29 +246,28 @@ struct DamageTests {
         }
     }
 
-    @Test("flipping any single byte never crashes: open or read fails with IndexError, or the checksum of its section fails")
-    func everySingleByteFlip() throws {
+    @Test("flipping any single byte never crashes: open or read fails with IndexError, or the checksum of its section fails",
+          arguments: [0xFF, 0x01, 0x80] as [UInt8])
+    func everySingleByteFlip(mask: UInt8) throws {
         let sections = Self.small.rawSections
         var opened = 0
         try withScratchFile { write in
-            for mask: UInt8 in [0xFF, 0x01, 0x80] {
-                for position in 0..<Self.small.count {
-                    var bytes = Self.small
-                    bytes[position] ^= mask
-                    let result = try Self.exercise(bytes, writing: write)
-                    if let error = result.openError {
-                        #expect(error.kind == .corrupt, "byte \(position) mask \(mask)")
-                        continue
-                    }
-                    opened += 1
-                    if let section = sections.first(where: { $0.range.contains(position) }) {
-                        #expect(result.badSections == [section.name], "byte \(position) mask \(mask) lies in \(section.name)")
-                    } else {
-                        #expect(result.badSections.isEmpty)
-                        #expect(result.failures == [])
-                        // Only alignment padding lies outside every checksum (the header's reserved word must be zero).
-                        #expect(position >= 32 + 32 * sections.count && Self.small[position] == 0, "byte \(position) is covered by nothing")
-                    }
+            for position in 0..<Self.small.count {
+                var bytes = Self.small
+                bytes[position] ^= mask
+                let result = try Self.exercise(bytes, writing: write)
+                if let error = result.openError {
+                    #expect(error.kind == .corrupt, "byte \(position) mask \(mask)")
+                    continue
+                }
+                opened += 1
+                if let section = sections.first(where: { $0.range.contains(position) }) {
+                    #expect(result.badSections == [section.name], "byte \(position) mask \(mask) lies in \(section.name)")
+                } else {
+                    #expect(result.badSections.isEmpty)
+                    #expect(result.failures == [])
+                    // Only alignment padding lies outside every checksum (the header's reserved word must be zero).
+                    #expect(position >= 32 + 32 * sections.count && Self.small[position] == 0, "byte \(position) is covered by nothing")
                 }
             }
         }
@@ -268,7 +295,7 @@ struct DamageTests {
     }
 
     @Test("flipping bytes of any section, with its checksum recomputed, never crashes: open or each read fails with IndexError or succeeds",
-          arguments: ["META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "TREE", "TOKN", "POST", "WORD"])
+          arguments: ["META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "TREE", "TOKN", "POST", "WORD"])
     func resealedFlips(name: String) throws {
         var opened = 0
         var failedReads = 0
@@ -283,7 +310,7 @@ struct DamageTests {
                         let result = try Self.exercise(bytes, writing: write)
                         if let error = result.openError {
                             #expect(error.kind == .corrupt)
-                            #expect(!["META", "SPOT", "ATTR", "REFS", "MERG", "WORD"].contains(name), "\(name) is only read on demand: \(error)")
+                            #expect(!["META", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "WORD"].contains(name), "\(name) is only read on demand: \(error)")
                             continue
                         }
                         opened += 1
@@ -294,7 +321,7 @@ struct DamageTests {
             }
         }
         #expect(opened > 0)
-        if ["META", "SPOT", "ATTR", "REFS", "MERG", "POST", "WORD"].contains(name) {
+        if ["META", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "POST", "WORD"].contains(name) {
             #expect(failedReads > 0, "some damage to \(name) must be caught when reading")
         }
     }
@@ -324,7 +351,7 @@ struct HostileHeaderTests {
         try Self.expectCorrupt(patching: UInt64(Self.small.count + 1), at: 16)
     }
 
-    @Test("section counts of zero, too few, too many, or a table past the end are corrupt", arguments: [0, 1, 4, 10, 12, 64, 65, 1_000, UInt32.max] as [UInt32])
+    @Test("section counts of zero, too few, too many, or a table past the end are corrupt", arguments: [0, 1, 4, 11, 13, 64, 65, 1_000, UInt32.max] as [UInt32])
     func sectionCounts(count: UInt32) throws {
         try Self.expectCorrupt(patching: count, at: 12)
     }
@@ -386,7 +413,7 @@ struct HostileHeaderTests {
 
     @Test("a record section whose length is not a whole number of records is corrupt")
     func partialRecords() throws {
-        for (name, record) in [("SPOT", 24), ("KIND", 12), ("REFS", 16), ("MERG", 16), ("TREE", 4), ("POST", 4)] {
+        for (name, record) in [("SPOT", 24), ("KIND", 12), ("REFS", 4), ("MERG", 16), ("MRGO", 4), ("TREE", 4), ("POST", 4)] {
             let section = Self.small.section(name)
             #expect(section.length % record == 0)
             try Self.expectCorrupt(patching: UInt64(section.length - 1), at: section.entryOffset + 16, section: name, "\(name) minus one")
@@ -448,21 +475,55 @@ struct HostileHeaderTests {
         }
     }
 
-    @Test("garbage or unknown categories in the words section throw on reading them, reported in WORD")
+    @Test("unknown categories in the words section throw on reading them, reported in WORD")
     func badWords() throws {
-        let length = Self.small.section("WORD").length
-        let text = String(decoding: Self.small[Self.small.section("WORD").range], as: UTF8.self)
-        #expect(text == #"{"cafe":["cafe"],"castle":["castle","fortress"],"water":["drinkingWater"]}"#)
-        let unknown = Array(text.replacingOccurrences(of: #""fortress""#, with: #""fortres" "#).utf8)
-        let wrongShape = Array(text.replacingOccurrences(of: #"["cafe"]"#, with: #""cafe"  "#).utf8)
-        for patch in [Array("[".utf8), Array("\u{0}".utf8), Array("{\"x\"".utf8), unknown, wrongShape] {
-            let bytes = Self.patched("WORD", with: patch + [UInt8](repeating: 0x20, count: length - patch.count))
+        let words = Self.small.section("WORD")
+        let text = String(decoding: Self.small[words.range], as: UTF8.self)
+        #expect(text == "cafe\tcafe\ncastle\tcastle\ndrinkingWater\twater\nfortress\tcastle\n")
+        let unknown = Array(text.replacingOccurrences(of: "fortress", with: "fortres ").utf8)
+        let glued = Array(text.replacingOccurrences(of: "castle\ndrinkingWater", with: "castle\tdrinkingWater").utf8)
+        let spaces = [UInt8](repeating: 0x20, count: words.length)
+        for patch in [Array("[".utf8), Array("\u{0}".utf8), Array("{\"cafe\":[\"cafe\"]}".utf8), unknown, Array(" cafe\tcafe".utf8), Array(text.uppercased().utf8)] {
+            let bytes = Self.patched("WORD", with: patch + spaces.prefix(words.length - patch.count))
             try withTemporaryFile(bytes) { path in
                 let reader = try SpotIndexReader(path: path)
-                let error = #expect(throws: IndexError.self) { try reader.categoryWords() }
+                let error = #expect(throws: IndexError.self, "\(String(decoding: patch, as: UTF8.self).debugDescription)") { try reader.categoryWords() }
                 #expect(error?.kind == .corrupt)
                 #expect(error?.section == "WORD")
                 #expect(try reader.metadata().generator == "spots", "the rest of the index still reads")
+            }
+        }
+        // Lines run together read as other words, not as an error; the rest still reads.
+        try withTemporaryFile(Self.patched("WORD", with: glued)) { path in
+            let read = try SpotIndexReader(path: path).categoryWords()
+            #expect(read["water"] == [.castle])
+            #expect(read["drinkingWater"] == [.castle])
+        }
+    }
+
+    /// Writes `bytes` to a fresh temporary file and returns its path (for exit tests, which capture nothing).
+    static func temporaryIndex(_ bytes: [UInt8]) -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("SpotIndexTests-\(UUID().uuidString).spots").path
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+
+    @Test("a words section with a line of tabs only throws IndexError or reads, and does not crash")
+    func tabsOnlyWordLine() async {
+        // In a child process: a crash fails this test instead of stopping the run.
+        await #expect(processExitsWith: .success) {
+            for patch in ["\t", "\t\t\n", "cafe\tcafe\n\t\n"] {
+                let length = DamageTests.small.section("WORD").length
+                let bytes = HostileHeaderTests.patched(
+                    "WORD", with: Array(patch.utf8) + [UInt8](repeating: 0x0A, count: length - patch.utf8.count))
+                let path = HostileHeaderTests.temporaryIndex(bytes)
+                defer { try? FileManager.default.removeItem(atPath: path) }
+                let reader = try SpotIndexReader(path: path)
+                do throws(IndexError) {
+                    _ = try reader.categoryWords()
+                } catch {
+                    guard error.kind == .corrupt, error.section == "WORD" else { exit(2) }
+                }
             }
         }
     }
@@ -492,14 +553,14 @@ struct HostileHeaderTests {
 
     @Test("a tree header that does not match the spots is corrupt on open, reported in TREE")
     func hostileTreeHeader() throws {
-        // The small index's tree is one level of one box; the medium one's, two levels of 3 and 1.
+        // The small index's tree is one level of one box; the medium one's, two levels of 2 and 1.
         let cases: [([UInt8], Int, UInt32)] = [
             (Self.small, 0, 0), (Self.small, 0, 1), (Self.small, 0, 2), (Self.small, 0, 3),  // node size
             (Self.small, 4, 0), (Self.small, 4, 2), (Self.small, 4, 33), (Self.small, 4, UInt32.max),  // level count
             (Self.small, 8, 0), (Self.small, 8, 2), (Self.small, 8, UInt32.max),  // boxes of level 0
             (DamageTests.medium, 0, 2), (DamageTests.medium, 0, 8), (DamageTests.medium, 0, 100),
             (DamageTests.medium, 4, 0), (DamageTests.medium, 4, 1), (DamageTests.medium, 4, 3),
-            (DamageTests.medium, 8, 2), (DamageTests.medium, 8, 4), (DamageTests.medium, 12, 0), (DamageTests.medium, 12, 2),
+            (DamageTests.medium, 8, 1), (DamageTests.medium, 8, 3), (DamageTests.medium, 12, 0), (DamageTests.medium, 12, 2),
         ]
         for (fixture, field, value) in cases {
             var bytes = fixture
@@ -638,38 +699,75 @@ struct HostileHeaderTests {
         #expect(checked == 3, "three spots of the fixture have attributes")
     }
 
-    @Test("merged references with an impossible type throw IndexError when their spot is read, reported in MERG")
+    @Test("merged references with an impossible type throw IndexError when their spot is read or they are looked up, reported in MERG")
     func hostileMergedRecords() throws {
         let raw = RawIndex(Self.small)
-        let merged = raw.refs("MERG")
+        let merged = raw.merged
         #expect(merged.count == 2)
         for (entry, record) in merged.enumerated() {
+            let ref = try #require(record.ref)
             for type: UInt8 in [3, 7, 0xFF] {
-                try Self.expectReadCorrupt(type, at: 16 * entry + 8, in: "MERG", section: "MERG", "MERG entry \(entry) type \(type)") {
+                try Self.expectReadCorrupt(type, at: 16 * entry + 8, in: "MERG", section: "MERG", "MERG entry \(entry) type \(type), read") {
                     _ = try $0.spot(at: Int(record.spot))
+                }
+                try Self.expectReadCorrupt(type, at: 16 * entry + 8, in: "MERG", section: "MERG", "MERG entry \(entry) type \(type), looked up") {
+                    _ = try $0.spotIndex(for: ref)
                 }
             }
         }
     }
 
-    @Test("reference entries with an impossible type or a spot past the last throw IndexError when looked up, reported in REFS")
-    func hostileReferenceRecords() throws {
+    @Test("merged references pointing past the last spot, or a merged order pointing past the merged references, throw IndexError when looked up")
+    func hostileMergedPointers() throws {
         let raw = RawIndex(Self.small)
-        let refs = raw.refs("REFS")
-        #expect(refs.count == 6)
-        for (entry, record) in refs.enumerated() {
+        let merged = raw.merged
+        let order = raw.numbers("MRGO")
+        for (entry, record) in merged.enumerated() {
             let ref = try #require(record.ref)
-            for spot in [UInt32(4), UInt32.max, UInt32(1) << 31] {
-                try Self.expectReadCorrupt(spot, at: 16 * entry + 12, in: "REFS", section: "REFS", "\(ref) to spot \(spot)") {
-                    _ = try $0.spotIndex(for: ref)
-                }
-            }
-            for type: UInt8 in [3, 0xFF] {
-                try Self.expectReadCorrupt(type, at: 16 * entry + 8, in: "REFS", section: "REFS", "\(ref) type \(type)") {
+            for spot in [UInt32(4), UInt32.max] {
+                try Self.expectReadCorrupt(spot, at: 16 * entry + 12, in: "MERG", section: "MERG", "\(ref) into spot \(spot)") {
                     _ = try $0.spotIndex(for: ref)
                 }
             }
         }
+        for (position, entry) in order.enumerated() {
+            let ref = try #require(merged[Int(entry)].ref)
+            for value in [UInt32(merged.count), UInt32.max] {
+                try Self.expectReadCorrupt(value, at: 4 * position, in: "MRGO", section: "MRGO", "MRGO \(position) = \(value)") {
+                    _ = try $0.spotIndex(for: ref)
+                }
+            }
+        }
+    }
+
+    @Test("a reference order pointing past the last spot throws IndexError when looked up or walked, reported in REFS")
+    func hostileReferenceOrder() throws {
+        let raw = RawIndex(Self.small)
+        let order = raw.numbers("REFS")
+        #expect(order.count == 4)
+        for (position, spot) in order.enumerated() {
+            let record = raw.spots[Int(spot)]
+            let ref = OSMRef(OSMType(rawValue: record.type)!, record.id)
+            for value in [UInt32(4), UInt32.max, UInt32(1) << 31] {
+                try Self.expectReadCorrupt(value, at: 4 * position, in: "REFS", section: "REFS", "REFS \(position) = \(value)") {
+                    _ = try $0.spotIndex(for: ref)
+                }
+                try Self.expectReadCorrupt(value, at: 4 * position, in: "REFS", section: "REFS", "REFS \(position) = \(value)") {
+                    try $0.forEachSpotInReferenceOrder { _ in true }
+                }
+            }
+        }
+    }
+
+    @Test("reference tables whose length does not match the spots or the merged references are corrupt on open")
+    func referenceTableCounts() throws {
+        let refs = Self.small.section("REFS")
+        let merged = Self.small.section("MERG")
+        let order = Self.small.section("MRGO")
+        try Self.expectCorrupt(patching: UInt64(refs.length - 4), at: refs.entryOffset + 16, section: "REFS", "REFS one spot short")
+        try Self.expectCorrupt(patching: UInt64(0), at: refs.entryOffset + 16, section: "REFS", "REFS empty")
+        try Self.expectCorrupt(patching: UInt64(order.length - 4), at: order.entryOffset + 16, section: "MRGO", "MRGO one short")
+        try Self.expectCorrupt(patching: UInt64(merged.length - 16), at: merged.entryOffset + 16, section: "MRGO", "MERG one short")
     }
 
     @Test("posting lists past their section, running backwards or naming a spot past the last throw IndexError when read, reported in POST")
@@ -719,6 +817,7 @@ struct HostileHeaderTests {
         let ends = raw.stringEnds("STRS")
         let textLength = UInt32(strings.map(\.count).reduce(0, +))
         let kindStrings = Set(raw.kinds.flatMap { [$0.key, $0.value, $0.category] })
+        let categoryStrings = Set(raw.kinds.map(\.category))
         let attributes = raw.attributes
         var readFailures = 0
         var openFailures = 0
@@ -730,11 +829,13 @@ struct HostileHeaderTests {
                 if end > textLength || start > end { broken.insert(UInt32(entry)) }
                 if end > textLength, entry + 1 < strings.count { broken.insert(UInt32(entry + 1)) }
                 if broken.isEmpty { continue }
+                // Ending early also moves the next string's start to 0: it reads as other text.
+                let changed: Set<UInt32> = end == 0 && entry + 1 < strings.count ? [UInt32(entry + 1)] : []
                 var bytes = Self.small
                 bytes.store(end, at: bytes.section("STRS").offset + 4 + 4 * entry)
                 bytes.resealSection("STRS")
                 let comment: Comment = "string \(entry) ending at \(end)"
-                if !broken.isDisjoint(with: kindStrings) {
+                if !broken.isDisjoint(with: kindStrings) || !changed.isDisjoint(with: categoryStrings) {
                     let error = try openingError(bytes)
                     #expect(error?.kind == .corrupt, comment)
                     #expect(error?.section == "KIND", comment)

@@ -105,22 +105,18 @@ struct IndexStructureTests {
             func cells(_ box: TreeBox) -> (columns: Int, rows: Int) {
                 (Int((box.maxLongitudeE7 - box.minLongitudeE7) / step) + 1, Int((box.maxLatitudeE7 - box.minLatitudeE7) / step) + 1)
             }
-            // 16 spots fill at best a 4 × 4 square; input (row) order would give 16 × 1 strips, and random order boxes as big as the grid.
+            // 16 consecutive spots on the Hilbert curve of a 64 × 64 grid fill a 4 × 4 square, and 256 a
+            // 16 × 16 one. Input (row) order would give 16 × 1 strips, and random order boxes as big as the grid.
             let level0 = (0..<256).map { cells(reader.box(level: 0, index: $0)) }
-            #expect(level0.allSatisfy { $0.columns <= 8 && $0.rows <= 8 }, "\(level0.filter { $0.columns > 8 || $0.rows > 8 })")
-            #expect(level0.allSatisfy { $0.columns * $0.rows <= 48 }, "\(level0.filter { $0.columns * $0.rows > 48 })")
-            let meanHalfPerimeter = Double(level0.map { $0.columns + $0.rows }.reduce(0, +)) / Double(level0.count)
-            #expect(meanHalfPerimeter <= 9.5, "mean half perimeter \(meanHalfPerimeter) cells; 8 is a perfect 4 × 4")
-            // 256 spots fill at best a 16 × 16 square.
+            #expect(level0.allSatisfy { $0.columns == 4 && $0.rows == 4 }, "\(level0.filter { $0.columns != 4 || $0.rows != 4 })")
             let level1 = (0..<16).map { cells(reader.box(level: 1, index: $0)) }
-            #expect(level1.allSatisfy { $0.columns <= 32 && $0.rows <= 32 && $0.columns * $0.rows <= 2 * 256 }, "\(level1)")
-            // Consecutive spots in the file are close: mostly neighbours on the grid.
+            #expect(level1.allSatisfy { $0.columns == 16 && $0.rows == 16 }, "\(level1)")
+            // Consecutive spots in the file are neighbours on the grid: the curve never jumps.
             let positions = try (0..<reader.count).map { try reader.coordinate(at: $0) }
-            let jumps = zip(positions, positions.dropFirst()).map { a, b in
-                max(abs(a.latitudeE7 - b.latitudeE7), abs(a.longitudeE7 - b.longitudeE7)) / step
+            let steps = zip(positions, positions.dropFirst()).map { a, b in
+                (abs(a.latitudeE7 - b.latitudeE7) + abs(a.longitudeE7 - b.longitudeE7)) / step
             }
-            #expect(jumps.filter { $0 <= 1 }.count >= jumps.count * 9 / 10, "at least 90% of steps go to a neighbouring cell")
-            #expect(jumps.max()! <= 8, "no long jumps")
+            #expect(steps.allSatisfy { $0 == 1 }, "\(steps.enumerated().filter { $0.element != 1 }.prefix(10))")
         }
     }
 
@@ -204,6 +200,19 @@ struct IndexStructureTests {
             for ref in absent {
                 #expect(try reader.spotIndex(for: ref) == nil, "\(ref) is not in the index")
             }
+            // Every spot, in the order of its own reference; stopping when asked.
+            var inOrder: [OSMRef] = []
+            try reader.forEachSpotInReferenceOrder { position in
+                inOrder.append(try reader.ref(at: position))
+                return true
+            }
+            #expect(inOrder == spots.map(\.ref).sorted())
+            var visited = 0
+            try reader.forEachSpotInReferenceOrder { _ in
+                visited += 1
+                return visited < 10
+            }
+            #expect(visited == 10)
         }
     }
 
@@ -261,6 +270,11 @@ struct IndexStructureTests {
             ]
             for (query, expected) in cases {
                 #expect(Set(try Self.search(reader, query).keys) == expected, "\(query)")
+                var each: Set<OSMRef> = []
+                try reader.forEachPosting(ofTokens: reader.tokens(withPrefix: Array(SearchText.words(query)[0].utf8))) { spot, _ in
+                    each.insert(try! reader.ref(at: spot))
+                }
+                #expect(each == expected, "\(query) by forEachPosting")
             }
             // Whether the token starts a name: "central" starts "Central Station" but not "Café Central".
             #expect(try Self.search(reader, "central") == [OSMRef(.node, 1): false, OSMRef(.node, 2): true])
@@ -274,7 +288,7 @@ struct IndexStructureTests {
         }
     }
 
-    @Test("the token and posting tables hold exactly each spot's name tokens, sorted by bytes, lists ascending, flagged where a token starts a name",
+    @Test("the token and posting tables hold exactly each spot's name tokens, sorted by bytes, lists with name starts first, then in reference order",
           arguments: [91, 92] as [UInt64])
     func textTables(seed: UInt64) throws {
         var factory = SpotFactory(seed: seed)
@@ -298,12 +312,23 @@ struct IndexStructureTests {
             #expect(reader.tokenCount == tokens.count)
             let lists = raw.postings
             #expect(lists.count == tokens.count)
+            let refs = try (0..<reader.count).map { try reader.ref(at: $0) }
             for (number, token) in tokens.enumerated() {
-                let want = expected[token, default: [:]].sorted { $0.key < $1.key }
+                // A list holds first the spots whose name the token starts, then the others, each in the
+                // order of their OSM references: the first results of a search come first.
+                let want = expected[token, default: [:]].sorted { a, b in
+                    a.value != b.value ? a.value : refs[a.key] < refs[b.key]
+                }
                 #expect(lists[number] == want.map { UInt32($0.key) | ($0.value ? 0x8000_0000 : 0) }, "token \(String(decoding: token, as: UTF8.self))")
                 let read = try reader.postings(ofToken: number)
                 #expect(read.map(\.spot) == want.map(\.key))
                 #expect(read.map(\.startsName) == want.map(\.value))
+                let range = try reader.postingRange(ofToken: number)
+                #expect(try range.map { try reader.posting(at: $0).spot } == want.map(\.key))
+                #expect(try range.map { try reader.posting(at: $0).startsName } == want.map(\.value))
+                var each: [Int] = []
+                try reader.forEachPosting(ofTokens: number..<number + 1) { spot, _ in each.append(spot) }
+                #expect(each == want.map(\.key))
                 // A token is found by itself as a prefix, first of the tokens it starts.
                 #expect(reader.tokens(withPrefix: token).lowerBound == number)
                 #expect(reader.tokens(withPrefix: token).contains(number))
@@ -370,9 +395,11 @@ struct IndexStructureTests {
             #expect(SpotIndexWriter.encode(order, metadata: metadata, categoryWords: number % 2 == 0 ? reversedWords : words) == first, "order \(number)")
         }
         // Spots that all share one position, so that only the reference orders them.
-        let together = (0..<60).map { i in
-            Spot(ref: OSMRef(OSMType.allCases[i % 3], Int64(30 - i / 3)), coordinate: Coordinate(latitudeE7: 5, longitudeE7: 5)!,
-                 tagKey: "amenity", kind: i % 2 == 0 ? "cafe" : "bench", category: nil, name: "n\(i % 7)")
+        let place = Coordinate(latitudeE7: 5, longitudeE7: 5)!
+        let together = (0..<60).map { (i: Int) -> Spot in
+            let ref = OSMRef(OSMType.allCases[i % 3], Int64(30 - i / 3))
+            let kind = i % 2 == 0 ? "cafe" : "bench"
+            return Spot(ref: ref, coordinate: place, tagKey: "amenity", kind: kind, category: nil, name: "n\(i % 7)")
         }
         for _ in 0..<3 {
             #expect(SpotIndexWriter.encode(together.shuffled(using: &random), metadata: metadata) == SpotIndexWriter.encode(together, metadata: metadata))

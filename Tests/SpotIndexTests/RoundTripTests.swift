@@ -31,6 +31,7 @@ struct RoundTripTests {
             expectSameBytes(read, written, position, sourceLocation: sourceLocation)
             #expect(try reader.ref(at: position) == written.ref, sourceLocation: sourceLocation)
             #expect(try reader.coordinate(at: position) == written.coordinate, sourceLocation: sourceLocation)
+            #expect(try reader.name(at: position).map { Array($0.utf8) } == written.name.map { Array($0.utf8) }, sourceLocation: sourceLocation)
             let kind = try reader.kind(at: position)
             #expect(kind == reader.kinds[try reader.kindNumber(at: position)], sourceLocation: sourceLocation)
             #expect(Array(kind.tagKey.utf8) == Array(written.tagKey.utf8), sourceLocation: sourceLocation)
@@ -54,7 +55,7 @@ struct RoundTripTests {
             #expect(try reader.categoryWords() == storedCategoryWords(words))
             try expectHolds(reader, spots)
             let checks = reader.verifyChecksums()
-            #expect(checks.count == 11)
+            #expect(checks.count == 12)
             #expect(checks.allSatisfy { $0.isValid })
         }
     }
@@ -97,7 +98,7 @@ struct RoundTripTests {
         let metadata = IndexMetadata(
             generator: "spots \"test\"\n", buildTime: "1970-01-01T00:00:00Z", inputs: [.init(name: "-", bytes: 0)],
             bboxE7: [-1_800_000_000, -900_000_000, 1_800_000_000, 900_000_000], statistics: ["max": Int.max, "min": Int.min])
-        let words: [String: [Category]] = ["": [.cafe], "\"\\\n\u{0}": [.zoo, .airport], "日本語": Category.allCases]
+        let words: [String: [Category]] = ["a": [.cafe], "ωμέγα": [.zoo, .airport], "日本語": Category.allCases, "🏳️‍🌈": [.nightlife]]
         try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)) { path in
             let reader = try SpotIndexReader(path: path)
             #expect(try reader.metadata() == metadata)
@@ -178,7 +179,7 @@ struct RoundTripTests {
 
     @Test("category words read back with each list sorted by name")
     func categoryWords() throws {
-        let words: [String: [Category]] = ["kahvila": [.cafe, .bakery], "café": [.cafe], "zoo": [.zoo, .aquarium, .zoo], "\u{2028}": []]
+        let words: [String: [Category]] = ["kahvila": [.cafe, .bakery], "cafe": [.cafe], "zoo": [.zoo, .aquarium, .zoo], "日本": [.museum]]
         let bytes = SpotIndexWriter.encode([], metadata: Self.emptyMetadata, categoryWords: words)
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
@@ -186,7 +187,8 @@ struct RoundTripTests {
             #expect(Set(read.keys) == Set(words.keys))
             #expect(read["kahvila"] == [.bakery, .cafe])
             #expect(read["zoo"]?.contains(.aquarium) == true)
-            #expect(read["\u{2028}"] == [])
+            #expect(read["日本"] == [.museum])
+            #expect(read["cafe"] == [.cafe])
         }
     }
 }
@@ -203,29 +205,29 @@ struct LayoutTests {
         return SpotIndexWriter.encode(spots, metadata: factory.metadata(count: spots.count), categoryWords: ["cafe": [.cafe], "bar": [.nightlife]])
     }()
 
-    static let sectionNames = ["META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "TREE", "TOKN", "POST", "WORD"]
+    static let sectionNames = ["META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "TREE", "TOKN", "POST", "WORD"]
 
-    @Test("the header holds the magic, version 1, eleven sections, the file size and zlib's CRC of header and table")
+    @Test("the header holds the magic, version 1, twelve sections, the file size and zlib's CRC of header and table")
     func header() {
         let bytes = Self.bytes
         #expect(Array(bytes[0..<8]) == [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A])
         #expect(bytes.load(UInt32.self, at: 8) == 1)
-        #expect(bytes.load(UInt32.self, at: 12) == 11)
+        #expect(bytes.load(UInt32.self, at: 12) == 12)
         #expect(bytes.load(UInt64.self, at: 16) == UInt64(bytes.count))
-        #expect(bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 11 * 32], continuing: zlibCRC32(bytes[0..<24])))
+        #expect(bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 12 * 32], continuing: zlibCRC32(bytes[0..<24])))
         #expect(bytes.load(UInt32.self, at: 28) == 0)
-        for entry in 0..<11 {
+        for entry in 0..<12 {
             #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 4) == 0, "reserved word after the tag")
             #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 28) == 0, "reserved word after the checksum")
         }
     }
 
-    @Test("sections are META STRS KIND SPOT ATTR REFS MERG TREE TOKN POST WORD, 8-byte aligned, in order, with zlib's CRC, as the reader reports")
+    @Test("sections are META STRS KIND SPOT ATTR REFS MERG MRGO TREE TOKN POST WORD, 8-byte aligned, in order, with zlib's CRC, as the reader reports")
     func sections() throws {
         let bytes = Self.bytes
         let sections = bytes.rawSections
         #expect(sections.map(\.name) == Self.sectionNames)
-        var end = 32 + 11 * 32
+        var end = 32 + 12 * 32
         for section in sections {
             #expect(section.offset % 8 == 0)
             #expect(section.offset >= end)
@@ -237,8 +239,9 @@ struct LayoutTests {
         #expect(end == bytes.count)
         let mergedCount = Self.spots.map(\.merged.count).reduce(0, +)
         #expect(bytes.section("SPOT").length == 20 * 24)
-        #expect(bytes.section("REFS").length == (20 + mergedCount) * 16)
+        #expect(bytes.section("REFS").length == 20 * 4)
         #expect(bytes.section("MERG").length == mergedCount * 16)
+        #expect(bytes.section("MRGO").length == mergedCount * 4)
         #expect(bytes.section("KIND").length == Set(Self.spots.map { [$0.tagKey, $0.kind, $0.category?.rawValue ?? "\u{0}none"] }).count * 12)
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
@@ -292,36 +295,38 @@ struct LayoutTests {
         #expect(section("KIND") == le32(0) + le32(1) + le32(1))
         #expect(section("SPOT") == [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + le32(UInt32(bitPattern: -3)) + le32(4) + le32(0) + [0, 0, 1, 0])
         #expect(section("ATTR") == [2, 3])
-        #expect(section("REFS") == [0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0, 0, 0, 0] + le32(0)
-            + [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0] + le32(0))
+        #expect(section("REFS") == le32(0))
         #expect(section("MERG") == [0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0, 0, 0, 0] + le32(0))
+        #expect(section("MRGO") == le32(0))
         #expect(section("TREE") == le32(16) + le32(1) + le32(1) + le32(0) + le32(4) + le32(UInt32(bitPattern: -3)) + le32(4) + le32(UInt32(bitPattern: -3)))
         #expect(section("TOKN") == le32(1) + le32(7) + Array("kahvila".utf8))
         #expect(section("POST") == le32(1) + le32(1) + le32(0x8000_0000))
-        #expect(section("WORD") == Array(#"{"kahvi":["cafe"]}"#.utf8))
+        #expect(section("WORD") == Array("cafe\tkahvi\n".utf8))
     }
 
-    @Test("REFS holds every own and merged reference once, sorted by type then id; MERG holds the merged ones by spot")
+    @Test("REFS lists every spot once in order of its reference; MERG holds the merged references by spot; MRGO lists MERG in reference order")
     func referenceTables() throws {
         let raw = RawIndex(Self.bytes)
-        let refs = raw.refs("REFS")
-        #expect(refs.allSatisfy { $0.reserved == [0, 0, 0] })
-        let ordered = refs.compactMap(\.ref)
-        #expect(ordered.count == refs.count)
-        #expect(zip(ordered, ordered.dropFirst()).allSatisfy { $0 < $1 }, "strictly ascending")
-        #expect(Set(ordered) == Set(Self.spots.flatMap { [$0.ref] + $0.merged }))
-        let merged = raw.refs("MERG")
+        let records = raw.spots
+        func ref(_ record: RawIndex.SpotRecord) -> OSMRef { OSMRef(OSMType(rawValue: record.type)!, record.id) }
+        let order = raw.numbers("REFS").map(Int.init)
+        #expect(order.sorted() == Array(records.indices), "every spot once")
+        let ordered = order.map { ref(records[$0]) }
+        #expect(zip(ordered, ordered.dropFirst()).allSatisfy { $0 < $1 }, "strictly ascending references")
+        #expect(Set(ordered) == Set(Self.spots.map(\.ref)))
+        let merged = raw.merged
         #expect(merged.allSatisfy { $0.reserved == [0, 0, 0] })
         #expect(zip(merged, merged.dropFirst()).allSatisfy { $0.spot <= $1.spot }, "grouped by ascending spot")
-        let records = raw.spots
-        for entry in refs {
-            let holder = Self.spots.first { $0.ref == entry.ref || $0.merged.contains(entry.ref!) }!
-            #expect(records[Int(entry.spot)].id == holder.ref.id && records[Int(entry.spot)].type == holder.ref.type.rawValue)
-        }
         for spot in Self.spots {
             let position = UInt32(raw.spotPosition(of: spot.ref)!)
             #expect(merged.filter { $0.spot == position }.compactMap(\.ref) == spot.merged, "merged references keep their order")
         }
+        let mergedOrder = raw.numbers("MRGO").map(Int.init)
+        #expect(mergedOrder.sorted() == Array(merged.indices), "every merged reference once")
+        let mergedRefs = mergedOrder.compactMap { merged[$0].ref }
+        #expect(mergedRefs.count == merged.count)
+        #expect(zip(mergedRefs, mergedRefs.dropFirst()).allSatisfy { $0 < $1 }, "strictly ascending merged references")
+        #expect(Set(mergedRefs) == Set(Self.spots.flatMap(\.merged)))
     }
 
     @Test("the tree section is node size, level count, box counts, padding to 8 bytes, then the boxes lowest level first")
@@ -348,7 +353,7 @@ struct LayoutTests {
         }
     }
 
-    @Test("the metadata section is sorted snake_case JSON, the words section a sorted JSON object")
+    @Test("the metadata section is sorted snake_case JSON; the words section a line per category, its words after tabs, sorted")
     func metadataJSON() throws {
         let bytes = Self.bytes
         let meta = bytes.section("META")
@@ -356,6 +361,6 @@ struct LayoutTests {
         #expect(Set(object.keys).isSuperset(of: ["generator", "inputs", "bbox_e7", "statistics"]))
         let text = String(decoding: bytes[meta.range], as: UTF8.self)
         #expect(text.range(of: "\"bbox_e7\"")!.lowerBound < text.range(of: "\"generator\"")!.lowerBound)
-        #expect(Array(bytes[bytes.section("WORD").range]) == Array(#"{"bar":["nightlife"],"cafe":["cafe"]}"#.utf8))
+        #expect(Array(bytes[bytes.section("WORD").range]) == Array("cafe\tcafe\nnightlife\tbar\n".utf8))
     }
 }

@@ -94,11 +94,12 @@ struct SpotFactory {
         }
     }
 
-    /// Random category words: folded-looking words, awkward ones included, each naming 1 to 3 categories.
+    /// Random category words, folded as the build folds them (`SearchText.words`), each naming 1 to 3 categories.
     mutating func categoryWords() -> [String: [Category]] {
         var words: [String: [Category]] = [:]
         for _ in 0..<int(0...6) {
-            words[string(maxPieces: 2)] = (0..<int(1...3)).map { _ in Category.allCases.randomElement(using: &random)! }
+            guard let word = SearchText.words(string(maxPieces: 3)).first else { continue }
+            words[word] = (0..<int(1...3)).map { _ in Category.allCases.randomElement(using: &random)! }
         }
         return words
     }
@@ -128,10 +129,15 @@ func withScratchFile<T>(_ body: ((_ bytes: [UInt8]) throws -> String) throws -> 
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("SpotIndexTests-" + UUID().uuidString)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let url = directory.appendingPathComponent("scratch.spots")
+    let path = directory.appendingPathComponent("scratch.spots").path
     return try body { bytes in
-        try Data(bytes).write(to: url)
-        return url.path
+        // Plain POSIX calls: thousands of variants are written, and Foundation's writes cost more.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
+        return path
     }
 }
 
@@ -225,7 +231,7 @@ struct RawIndex {
         var id: Int64, latitudeE7: Int32, longitudeE7: Int32, attributes: UInt32, kind: UInt16, type: UInt8, reserved: UInt8
     }
 
-    /// One 16-byte REFS or MERG record.
+    /// One 16-byte MERG record.
     struct RefRecord: Equatable {
         var id: Int64, type: UInt8, reserved: [UInt8], spot: UInt32
         var ref: OSMRef? { OSMType(rawValue: type).map { OSMRef($0, id) } }
@@ -280,11 +286,18 @@ struct RawIndex {
         spots.firstIndex { $0.id == ref.id && $0.type == ref.type.rawValue }
     }
 
-    func refs(_ name: String) -> [RefRecord] {
-        let section = section(name)
+    /// The MERG records: each merged reference with the spot it was merged into.
+    var merged: [RefRecord] {
+        let section = section("MERG")
         return stride(from: section.offset, to: section.offset + section.length, by: 16).map { base in
             RefRecord(id: bytes.load(at: base), type: bytes[base + 8], reserved: Array(bytes[base + 9..<base + 12]), spot: bytes.load(at: base + 12))
         }
+    }
+
+    /// A table of 32-bit numbers (REFS: spot numbers in reference order; MRGO: MERG positions in reference order).
+    func numbers(_ name: String) -> [UInt32] {
+        let section = section(name)
+        return stride(from: section.offset, to: section.offset + section.length, by: 4).map { bytes.load(UInt32.self, at: $0) }
     }
 
     var kinds: [KindRecord] {

@@ -39,7 +39,11 @@ struct Oracle {
         let terms = query.terms.map { Array($0.utf8) }
         for (spot, tokens) in zip(spots, tokens) {
             if let filter = request.pointOfInterestFilter, !filter.allows(spot.category) { continue }
-            if !query.categories.isEmpty && !(spot.category.map(query.categories.contains) ?? false) { continue }
+            let phrasesMet = query.phrases.allSatisfy { phrase in
+                (spot.category.map(phrase.categories.contains) ?? false)
+                    || phrase.words.allSatisfy { word in tokens.contains { $0.bytes.starts(with: Array(word.utf8)) } }
+            }
+            if !phrasesMet { continue }
             if let region = request.region, !region.contains(spot.coordinate) { continue }
             let distance = origin.map { spot.coordinate.distance(to: $0) }
             if let radius = request.radius, let distance, distance > radius { continue }
