@@ -30,11 +30,12 @@ enum IndexLayout {
         static let refs = tag("REFS")
         static let merged = tag("MERG")
         static let mergedOrder = tag("MRGO")
+        static let kindLists = tag("KLST")
         static let tree = tag("TREE")
         static let tokens = tag("TOKN")
         static let postings = tag("POST")
         static let words = tag("WORD")
-        static let required = [metadata, strings, kinds, spots, attributes, refs, merged, mergedOrder, tree, tokens, postings, words]
+        static let required = [metadata, strings, kinds, spots, attributes, refs, merged, mergedOrder, kindLists, tree, tokens, postings, words]
     }
 
     static func tag(_ name: StaticString) -> UInt32 {

@@ -64,6 +64,8 @@ public final class SpotIndexReader: @unchecked Sendable {
     private let refs: UnsafeRawBufferPointer
     private let merged: UnsafeRawBufferPointer
     private let mergedOrder: UnsafeRawBufferPointer
+    private let kindListEnds: UnsafeRawBufferPointer
+    private let kindListSpots: UnsafeRawBufferPointer
     private let boxes: UnsafeRawBufferPointer
     private let postingEnds: UnsafeRawBufferPointer
     private let postings: UnsafeRawBufferPointer
@@ -109,6 +111,14 @@ public final class SpotIndexReader: @unchecked Sendable {
         postingEnds = UnsafeRawBufferPointer(rebasing: postingSection[4..<4 + 4 * tokens.count])
         postings = UnsafeRawBufferPointer(rebasing: postingSection[(4 + 4 * tokens.count)...])
 
+        let kindListSection = try section(IndexLayout.Tag.kindLists, recordSize: 4)
+        let kindCount = kindListSection.count >= 4 ? Int(kindListSection.load(0) as UInt32) : -1
+        guard kindCount >= 0, kindListSection.count == 4 + 4 * kindCount + 4 * count else {
+            throw corrupt("KLST", "does not hold one list per kind covering every spot")
+        }
+        kindListEnds = UnsafeRawBufferPointer(rebasing: kindListSection[4..<4 + 4 * kindCount])
+        kindListSpots = UnsafeRawBufferPointer(rebasing: kindListSection[(4 + 4 * kindCount)...])
+
         let tree = try section(IndexLayout.Tag.tree, recordSize: 4)
         guard tree.count >= 8 else { throw corrupt("TREE", "too short") }
         nodeSize = Int(tree.load(0) as UInt32)
@@ -144,6 +154,7 @@ public final class SpotIndexReader: @unchecked Sendable {
             }
             kinds.append(SpotKind(tagKey: key, value: value, category: category))
         }
+        guard kinds.count == kindCount else { throw corrupt("KLST", "holds \(kindCount) lists for \(kinds.count) kinds") }
         self.kinds = kinds
     }
 
@@ -354,6 +365,22 @@ public final class SpotIndexReader: @unchecked Sendable {
             result.append((spot, value & IndexLayout.startsNameFlag != 0))
         }
         return result
+    }
+
+    /// The positions in the kind lists of kind `kind`'s spots, for `spot(inKindList:)`.
+    public func kindListRange(ofKind kind: Int) throws(IndexError) -> Range<Int> {
+        precondition(kind >= 0 && kind < kinds.count, "kind out of range")
+        let start = kind == 0 ? 0 : Int(kindListEnds.load(4 * (kind - 1)) as UInt32)
+        let end = Int(kindListEnds.load(4 * kind) as UInt32)
+        guard start <= end, end <= count else { throw corrupt("KLST", "list \(kind) is out of bounds") }
+        return start..<end
+    }
+
+    /// The spot at `position` of the kind lists: each kind's spots, in reference order.
+    public func spot(inKindList position: Int) throws(IndexError) -> Int {
+        let spot = Int(kindListSpots.load(4 * position) as UInt32)
+        guard spot < count else { throw corrupt("KLST", "points past the last spot") }
+        return spot
     }
 
     /// The positions of token `token`'s postings, for `posting(at:)`.

@@ -36,7 +36,19 @@ public enum SpotIndexWriter {
             text.refs.append(spot.ref)
         }
         var referenceOrder = ByteWriter()
-        for entry in ownRefs.sorted(by: { $0.ref < $1.ref }) { referenceOrder.append(entry.spot) }
+        var kindLists: [[UInt32]] = Array(repeating: [], count: kinds.count)
+        for entry in ownRefs.sorted(by: { $0.ref < $1.ref }) {
+            referenceOrder.append(entry.spot)
+            kindLists[kinds.number(ofSpot: Int(entry.spot))].append(entry.spot)
+        }
+        var kindListSection = ByteWriter()
+        kindListSection.append(UInt32(kindLists.count))
+        var end: UInt32 = 0
+        for list in kindLists {
+            end += UInt32(list.count)
+            kindListSection.append(end)
+        }
+        for list in kindLists { for spot in list { kindListSection.append(spot) } }
         var mergedOrder = ByteWriter()
         for position in merged.indices.sorted(by: { merged[$0].ref < merged[$1].ref }) { mergedOrder.append(UInt32(position)) }
         // One line per category: its name, then the words that name it, separated by tabs.
@@ -54,6 +66,7 @@ public enum SpotIndexWriter {
             (IndexLayout.Tag.refs, referenceOrder.bytes),
             (IndexLayout.Tag.merged, encodeRefs(merged)),
             (IndexLayout.Tag.mergedOrder, mergedOrder.bytes),
+            (IndexLayout.Tag.kindLists, kindListSection.bytes),
             (IndexLayout.Tag.tree, encodeTree(ordered.map(\.coordinate))),
             (IndexLayout.Tag.tokens, text.tokens()),
             (IndexLayout.Tag.postings, text.postings()),
@@ -179,15 +192,28 @@ struct KindTable {
     private var indices: [[UInt32]: UInt16] = [:]
     private var kinds: [[UInt32]] = []
 
+    /// The kind number of each spot, by spot number, as given out.
+    private var spotKinds: [UInt16] = []
+
+    var count: Int { kinds.count }
+
     mutating func index(of spot: Spot, pool: inout StringPool) -> UInt16 {
         let kind = [pool.index(of: spot.tagKey), pool.index(of: spot.kind), spot.category.map { pool.index(of: $0.rawValue) } ?? IndexLayout.noString]
-        if let index = indices[kind] { return index }
-        precondition(kinds.count < Int(UInt16.max), "more than 65,535 distinct selecting tags")
-        let index = UInt16(kinds.count)
-        indices[kind] = index
-        kinds.append(kind)
+        let index: UInt16
+        if let known = indices[kind] {
+            index = known
+        } else {
+            precondition(kinds.count < Int(UInt16.max), "more than 65,535 distinct selecting tags")
+            index = UInt16(kinds.count)
+            indices[kind] = index
+            kinds.append(kind)
+        }
+        spotKinds.append(index)
         return index
     }
+
+    /// The kind number given to spot `spot` (spots numbered in the order they were given).
+    func number(ofSpot spot: Int) -> Int { Int(spotKinds[spot]) }
 
     func encoded() -> [UInt8] {
         var writer = ByteWriter()

@@ -39,20 +39,27 @@ public final class SpotSearch: @unchecked Sendable {
         guard request.limit > 0, index.count > 0 else { return [] }
         let query = parse(request.naturalLanguageQuery ?? "")
         let allowedKinds = index.kinds.map { request.pointOfInterestFilter?.allows($0.category) ?? true }
-        // A category phrase is met by a spot of one of its categories, or whose names hold the phrase.
-        let phrases = try query.phrases.map { phrase in
-            (kinds: index.kinds.map { $0.category.map(phrase.categories.contains) ?? false }, names: try nameMatches(phrase.words))
+        // A category phrase is met by a spot of one of its categories, or whose names hold the
+        // phrase; the names are looked up only when a spot's kind does not settle it.
+        let phrases = query.phrases.map { phrase in
+            (kinds: index.kinds.map { $0.category.map(phrase.categories.contains) ?? false }, names: LazySpotSet { try self.nameMatches(phrase.words).matched })
         }
         let laterTerms = try query.terms.dropFirst().map { try nameMatches([$0]).matched }
-        func passes(_ spot: Int) throws -> Bool {
+        func passes(_ spot: Int, firstPhraseMet: Bool = false) throws -> Bool {
             let kind = try index.kindNumber(at: spot)
-            return allowedKinds[kind] && phrases.allSatisfy { $0.kinds[kind] || $0.names.matched.contains(spot) }
-                && laterTerms.allSatisfy { $0.contains(spot) }
+            guard allowedKinds[kind], laterTerms.allSatisfy({ $0.contains(spot) }) else { return false }
+            for (position, phrase) in phrases.enumerated() where !(position == 0 && firstPhraseMet) && !phrase.kinds[kind] {
+                guard try phrase.names.value().contains(spot) else { return false }
+            }
+            return true
         }
         let origin = request.near ?? request.region?.center
         if query.terms.isEmpty, let origin {
-            return try nearest(to: origin, within: request.radius ?? .infinity, region: request.region, limit: request.limit, passes: passes)
+            return try nearest(to: origin, within: request.radius ?? .infinity, region: request.region, limit: request.limit, passes: { try passes($0) })
                 .map { ($0.spot, $0.distance) }
+        }
+        if origin == nil, let groups = try referenceOrderedCandidates(query) {
+            return try firstInReferenceOrder(groups, limit: request.limit) { try passes($0, firstPhraseMet: query.terms.isEmpty) }
         }
         // Text, or no place at all: every candidate is checked, and the best kept in a bounded list.
         var best = TopResults(limit: request.limit)
@@ -64,13 +71,11 @@ public final class SpotSearch: @unchecked Sendable {
             if let distance, let radius = request.radius, distance > radius { return }
             best.offer(ResultKey(distance: distance ?? 0, rank: rank, ref: try index.ref(at: spot)), spot: spot, distance: distance)
         }
-        if let first = query.terms.first, origin == nil {
-            return try firstInReferenceOrder(term: first, limit: request.limit, passes: passes)
-        } else if let first = query.terms.first {
+        if let first = query.terms.first {
             let matches = try nameMatches([first])
             for spot in matches.matched.members { try offer(spot, rank: matches.startsName.contains(spot) ? 0 : 1) }
         } else if origin == nil {
-            // Only categories: the first spots in reference order that pass are the answer.
+            // Only categories, not of the forms streams serve: spots in reference order until enough pass.
             var found: [(spot: Int, distance: Double?)] = []
             try index.forEachSpotInReferenceOrder { spot in
                 if try passes(spot) { found.append((spot, nil)) }
@@ -125,31 +130,63 @@ public final class SpotSearch: @unchecked Sendable {
         return query
     }
 
-    /// The answer to a text search without a place: spots with a name token starting with `term`
-    /// that pass, those where the token starts a name first, each group in OSM reference order.
-    /// Each token's list holds its name-starting spots, then the others, each part in reference
-    /// order, so the lists' heads are merged and only about `limit` postings are read.
-    private func firstInReferenceOrder(term: String, limit: Int, passes: (Int) throws -> Bool) throws -> [(spot: Int, distance: Double?)] {
-        var cursors = try index.tokens(withPrefix: Array(term.utf8)).map { try index.postingRange(ofToken: $0) }.filter { !$0.isEmpty }
+    /// Runs of spot numbers, each in OSM reference order, that hold every candidate of a search
+    /// without a place, in groups of rank: for a name word, the lists of the tokens it starts
+    /// (name-starting spots, then the rest); for a query of one one-word category phrase, the
+    /// spots of its categories' kinds and those whose names hold the word (which meet the
+    /// phrase either way). Nil for other queries.
+    private func referenceOrderedCandidates(_ query: ParsedQuery) throws -> [[SpotRun]]? {
+        if let term = query.terms.first {
+            let runs = try postingRuns(startingWith: term)
+            return [runs.starting, runs.others]
+        }
+        guard query.phrases.count == 1, query.phrases[0].words.count == 1 else { return nil }
+        let phrase = query.phrases[0]
+        let names = try postingRuns(startingWith: phrase.words[0])
+        let kinds = try index.kinds.indices.filter { index.kinds[$0].category.map(phrase.categories.contains) ?? false }
+            .map { SpotRun(positions: try index.kindListRange(ofKind: $0), inPostings: false) }
+        return [kinds + names.starting + names.others]
+    }
+
+    /// The postings of the tokens that start with `word`, as runs in reference order: each
+    /// token's list holds the spots whose name it starts, then the others.
+    private func postingRuns(startingWith word: String) throws -> (starting: [SpotRun], others: [SpotRun]) {
+        var starting: [SpotRun] = []
+        var others: [SpotRun] = []
+        for token in index.tokens(withPrefix: Array(word.utf8)) {
+            let range = try index.postingRange(ofToken: token)
+            var low = range.lowerBound
+            var high = range.upperBound
+            while low < high {
+                let middle = (low + high) / 2
+                if try index.posting(at: middle).startsName { low = middle + 1 } else { high = middle }
+            }
+            starting.append(SpotRun(positions: range.lowerBound..<low, inPostings: true))
+            others.append(SpotRun(positions: low..<range.upperBound, inPostings: true))
+        }
+        return (starting, others)
+    }
+
+    /// The first `limit` spots that pass, merging each group's runs by OSM reference, group after
+    /// group; a spot is taken once. Only about `limit` positions of each run are read.
+    private func firstInReferenceOrder(_ groups: [[SpotRun]], limit: Int, passes: (Int) throws -> Bool) throws -> [(spot: Int, distance: Double?)] {
         var found: [(spot: Int, distance: Double?)] = []
         var seen = Set<Int>()
-        for startsName in [true, false] {
-            // The heads of the lists' parts for this group, merged by reference.
-            var heads = Heap<(ref: OSMRef, list: Int, spot: Int)>(by: { $0.ref < $1.ref })
-            func pushHead(_ list: Int) throws {
-                guard let position = cursors[list].first else { return }
-                let posting = try index.posting(at: position)
-                guard posting.startsName == startsName else { return }
-                heads.push((try index.ref(at: posting.spot), list, posting.spot))
+        for var runs in groups {
+            var heads = Heap<(ref: OSMRef, run: Int, spot: Int)>(by: { $0.ref < $1.ref })
+            func pushHead(_ run: Int) throws {
+                guard let position = runs[run].positions.first else { return }
+                let spot = runs[run].inPostings ? try index.posting(at: position).spot : try index.spot(inKindList: position)
+                heads.push((try index.ref(at: spot), run, spot))
             }
-            for list in cursors.indices { try pushHead(list) }
+            for run in runs.indices { try pushHead(run) }
             while found.count < limit, let head = heads.pop() {
                 if !seen.contains(head.spot), try passes(head.spot) {
                     seen.insert(head.spot)
                     found.append((head.spot, nil))
                 }
-                cursors[head.list] = cursors[head.list].dropFirst()
-                try pushHead(head.list)
+                runs[head.run].positions = runs[head.run].positions.dropFirst()
+                try pushHead(head.run)
             }
             if found.count == limit { break }
         }
@@ -229,6 +266,30 @@ public final class SpotSearch: @unchecked Sendable {
             }
         }
         return found
+    }
+}
+
+/// Positions in the postings or in the kind lists whose spots are in OSM reference order.
+struct SpotRun {
+    var positions: Range<Int>
+    /// Whether the positions are in the postings (else in the kind lists).
+    let inPostings: Bool
+}
+
+/// A spot set worked out on first use.
+final class LazySpotSet {
+    private let make: () throws -> SpotSet
+    private var made: SpotSet?
+
+    init(_ make: @escaping () throws -> SpotSet) {
+        self.make = make
+    }
+
+    func value() throws -> SpotSet {
+        if let made { return made }
+        let set = try make()
+        made = set
+        return set
     }
 }
 
