@@ -117,6 +117,9 @@ public final class SpotIndexReader: @unchecked Sendable {
             throw corrupt("KLST", "does not hold one list per kind covering every spot")
         }
         kindListEnds = UnsafeRawBufferPointer(rebasing: kindListSection[4..<4 + 4 * kindCount])
+        guard kindCount == 0 ? count == 0 : Int(kindListEnds.load(4 * (kindCount - 1)) as UInt32) == count else {
+            throw corrupt("KLST", "the lists do not end at the last spot")
+        }
         kindListSpots = UnsafeRawBufferPointer(rebasing: kindListSection[(4 + 4 * kindCount)...])
 
         let tree = try section(IndexLayout.Tag.tree, recordSize: 4)
@@ -378,6 +381,7 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     /// The spot at `position` of the kind lists: each kind's spots, in reference order.
     public func spot(inKindList position: Int) throws(IndexError) -> Int {
+        precondition(position >= 0 && position < count, "kind list position out of range")
         let spot = Int(kindListSpots.load(4 * position) as UInt32)
         guard spot < count else { throw corrupt("KLST", "points past the last spot") }
         return spot
@@ -393,6 +397,7 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     /// The posting at `position`: a spot, and whether the token starts one of its names.
     public func posting(at position: Int) throws(IndexError) -> (spot: Int, startsName: Bool) {
+        precondition(position >= 0 && position < postings.count / 4, "posting position out of range")
         let value: UInt32 = postings.load(4 * position)
         let spot = Int(value & ~IndexLayout.startsNameFlag)
         guard spot < count else { throw corrupt("POST", "a list points past the last spot") }

@@ -121,6 +121,16 @@ struct DamageTests {
                 }
             }
         }
+        for kind in reader.kinds.indices {
+            if let range = attempt("kind list range \(kind)", { try reader.kindListRange(ofKind: kind) }) {
+                #expect(range.lowerBound >= 0 && range.upperBound <= reader.count, sourceLocation: sourceLocation)
+            }
+        }
+        for position in 0..<reader.count {
+            if let spot = attempt("kind list entry \(position)", { try reader.spot(inKindList: position) }) {
+                #expect((0..<reader.count).contains(spot), sourceLocation: sourceLocation)
+            }
+        }
         for prefix in probePrefixes {
             let range = reader.tokens(withPrefix: prefix)
             #expect(range.lowerBound >= 0 && range.upperBound <= reader.tokenCount, sourceLocation: sourceLocation)
@@ -238,7 +248,7 @@ struct DamageTests {
     @Test("a flipped header or section-table byte fails the header checksum")
     func headerChecksum() throws {
         let tableEnd = 32 + Self.small.rawSections.count * 32
-        #expect(tableEnd == 32 + 12 * 32)
+        #expect(tableEnd == 32 + 13 * 32)
         for position in Array(0..<28) + Array(32..<tableEnd) {
             var bytes = Self.small
             bytes[position] ^= 0x01
@@ -295,7 +305,7 @@ struct DamageTests {
     }
 
     @Test("flipping bytes of any section, with its checksum recomputed, never crashes: open or each read fails with IndexError or succeeds",
-          arguments: ["META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "TREE", "TOKN", "POST", "WORD"])
+          arguments: ["META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "WORD"])
     func resealedFlips(name: String) throws {
         var opened = 0
         var failedReads = 0
@@ -321,7 +331,7 @@ struct DamageTests {
             }
         }
         #expect(opened > 0)
-        if ["META", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "POST", "WORD"].contains(name) {
+        if ["META", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "POST", "WORD"].contains(name) {
             #expect(failedReads > 0, "some damage to \(name) must be caught when reading")
         }
     }
@@ -351,7 +361,7 @@ struct HostileHeaderTests {
         try Self.expectCorrupt(patching: UInt64(Self.small.count + 1), at: 16)
     }
 
-    @Test("section counts of zero, too few, too many, or a table past the end are corrupt", arguments: [0, 1, 4, 11, 13, 64, 65, 1_000, UInt32.max] as [UInt32])
+    @Test("section counts of zero, too few, too many, or a table past the end are corrupt", arguments: [0, 1, 4, 11, 12, 14, 64, 65, 1_000, UInt32.max] as [UInt32])
     func sectionCounts(count: UInt32) throws {
         try Self.expectCorrupt(patching: count, at: 12)
     }
@@ -413,7 +423,7 @@ struct HostileHeaderTests {
 
     @Test("a record section whose length is not a whole number of records is corrupt")
     func partialRecords() throws {
-        for (name, record) in [("SPOT", 24), ("KIND", 12), ("REFS", 4), ("MERG", 16), ("MRGO", 4), ("TREE", 4), ("POST", 4)] {
+        for (name, record) in [("SPOT", 24), ("KIND", 12), ("REFS", 4), ("MERG", 16), ("MRGO", 4), ("KLST", 4), ("TREE", 4), ("POST", 4)] {
             let section = Self.small.section(name)
             #expect(section.length % record == 0)
             try Self.expectCorrupt(patching: UInt64(section.length - 1), at: section.entryOffset + 16, section: name, "\(name) minus one")
@@ -879,6 +889,203 @@ struct HostileHeaderTests {
                     let result = try DamageTests.exercise(bytes, writing: write)
                     #expect(result.openError == nil)
                     #expect(result.badSections.isEmpty)
+                }
+            }
+        }
+    }
+}
+
+@Suite("Hostile kind lists")
+struct HostileKindListTests {
+    static var small: [UInt8] { DamageTests.small }
+    static var medium: [UInt8] { DamageTests.medium }
+    static let empty = SpotIndexWriter.encode([], metadata: RoundTripTests.emptyMetadata)
+    /// Twelve spots of three kinds (6, 3 and 3 spots), placed and numbered so that the file order
+    /// differs from the reference order.
+    static let shared: [UInt8] = {
+        let kinds = ["cafe", "bench", "cafe", "toilets"]
+        let spots = (0..<12).map { (i: Int) -> Spot in
+            let ref = OSMRef(OSMType.allCases[i % 3], Int64(100 - 7 * i))
+            let latitude = Int32(i * 5 % 12) * 1_000_000
+            let longitude = Int32(i * 7 % 12) * 1_000_000
+            let category: Category? = i % 2 == 0 ? .cafe : nil
+            return Spot(
+                ref: ref, coordinate: Coordinate(latitudeE7: latitude, longitudeE7: longitude)!, tagKey: "amenity", kind: kinds[i % 4],
+                category: category)
+        }
+        return SpotIndexWriter.encode(spots, metadata: RoundTripTests.emptyMetadata)
+    }()
+
+    static func le32(_ values: [UInt32]) -> [UInt8] { values.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } } }
+
+    static func expectCorruptKindLists(_ bytes: [UInt8], _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let error = try openingError(bytes)
+        #expect(error?.kind == .corrupt, comment, sourceLocation: sourceLocation)
+        #expect(error?.section == "KLST", comment, sourceLocation: sourceLocation)
+    }
+
+    @Test("the fixtures' kind lists are as the format says, and reassembling their sections gives the same bytes")
+    func fixtures() throws {
+        for fixture in [Self.small, Self.medium, Self.shared, Self.empty] {
+            let raw = RawIndex(fixture)
+            #expect(RawIndex.assemble(raw.sectionContents) == fixture)
+            let lists = raw.kindLists
+            #expect(Int(lists.count) == raw.kinds.count)
+            #expect(lists.spots.count == raw.spots.count)
+            #expect(lists.ends.last.map(Int.init) ?? 0 == raw.spots.count)
+        }
+        #expect(RawIndex(Self.small).kindLists.ends == [1, 2, 3, 4], "four kinds of one spot each")
+        #expect(RawIndex(Self.medium).kinds.count > 2)
+        #expect(RawIndex(Self.shared).kindLists.lists.map(\.count).sorted() == [3, 3, 6])
+        let shared = RawIndex(Self.shared)
+        #expect(shared.kindLists.spots != shared.numbers("REFS"), "the lists are not simply the reference order")
+    }
+
+    @Test("a kind count that differs from the KIND records is corrupt on open, reported in KLST, whether or not the length agrees")
+    func wrongKindCount() throws {
+        for fixture in [Self.small, Self.medium, Self.shared] {
+            let raw = RawIndex(fixture)
+            let kinds = raw.kinds.count
+            let klst = fixture.section("KLST")
+            // The count word alone: the length no longer agrees.
+            for count in [0, kinds - 1, kinds + 1, 2 * kinds, Int(Int32.max), Int(UInt32.max)] {
+                var bytes = fixture
+                bytes.store(UInt32(count), at: klst.offset)
+                bytes.resealSection("KLST")
+                try Self.expectCorruptKindLists(bytes, "count \(count) of \(kinds)")
+            }
+            // Count and ends together, so that the length is 4 + 4K + 4N for the stated K, which is not KIND's.
+            let lists = raw.kindLists
+            let n = UInt32(raw.spots.count)
+            #expect(kinds > 1)
+            for ends in [lists.ends + [n], lists.ends + [n, n], Array(lists.ends.dropLast()), [n], []] {
+                let contents = Self.le32([UInt32(ends.count)] + ends + lists.spots)
+                try Self.expectCorruptKindLists(raw.replacing("KLST", with: contents), "\(ends.count) lists for \(kinds) kinds")
+            }
+        }
+        // An index of no spots and no kinds, claiming one empty list.
+        try Self.expectCorruptKindLists(RawIndex(Self.empty).replacing("KLST", with: Self.le32([1, 0])), "one list for no kinds")
+    }
+
+    @Test("a kind list section whose length is not 4 + 4K + 4N is corrupt on open, reported in KLST")
+    func wrongLength() throws {
+        for fixture in [Self.small, Self.medium, Self.shared, Self.empty] {
+            let raw = RawIndex(fixture)
+            let contents = Array(fixture[fixture.section("KLST").range])
+            var variants: [(String, [UInt8])] = [
+                ("one spot number more", contents + Self.le32([0])), ("two more", contents + Self.le32([0, 0])),
+                ("a byte more", contents + [0]), ("three bytes more", contents + [0, 0, 0]),
+                ("a byte less", Array(contents.dropLast())), ("empty", []), ("three bytes", Array(contents.prefix(3))),
+                ("the count word alone, doubled", Array(contents.prefix(4)) + Array(contents.prefix(4))),
+            ]
+            if contents.count >= 8 {
+                variants += [("one number less", Array(contents.dropLast(4))), ("the count word alone", Array(contents.prefix(4)))]
+            }
+            if contents.count >= 12 { variants.append(("two numbers less", Array(contents.dropLast(8)))) }
+            for (label, variant) in variants {
+                try Self.expectCorruptKindLists(raw.replacing("KLST", with: variant), "\(label), \(variant.count) bytes for \(raw.spots.count) spots")
+            }
+            // The section table's length shortened in place, the header resealed.
+            let klst = fixture.section("KLST")
+            for length in Set([0, 3, 4, klst.length - 4, klst.length - 1].filter { $0 >= 0 && $0 != klst.length }) {
+                try HostileHeaderTests.expectCorrupt(patching: UInt64(length), at: klst.entryOffset + 16, in: fixture, section: "KLST", "length \(length)")
+            }
+        }
+    }
+
+    @Test("kind lists whose last end is not the spot count are corrupt on open, reported in KLST")
+    func lastEndNotSpotCount() throws {
+        for fixture in [Self.small, Self.medium, Self.shared] {
+            let raw = RawIndex(fixture)
+            let lists = raw.kindLists
+            let n = UInt32(raw.spots.count)
+            for value in Set([0, n - 1, n + 1, UInt32.max]) where value != n {
+                let contents = Self.le32([UInt32(lists.ends.count)] + lists.ends.dropLast() + [value] + lists.spots)
+                try Self.expectCorruptKindLists(raw.replacing("KLST", with: contents), "last end \(value) of \(n)")
+            }
+        }
+    }
+
+    @Test("kind list ends past the last spot or running backwards throw IndexError from kindListRange, reported in KLST")
+    func hostileEnds() throws {
+        for fixture in [Self.small, Self.medium, Self.shared] {
+            let raw = RawIndex(fixture)
+            let ends = raw.kindLists.ends
+            let n = UInt32(raw.spots.count)
+            // The last end is checked on open (lastEndNotSpotCount); these are the others.
+            for kind in ends.indices.dropLast() {
+                let offset = 4 + 4 * kind
+                for value in [n + 1, 2 * n + 7, UInt32(Int32.max), UInt32.max] {
+                    // Its own list ends past N; the next one starts past its end.
+                    try HostileHeaderTests.expectReadCorrupt(value, at: offset, in: "KLST", fixture: fixture, section: "KLST", "kind \(kind) ends at \(value)") {
+                        _ = try $0.kindListRange(ofKind: kind)
+                    }
+                    if kind + 1 < ends.count {
+                        try HostileHeaderTests.expectReadCorrupt(value, at: offset, in: "KLST", fixture: fixture, section: "KLST", "kind \(kind) ends at \(value), next") {
+                            _ = try $0.kindListRange(ofKind: kind + 1)
+                        }
+                    }
+                }
+                // This list ends before it starts.
+                let start = kind == 0 ? 0 : ends[kind - 1]
+                for value in Set([start &- 1, 0]) where start > 0 && value < start {
+                    try HostileHeaderTests.expectReadCorrupt(value, at: offset, in: "KLST", fixture: fixture, section: "KLST", "kind \(kind) ends at \(value) before \(start)") {
+                        _ = try $0.kindListRange(ofKind: kind)
+                    }
+                }
+                // The previous list ends after this one does.
+                if kind > 0 {
+                    try HostileHeaderTests.expectReadCorrupt(ends[kind] + 1, at: offset - 4, in: "KLST", fixture: fixture, section: "KLST", "kind \(kind - 1) ends after \(kind)") {
+                        _ = try $0.kindListRange(ofKind: kind)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("kind list entries naming a spot past the last throw IndexError from spot(inKindList:), reported in KLST")
+    func hostileSpotNumbers() throws {
+        for fixture in [Self.small, Self.medium, Self.shared] {
+            let raw = RawIndex(fixture)
+            let kinds = raw.kindLists.ends.count
+            let n = UInt32(raw.spots.count)
+            for position in 0..<Int(n) {
+                for value in [n, n + 1, UInt32(1) << 31, UInt32.max] {
+                    try HostileHeaderTests.expectReadCorrupt(
+                        value, at: 4 + 4 * kinds + 4 * position, in: "KLST", fixture: fixture, section: "KLST", "entry \(position) = \(value)"
+                    ) { _ = try $0.spot(inKindList: position) }
+                }
+            }
+        }
+    }
+
+    @Test("any value in any end or entry of the kind lists opens (but a last end other than the spot count), and every read fails with IndexError naming KLST or succeeds, never a crash")
+    func everyWordAnyValue() throws {
+        try withScratchFile { write in
+            for fixture in [Self.small, Self.medium, Self.shared] {
+                let raw = RawIndex(fixture)
+                let kinds = raw.kindLists.ends.count
+                let n = UInt32(raw.spots.count)
+                let klst = fixture.section("KLST")
+                for word in 1..<klst.length / 4 {
+                    let isEnd = word <= kinds
+                    for value in [0, 1, n - 1, n, n + 1, UInt32(Int32.max), UInt32(1) << 31, UInt32.max] {
+                        var bytes = fixture
+                        bytes.store(value, at: klst.offset + 4 * word)
+                        bytes.resealSection("KLST")
+                        let comment: Comment = "\(isEnd ? "end" : "entry") \(word) = \(value)"
+                        let result = try DamageTests.exercise(bytes, writing: write)
+                        if word == kinds && value != n {
+                            #expect(result.openError?.kind == .corrupt && result.openError?.section == "KLST", comment)
+                            continue
+                        }
+                        #expect(result.openError == nil, comment)
+                        #expect(result.badSections.isEmpty, comment)
+                        #expect(result.failures.allSatisfy { $0.hasSuffix(": KLST") || !$0.hasPrefix("kind list") }, comment)
+                        if isEnd ? value > n : value >= n {
+                            #expect(result.failures.contains { $0.hasPrefix("kind list") && $0.hasSuffix(": KLST") }, comment)
+                        }
+                    }
                 }
             }
         }

@@ -216,6 +216,52 @@ struct IndexStructureTests {
         }
     }
 
+    // MARK: Kind lists
+
+    @Test("each kind's list holds exactly the spots of that kind number, in reference order, and the lists cover every spot once",
+          arguments: zip([61, 62, 63, 64, 65] as [UInt64], [300, 1_000, 17, 1, 0]))
+    func kindLists(seed: UInt64, count: Int) throws {
+        var factory = SpotFactory(seed: seed)
+        var spots = factory.uniqueSpots(count)
+        // One kind shared by a third of the spots, so that long lists interleave with short ones in the file.
+        for i in stride(from: 0, to: count, by: 3) {
+            spots[i].tagKey = "amenity"
+            spots[i].kind = "bench"
+            spots[i].category = nil
+        }
+        try Self.withReader(spots) { reader in
+            #expect(reader.count == count)
+            let kindOf = try (0..<reader.count).map { try reader.kindNumber(at: $0) }
+            let refOf = try (0..<reader.count).map { try reader.ref(at: $0) }
+            var covered: [Int] = []
+            var previousEnd = 0
+            for (kind, spotKind) in reader.kinds.enumerated() {
+                let range = try reader.kindListRange(ofKind: kind)
+                #expect(range.lowerBound == previousEnd, "kind \(kind)'s list follows the previous one")
+                previousEnd = range.upperBound
+                let list = try range.map { try reader.spot(inKindList: $0) }
+                // By the reader's own kind numbers and references.
+                let expected = (0..<reader.count).filter { kindOf[$0] == kind }.sorted { refOf[$0] < refOf[$1] }
+                #expect(list == expected, "kind \(kind)")
+                #expect(!list.isEmpty, "kind \(kind) exists because a spot has it")
+                // By the spots as written: those with this selecting tag and category, by reference.
+                let written = spots.filter { spot in
+                    Array(spot.tagKey.utf8) == Array(spotKind.tagKey.utf8) && Array(spot.kind.utf8) == Array(spotKind.value.utf8)
+                        && spot.category == spotKind.category
+                }
+                #expect(list.map { refOf[$0] } == written.map(\.ref).sorted(), "kind \(kind) as written")
+                covered += list
+            }
+            #expect(previousEnd == reader.count, "the last list ends at the last spot")
+            #expect(covered.sorted() == Array(0..<reader.count), "every spot in one list, once")
+            if count >= 300 {
+                #expect(reader.kinds.count > 10, "many kinds")
+                let bench = try #require(reader.kinds.firstIndex { $0.tagKey == "amenity" && $0.value == "bench" && $0.category == nil })
+                #expect(try reader.kindListRange(ofKind: bench).count >= count / 3)
+            }
+        }
+    }
+
     // MARK: Text
 
     /// The spots whose tokens start with `query` (one folded word), each with whether such a token starts one of its names.

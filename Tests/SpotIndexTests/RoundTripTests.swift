@@ -55,7 +55,7 @@ struct RoundTripTests {
             #expect(try reader.categoryWords() == storedCategoryWords(words))
             try expectHolds(reader, spots)
             let checks = reader.verifyChecksums()
-            #expect(checks.count == 12)
+            #expect(checks.count == 13)
             #expect(checks.allSatisfy { $0.isValid })
         }
     }
@@ -205,29 +205,29 @@ struct LayoutTests {
         return SpotIndexWriter.encode(spots, metadata: factory.metadata(count: spots.count), categoryWords: ["cafe": [.cafe], "bar": [.nightlife]])
     }()
 
-    static let sectionNames = ["META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "TREE", "TOKN", "POST", "WORD"]
+    static let sectionNames = ["META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "WORD"]
 
-    @Test("the header holds the magic, version 1, twelve sections, the file size and zlib's CRC of header and table")
+    @Test("the header holds the magic, version 1, thirteen sections, the file size and zlib's CRC of header and table")
     func header() {
         let bytes = Self.bytes
         #expect(Array(bytes[0..<8]) == [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A])
         #expect(bytes.load(UInt32.self, at: 8) == 1)
-        #expect(bytes.load(UInt32.self, at: 12) == 12)
+        #expect(bytes.load(UInt32.self, at: 12) == 13)
         #expect(bytes.load(UInt64.self, at: 16) == UInt64(bytes.count))
-        #expect(bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 12 * 32], continuing: zlibCRC32(bytes[0..<24])))
+        #expect(bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 13 * 32], continuing: zlibCRC32(bytes[0..<24])))
         #expect(bytes.load(UInt32.self, at: 28) == 0)
-        for entry in 0..<12 {
+        for entry in 0..<13 {
             #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 4) == 0, "reserved word after the tag")
             #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 28) == 0, "reserved word after the checksum")
         }
     }
 
-    @Test("sections are META STRS KIND SPOT ATTR REFS MERG MRGO TREE TOKN POST WORD, 8-byte aligned, in order, with zlib's CRC, as the reader reports")
+    @Test("sections are META STRS KIND SPOT ATTR REFS MERG MRGO KLST TREE TOKN POST WORD, 8-byte aligned, in order, with zlib's CRC, as the reader reports")
     func sections() throws {
         let bytes = Self.bytes
         let sections = bytes.rawSections
         #expect(sections.map(\.name) == Self.sectionNames)
-        var end = 32 + 12 * 32
+        var end = 32 + 13 * 32
         for section in sections {
             #expect(section.offset % 8 == 0)
             #expect(section.offset >= end)
@@ -242,7 +242,10 @@ struct LayoutTests {
         #expect(bytes.section("REFS").length == 20 * 4)
         #expect(bytes.section("MERG").length == mergedCount * 16)
         #expect(bytes.section("MRGO").length == mergedCount * 4)
-        #expect(bytes.section("KIND").length == Set(Self.spots.map { [$0.tagKey, $0.kind, $0.category?.rawValue ?? "\u{0}none"] }).count * 12)
+        let kindCount = Set(Self.spots.map { [$0.tagKey, $0.kind, $0.category?.rawValue ?? "\u{0}none"] }).count
+        #expect(bytes.section("KIND").length == kindCount * 12)
+        #expect(kindCount > 1, "the fixture has several kinds")
+        #expect(bytes.section("KLST").length == 4 + 4 * kindCount + 4 * 20)
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
             #expect(reader.sections.map(\.name) == sections.map(\.name))
@@ -298,6 +301,7 @@ struct LayoutTests {
         #expect(section("REFS") == le32(0))
         #expect(section("MERG") == [0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0, 0, 0, 0] + le32(0))
         #expect(section("MRGO") == le32(0))
+        #expect(section("KLST") == le32(1) + le32(1) + le32(0))
         #expect(section("TREE") == le32(16) + le32(1) + le32(1) + le32(0) + le32(4) + le32(UInt32(bitPattern: -3)) + le32(4) + le32(UInt32(bitPattern: -3)))
         #expect(section("TOKN") == le32(1) + le32(7) + Array("kahvila".utf8))
         #expect(section("POST") == le32(1) + le32(1) + le32(0x8000_0000))
@@ -327,6 +331,57 @@ struct LayoutTests {
         #expect(mergedRefs.count == merged.count)
         #expect(zip(mergedRefs, mergedRefs.dropFirst()).allSatisfy { $0 < $1 }, "strictly ascending merged references")
         #expect(Set(mergedRefs) == Set(Self.spots.flatMap(\.merged)))
+    }
+
+    @Test("KLST is the kind count, each kind's cumulative end, then each kind's spots in reference order, byte for byte")
+    func kindListBytes() throws {
+        // Four spots placed so that Hilbert order (the spot numbers) differs from reference order:
+        // the corners (0, 0), (0, max), (max, max), (max, 0) of their extent come in that order.
+        func at(_ latitudeE7: Int32, _ longitudeE7: Int32) -> Coordinate { Coordinate(latitudeE7: latitudeE7, longitudeE7: longitudeE7)! }
+        let spots = [
+            Spot(ref: OSMRef(.node, 2), coordinate: at(0, 100), tagKey: "amenity", kind: "cafe", category: .cafe),
+            Spot(ref: OSMRef(.way, 7), coordinate: at(100, 0), tagKey: "amenity", kind: "bench", category: nil),
+            Spot(ref: OSMRef(.relation, 1), coordinate: at(0, 0), tagKey: "amenity", kind: "cafe", category: .cafe),
+            Spot(ref: OSMRef(.node, 9), coordinate: at(100, 100), tagKey: "amenity", kind: "cafe", category: .cafe),
+        ]
+        let bytes = SpotIndexWriter.encode(spots, metadata: RoundTripTests.emptyMetadata)
+        let le32: (UInt32) -> [UInt8] = { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let raw = RawIndex(bytes)
+        // Spot numbers: 0 r1 (cafe), 1 w7 (bench), 2 n9 (cafe), 3 n2 (cafe); kinds by first use: cafe 0, bench 1.
+        #expect(raw.spots.map(\.id) == [1, 7, 9, 2])
+        #expect(raw.numbers("REFS") == [3, 2, 1, 0])
+        #expect(Array(bytes[bytes.section("KLST").range]) == le32(2) + le32(3) + le32(4) + le32(3) + le32(2) + le32(0) + le32(1))
+        try withTemporaryFile(bytes) { path in
+            let reader = try SpotIndexReader(path: path)
+            #expect(try reader.kindListRange(ofKind: 0) == 0..<3)
+            #expect(try reader.kindListRange(ofKind: 1) == 3..<4)
+            #expect(try (0..<4).map { try reader.spot(inKindList: $0) } == [3, 2, 0, 1])
+        }
+        // No spots: one count word of zero, no ends, no spot numbers.
+        let empty = SpotIndexWriter.encode([], metadata: RoundTripTests.emptyMetadata)
+        #expect(Array(empty[empty.section("KLST").range]) == le32(0))
+    }
+
+    @Test("KLST holds one list per KIND record, ends ascending to N, each list the spots of its kind in reference order, every spot once")
+    func kindListLayout() throws {
+        let raw = RawIndex(Self.bytes)
+        let lists = raw.kindLists
+        let records = raw.spots
+        #expect(Int(lists.count) == raw.kinds.count)
+        #expect(lists.ends.count == raw.kinds.count)
+        #expect(zip(lists.ends, lists.ends.dropFirst()).allSatisfy { $0 <= $1 }, "ends ascend")
+        #expect(lists.ends.last == UInt32(records.count), "the last end is N")
+        #expect(lists.spots.count == records.count)
+        #expect(raw.section("KLST").length == 4 + 4 * raw.kinds.count + 4 * records.count)
+        #expect(lists.spots.map(Int.init).sorted() == Array(records.indices), "every spot once")
+        func ref(_ spot: UInt32) -> OSMRef { OSMRef(OSMType(rawValue: records[Int(spot)].type)!, records[Int(spot)].id) }
+        for (kind, list) in lists.lists.enumerated() {
+            #expect(list.allSatisfy { Int(records[Int($0)].kind) == kind }, "kind \(kind) lists only its spots")
+            #expect(list.count == records.filter { Int($0.kind) == kind }.count, "kind \(kind) lists all its spots")
+            let refs = list.map(ref)
+            #expect(zip(refs, refs.dropFirst()).allSatisfy { $0 < $1 }, "kind \(kind) in reference order")
+            #expect(!list.isEmpty, "a kind exists because a spot has it")
+        }
     }
 
     @Test("the tree section is node size, level count, box counts, padding to 8 bytes, then the boxes lowest level first")

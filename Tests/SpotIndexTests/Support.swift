@@ -349,6 +349,73 @@ struct RawIndex {
             padding: Array(bytes[paddingStart..<paddingStart + (levels % 2 == 1 ? 4 : 0)]), boxes: boxes)
     }
 
+    /// The KLST section as the format lays it out: the kind count word, the end of each kind's
+    /// list (in entries), and the spot numbers of all the lists.
+    struct KindLists {
+        var count: UInt32
+        var ends: [UInt32]
+        var spots: [UInt32]
+        /// The lists, one per end, cut at the ends (which must be in order and within `spots`).
+        var lists: [[UInt32]] {
+            var start = 0
+            return ends.map { end in
+                defer { start = Int(end) }
+                return Array(spots[start..<Int(end)])
+            }
+        }
+    }
+
+    /// The KLST section, read with the count word it states (the rest after the ends is spot numbers).
+    var kindLists: KindLists {
+        let section = section("KLST")
+        let count = bytes.load(UInt32.self, at: section.offset)
+        let ends = (0..<Int(count)).map { bytes.load(UInt32.self, at: section.offset + 4 + 4 * $0) }
+        let spots = stride(from: section.offset + 4 + 4 * Int(count), to: section.offset + section.length, by: 4).map {
+            bytes.load(UInt32.self, at: $0)
+        }
+        return KindLists(count: count, ends: ends, spots: spots)
+    }
+
+    /// The sections' contents, in table order.
+    var sectionContents: [(name: String, bytes: [UInt8])] {
+        bytes.rawSections.map { ($0.name, Array(bytes[$0.range])) }
+    }
+
+    /// A whole index file built from `sections` as the format lays it out: header, section table,
+    /// each section 8-byte aligned with zlib's CRC, the header's CRC and size. Lets a test give a
+    /// section another length without upsetting the header, so that only the section's own
+    /// consistency is in question.
+    static func assemble(_ sections: [(name: String, bytes: [UInt8])]) -> [UInt8] {
+        var file: [UInt8] = [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A] + [UInt8](repeating: 0, count: 24)
+        file.store(UInt32(1), at: 8)
+        file.store(UInt32(sections.count), at: 12)
+        var offset = 32 + 32 * sections.count
+        var table: [UInt8] = []
+        for section in sections {
+            offset = (offset + 7) / 8 * 8
+            var entry = [UInt8](repeating: 0, count: 32)
+            entry.replaceSubrange(0..<4, with: Array(section.name.utf8))
+            entry.store(UInt64(offset), at: 8)
+            entry.store(UInt64(section.bytes.count), at: 16)
+            entry.store(zlibCRC32(section.bytes), at: 24)
+            table += entry
+            offset += section.bytes.count
+        }
+        file += table
+        for section in sections {
+            file += [UInt8](repeating: 0, count: (8 - file.count % 8) % 8)
+            file += section.bytes
+        }
+        file.store(UInt64(file.count), at: 16)
+        file.resealHeader()
+        return file
+    }
+
+    /// These sections with section `name`'s contents replaced by `contents`, reassembled.
+    func replacing(_ name: String, with contents: [UInt8]) -> [UInt8] {
+        RawIndex.assemble(sectionContents.map { $0.name == name ? ($0.name, contents) : $0 })
+    }
+
     /// The posting lists, one per token: raw values, spot index with the top bit for "starts a name".
     var postings: [[UInt32]] {
         let section = section("POST")

@@ -247,6 +247,7 @@ struct RealDataSearchTests {
         #expect(spots.count == 3135)
         var random = SplitMix64(state: 2026)
         let requests = randomRequests(2000, around: spots, names: spots.compactMap(\.name) + ["カフェ", "cafe", "museum", "博物館"], using: &random)
-        #expect(try mismatches(search, spots, requests).isEmpty)
+        let failures = try mismatches(search, spots, requests)
+        #expect(failures.isEmpty, "\(failures)")
     }
 }
