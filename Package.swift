@@ -29,8 +29,10 @@ let package = Package(
             name: "SpotPipeline", dependencies: ["OSMXML", "Spots", "SpotIndex", "CCrypto"],
             plugins: ["EmbedPipelines"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
+        // A seeded random number generator shared by the tests and benchmarks.
+        .target(name: "SeededRandom"),
         // Benchmarks/search.sh's in-process timer: open time and request latency percentiles.
-        .executableTarget(name: "search-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots"], path: "Benchmarks/SearchLatency"),
+        .executableTarget(name: "search-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SeededRandom"], path: "Benchmarks/SearchLatency"),
         .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files"]),
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
         .target(name: "SpotSearch", dependencies: ["SpotIndex", "Spots"]),
@@ -42,10 +44,10 @@ let package = Package(
 
         .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
-        .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "CZlib"]),
+        .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "CZlib", "SeededRandom"]),
         .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "Spots", "SpotIndex"]),
-        .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotPipeline"]),
-        .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex"]),
+        .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotPipeline", "SeededRandom"]),
+        .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex", "SeededRandom"]),
         .testTarget(name: "CommandTests", dependencies: ["spots"]),
     ]
 )

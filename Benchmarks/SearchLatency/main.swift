@@ -1,3 +1,4 @@
+import SeededRandom
 import Dispatch
 import Foundation
 import SpotIndex
@@ -18,16 +19,6 @@ func summary(_ name: String, _ samples: [Double]) -> String {
     return String(format: "%@  p50 %.3f ms  p99 %.3f ms  max %.3f ms  (%d requests)", name, at(0.5), at(0.99), sorted.last!, sorted.count)
 }
 
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
@@ -46,7 +37,7 @@ do {
     print(summary("open                ", opens))
     let index = try SpotIndexReader(path: path)
     let search = try SpotSearch(index: index)
-    var random = SplitMix64(state: 2026)
+    var random = SplitMix64(seed: 2026)
     var prefixes: [String] = []
     var points: [Coordinate] = []
     while prefixes.count < count {

@@ -1,23 +1,10 @@
+import SeededRandom
 import Foundation
 import SpotExport
 import SpotIndex
 import Spots
 import Testing
 
-/// A tiny seeded generator (SplitMix64), so that every "random" test sees the same data on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A JSON value as written, keeping the order of object members and the text of numbers, which
 /// Foundation's parser does not: enough to check the exporter's key order and number format.

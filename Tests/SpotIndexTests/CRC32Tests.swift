@@ -1,3 +1,4 @@
+import SeededRandom
 import CZlib
 import SpotIndex
 import Testing

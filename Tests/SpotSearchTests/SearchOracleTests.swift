@@ -1,3 +1,4 @@
+import SeededRandom
 import Foundation
 import SpotIndex
 import SpotPipeline
@@ -6,17 +7,6 @@ import Testing
 
 @testable import SpotSearch
 
-/// A seeded random number generator, so that failures repeat.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The answer a brute-force reading of the rules gives: every spot checked, then sorted.
 struct Oracle {
@@ -149,7 +139,7 @@ func randomSpots(_ count: Int, using random: inout SplitMix64) -> [Spot] {
 struct SearchOracleTests {
     @Test("random requests of every kind, worldwide (poles, antimeridian), answer as the oracle does")
     func randomWorld() throws {
-        var random = SplitMix64(state: 42)
+        var random = SplitMix64(seed: 42)
         let spots = randomSpots(2000, using: &random)
         let search = try searchOver(spots, words: ["cafe": [.cafe], "カフェ": [.cafe], "museum": [.museum], "музей": [.museum]])
         let requests = randomRequests(2000, around: spots, names: spots.compactMap(\.name), using: &random)
@@ -158,7 +148,7 @@ struct SearchOracleTests {
 
     @Test("hand-picked corners: the poles, the antimeridian, empty results, limit 0, an empty index")
     func corners() throws {
-        var random = SplitMix64(state: 7)
+        var random = SplitMix64(seed: 7)
         let spots = randomSpots(800, using: &random)
         let search = try searchOver(spots)
         let fiji = Coordinate(latitudeE7: -165_000_000, longitudeE7: 1_800_000_000)!
@@ -245,7 +235,7 @@ struct RealDataSearchTests {
         let search = try SpotSearch(index: index)
         let spots = try (0..<index.count).map { try index.spot(at: $0) }
         #expect(spots.count == 3135)
-        var random = SplitMix64(state: 2026)
+        var random = SplitMix64(seed: 2026)
         let requests = randomRequests(2000, around: spots, names: spots.compactMap(\.name) + ["カフェ", "cafe", "museum", "博物館"], using: &random)
         let failures = try mismatches(search, spots, requests)
         #expect(failures.isEmpty, "\(failures)")
