@@ -58,7 +58,7 @@ public final class SpotSearch: @unchecked Sendable {
             return try nearest(to: origin, within: request.radius ?? .infinity, region: request.region, limit: request.limit, passes: { try passes($0) })
                 .map { ($0.spot, $0.distance) }
         }
-        if origin == nil, let groups = try referenceOrderedCandidates(query) {
+        if origin == nil, let groups = try referenceOrderedCandidates(query, allowedKinds: allowedKinds) {
             return try firstInReferenceOrder(groups, limit: request.limit) { try passes($0, firstPhraseMet: query.terms.isEmpty) }
         }
         // Text, or no place at all: every candidate is checked, and the best kept in a bounded list.
@@ -75,7 +75,7 @@ public final class SpotSearch: @unchecked Sendable {
             let matches = try nameMatches([first])
             for spot in matches.matched.members { try offer(spot, rank: matches.startsName.contains(spot) ? 0 : 1) }
         } else if origin == nil {
-            // Only categories, not of the forms streams serve: spots in reference order until enough pass.
+            // Category phrases that runs do not serve: spots in reference order until enough pass.
             var found: [(spot: Int, distance: Double?)] = []
             try index.forEachSpotInReferenceOrder { spot in
                 if try passes(spot) { found.append((spot, nil)) }
@@ -134,11 +134,15 @@ public final class SpotSearch: @unchecked Sendable {
     /// without a place, in groups of rank: for a name word, the lists of the tokens it starts
     /// (name-starting spots, then the rest); for a query of one one-word category phrase, the
     /// spots of its categories' kinds and those whose names hold the word (which meet the
-    /// phrase either way). Nil for other queries.
-    private func referenceOrderedCandidates(_ query: ParsedQuery) throws -> [[SpotRun]]? {
+    /// phrase either way); for no text at all, the spots of the kinds the filter allows. Nil for
+    /// other queries.
+    private func referenceOrderedCandidates(_ query: ParsedQuery, allowedKinds: [Bool]) throws -> [[SpotRun]]? {
         if let term = query.terms.first {
             let runs = try postingRuns(startingWith: term)
             return [runs.starting, runs.others]
+        }
+        if query.phrases.isEmpty {
+            return [try allowedKinds.indices.filter { allowedKinds[$0] }.map { SpotRun(positions: try index.kindListRange(ofKind: $0), inPostings: false) }]
         }
         guard query.phrases.count == 1, query.phrases[0].words.count == 1 else { return nil }
         let phrase = query.phrases[0]

@@ -164,6 +164,9 @@ struct SearchOracleTests {
             SearchRequest(naturalLanguageQuery: "кофе", limit: 1000),
             SearchRequest(near: fiji, limit: 0),
             SearchRequest(limit: 5),
+            SearchRequest(pointOfInterestFilter: PointOfInterestFilter(including: [.museum, .castle]), limit: 30),
+            SearchRequest(pointOfInterestFilter: PointOfInterestFilter(excluding: [.cafe]), limit: 30),
+            SearchRequest(pointOfInterestFilter: PointOfInterestFilter(including: []), limit: 30),
         ]
         #expect(try mismatches(search, spots, requests).isEmpty)
         #expect(try search.search(SearchRequest(near: fiji, limit: 0)).isEmpty)
