@@ -29,30 +29,12 @@ while [ $# -gt 0 ]; do
     *) echo "ingest.sh: unknown argument '$1'" >&2; usage >&2; exit 64 ;;
   esac
 done
-for n in "$copies" "$runs"; do
-  [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "ingest.sh: '$n' is not a positive integer" >&2; exit 64; }
-done
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_require_counts ingest.sh "$copies" "$runs"
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-shared=$(cd "$root/.." && pwd)/shared
-if [ ! -d "$shared/data" ] || [ ! -d "$shared/bench" ]; then
-  echo "ingest.sh: skipped: $shared (with data/ and bench/) is absent"
-  exit 0
-fi
-[ -x /usr/bin/time ] || { echo "ingest.sh: /usr/bin/time (GNU time, package 'time') is missing" >&2; exit 1; }
-
-dir=${SPOTS_BENCH_DIR:-${TMPDIR:-/tmp}/spots-bench}
-mkdir -p "$dir"
+bench_setup ingest.sh
 
 # --- the tools -------------------------------------------------------------------------
-if [ -n "${SPOTS_BIN:-}" ]; then
-  spots=$SPOTS_BIN
-  echo "spots: $spots (SPOTS_BIN)"
-else
-  echo "building spots (release) ..."
-  (cd "$root" && swift build -c release --product spots)
-  spots="$(cd "$root" && swift build -c release --show-bin-path)/spots"
-fi
 
 floor=$dir/expat_floor
 if [ ! -x "$floor" ] || [ "$shared/bench/expat_floor.c" -nt "$floor" ]; then

@@ -30,32 +30,14 @@ while [ $# -gt 0 ]; do
     *) echo "search.sh: unknown argument '$1'" >&2; usage >&2; exit 64 ;;
   esac
 done
-for n in "$copies" "$requests" "$runs"; do
-  [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "search.sh: '$n' is not a positive integer" >&2; exit 64; }
-done
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_require_counts search.sh "$copies" "$requests" "$runs"
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-shared=$(cd "$root/.." && pwd)/shared
-if [ ! -d "$shared/data" ] || [ ! -d "$shared/bench" ]; then
-  echo "search.sh: skipped: $shared (with data/ and bench/) is absent"
-  exit 0
-fi
-[ -x /usr/bin/time ] || { echo "search.sh: /usr/bin/time (GNU time, package 'time') is missing" >&2; exit 1; }
+bench_setup search.sh
 [ "$(sqlite3 :memory: 'select sin(0)' 2>/dev/null)" = 0.0 ] ||
   { echo "search.sh: sqlite3 with math functions (sin, asin, radians) is missing" >&2; exit 1; }
 
-dir=${SPOTS_BENCH_DIR:-${TMPDIR:-/tmp}/spots-bench}
-mkdir -p "$dir"
-
 # --- the tools -------------------------------------------------------------------------
-if [ -n "${SPOTS_BIN:-}" ]; then
-  spots=$SPOTS_BIN
-  echo "spots: $spots (SPOTS_BIN)"
-else
-  echo "building spots (release) ..."
-  (cd "$root" && swift build -c release --product spots)
-  spots="$(cd "$root" && swift build -c release --show-bin-path)/spots"
-fi
 "$spots" search --help >/dev/null 2>&1 || { echo "search.sh: $spots has no 'search' command" >&2; exit 1; }
 
 for tool in osmium:osmium-tool ogr2ogr:gdal-bin; do

@@ -60,7 +60,11 @@ public final class AtomicOutput {
     public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         var offset = 0
         while offset < bytes.count {
+            #if canImport(Glibc)
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            #else
+            let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            #endif
             if written < 0 {
                 if errno == EINTR { continue }
                 throw failure()

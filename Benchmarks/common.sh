@@ -1,0 +1,37 @@
+# Shared by the benchmark scripts (sourced, not run): where things are, the skip when ../shared
+# is absent, the cache folder, and the spots binary to time.
+#
+#   source "$(dirname "${BASH_SOURCE[0]}")/common.sh"; bench_setup NAME
+#
+# Sets root (the repository), shared (../shared), dir (SPOTS_BENCH_DIR, default
+# ${TMPDIR:-/tmp}/spots-bench) and spots (SPOTS_BIN, or a release build made here).
+
+# Exits 64 naming NAME unless every argument is a positive integer.
+bench_require_counts() {
+  local name=$1 n
+  shift
+  for n in "$@"; do
+    [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "$name: '$n' is not a positive integer" >&2; exit 64; }
+  done
+}
+
+bench_setup() {
+  local name=$1
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  shared=$(cd "$root/.." && pwd)/shared
+  if [ ! -d "$shared/data" ] || [ ! -d "$shared/bench" ]; then
+    echo "$name: skipped: $shared (with data/ and bench/) is absent"
+    exit 0
+  fi
+  [ -x /usr/bin/time ] || { echo "$name: /usr/bin/time (GNU time, package 'time') is missing" >&2; exit 1; }
+  dir=${SPOTS_BENCH_DIR:-${TMPDIR:-/tmp}/spots-bench}
+  mkdir -p "$dir"
+  if [ -n "${SPOTS_BIN:-}" ]; then
+    spots=$SPOTS_BIN
+    echo "spots: $spots (SPOTS_BIN)"
+  else
+    echo "building spots (release) ..."
+    (cd "$root" && swift build -c release --product spots)
+    spots="$(cd "$root" && swift build -c release --show-bin-path)/spots"
+  fi
+}
