@@ -51,7 +51,7 @@ public final class SpotSearch: @unchecked Sendable {
             for (position, phrase) in phrases.enumerated() where !(position == 0 && firstPhraseMet) && !phrase.kinds[kind] {
                 guard try phrase.names.value().contains(spot) else { return false }
             }
-            return true
+            return try query.terms.count < 2 || oneNameHolds(query.terms, spot: spot)
         }
         let origin = request.near ?? request.region?.center
         if query.terms.isEmpty, let origin {
@@ -195,6 +195,15 @@ public final class SpotSearch: @unchecked Sendable {
             if found.count == limit { break }
         }
         return found
+    }
+
+    /// Whether a single name of the spot (its `name`, one `name:xx`, one other name) has, for
+    /// every term, a token that starts with it: words of a query belong to the same name.
+    private func oneNameHolds(_ terms: [String], spot: Int) throws -> Bool {
+        try index.spot(at: spot).allNames.contains { name in
+            let tokens = SearchText.tokens(ofName: name).map(\.token)
+            return terms.allSatisfy { term in tokens.contains { $0.hasPrefix(term) } }
+        }
     }
 
     /// The spots whose names have, for every word, a token that starts with it; and those where

@@ -45,6 +45,12 @@ struct Oracle {
                 if position == 0 && hits.contains(where: \.startsName) { rank = 0 }
             }
             guard matchesAll else { continue }
+            // Words of a query belong to the same name.
+            let oneName = terms.count < 2 || spot.allNames.contains { name in
+                let nameTokens = SearchText.tokens(ofName: name).map { Array($0.token.utf8) }
+                return terms.allSatisfy { term in nameTokens.contains { $0.starts(with: term) } }
+            }
+            guard oneName else { continue }
             chosen.append((spot.ref, distance, query.terms.isEmpty ? 0 : rank))
         }
         chosen.sort { a, b in
@@ -189,7 +195,8 @@ struct SearchOracleTests {
                  tagKey: "amenity", kind: category.rawValue, category: category, name: name)
         }
         let spots = [spot(1, "スターバックス 吉祥寺店", .cafe), spot(2, "吉祥寺美術館", .museum), spot(3, "Café Kichi", .cafe),
-                     spot(4, "Old Kichijoji Bar", .nightlife), spot(5, "Кофе Хауз", .cafe), spot(6, "Kichijoji Kitchen", .restaurant)]
+                     spot(4, "Old Kichijoji Bar", .nightlife), spot(5, "Кофе Хауз", .cafe), spot(6, "Kichijoji Kitchen", .restaurant),
+                     { var sundial = spot(7, "Sun Dial", .landmark); sundial.names["ja"] = "日時計"; return sundial }()]
         let search = try searchOver(spots, words: ["cafe": [.cafe], "カフェ": [.cafe], "museum": [.museum], "美術館": [.museum]])
         func ids(_ query: String) throws -> [Int64] { try search.search(SearchRequest(naturalLanguageQuery: query)).map(\.spot.ref.id) }
         #expect(try ids("カフェ") == [1, 3, 5])
@@ -198,6 +205,9 @@ struct SearchOracleTests {
         #expect(try ids("kichi") == [6, 3, 4])
         #expect(try ids("KICHIJOJI kit") == [6])
         #expect(try ids("cafe kichi") == [3])
+        #expect(try ids("kichijoji bar") == [4])
+        #expect(try ids("sun dial") == [7] && ids("日時計") == [7])
+        #expect(try ids("sun 日時計").isEmpty)  // the words are in two names of the spot, not one
         #expect(try ids("кофе") == [5])
         #expect(try ids("КОФЕ ХА") == [5])
         #expect(try ids("吉祥寺 美術館") == [2])
