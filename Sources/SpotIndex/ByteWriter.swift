@@ -32,3 +32,17 @@ struct ByteWriter {
         }
     }
 }
+
+extension ByteWriter {
+    /// Appends ascending ranks as a rank list (FORMAT.md): the count, then each rank less the
+    /// one before and 1 (the first as it is), as varints.
+    mutating func appendRankList(_ ranks: [Int]) {
+        appendVarint(UInt32(ranks.count))
+        var previous = -1
+        for rank in ranks {
+            precondition(rank > previous, "ranks must ascend")
+            appendVarint(UInt32(rank - previous - 1))
+            previous = rank
+        }
+    }
+}

@@ -2,7 +2,7 @@
 enum IndexLayout {
     /// PNG-style magic: a high byte, the name, CR LF and ^Z catch text-mode transfers.
     static let magic: [UInt8] = [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A]
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 32
     static let sectionEntrySize = 32
     static let maxSections = 64
@@ -10,15 +10,17 @@ enum IndexLayout {
     /// Stands for "none" where a string index is optional.
     static let noString = UInt32.max
 
-    static let spotRecordSize = 24
+    static let spotRecordSize = 20
     static let kindRecordSize = 12
     static let refRecordSize = 16
     static let orderEntrySize = 4
     static let boxSize = 16
     /// Children per node of the packed R-tree.
     static let nodeSize = 16
-    /// Postings flag: the token starts one of the spot's names.
-    static let startsNameFlag: UInt32 = 1 << 31
+    /// Strings per block of a string table (STRS, TOKN).
+    static let stringBlockSize = 16
+    /// Token lists per block of POST.
+    static let postingBlockSize = 16
 
     /// Section tags, four ASCII bytes read as a little-endian UInt32.
     enum Tag {

@@ -39,6 +39,8 @@ public struct TreeBox: Sendable {
 /// never a crash or a read outside the file. Section checksums are verified by
 /// `verifyChecksums()`, which reads everything.
 public final class SpotIndexReader: @unchecked Sendable {
+    /// The version of the file format this reader reads (FORMAT.md); it refuses others.
+    public static let formatVersion = Int(IndexLayout.version)
     /// The index as the user named it.
     public let file: String
     /// The sections, in table order.
@@ -65,9 +67,10 @@ public final class SpotIndexReader: @unchecked Sendable {
     private let merged: UnsafeRawBufferPointer
     private let mergedOrder: UnsafeRawBufferPointer
     private let kindListEnds: UnsafeRawBufferPointer
-    private let kindListSpots: UnsafeRawBufferPointer
+    private let kindLists: UnsafeRawBufferPointer
     private let boxes: UnsafeRawBufferPointer
-    private let postingEnds: UnsafeRawBufferPointer
+    private let postingBlockSize: Int
+    private let postingBlockOffsets: UnsafeRawBufferPointer
     private let postings: UnsafeRawBufferPointer
     private let metadataBytes: UnsafeRawBufferPointer
     private let wordBytes: UnsafeRawBufferPointer
@@ -104,23 +107,28 @@ public final class SpotIndexReader: @unchecked Sendable {
         strings = try StringTable(try section(IndexLayout.Tag.strings), file: path, section: "STRS")
         tokens = try StringTable(try section(IndexLayout.Tag.tokens), file: path, section: "TOKN")
 
-        let postingSection = try section(IndexLayout.Tag.postings, recordSize: 4)
-        guard postingSection.count >= 4, Int(postingSection.load(0) as UInt32) == tokens.count,
-            postingSection.count >= 4 + 4 * tokens.count
-        else { throw corrupt("POST", "does not hold one list per token") }
-        postingEnds = UnsafeRawBufferPointer(rebasing: postingSection[4..<4 + 4 * tokens.count])
-        postings = UnsafeRawBufferPointer(rebasing: postingSection[(4 + 4 * tokens.count)...])
+        let postingSection = try section(IndexLayout.Tag.postings)
+        guard postingSection.count >= 8, Int(postingSection.load(0) as UInt32) == tokens.count else {
+            throw corrupt("POST", "does not hold one list per token")
+        }
+        postingBlockSize = Int(postingSection.load(4) as UInt32)
+        let postingBlocks = postingBlockSize < 1 ? -1 : (tokens.count + postingBlockSize - 1) / postingBlockSize
+        guard postingBlocks >= 0, 8 + 4 * postingBlocks <= postingSection.count else {
+            throw corrupt("POST", "bad block size, or its block offsets do not fit")
+        }
+        postingBlockOffsets = UnsafeRawBufferPointer(rebasing: postingSection[8..<8 + 4 * postingBlocks])
+        postings = UnsafeRawBufferPointer(rebasing: postingSection[(8 + 4 * postingBlocks)...])
 
-        let kindListSection = try section(IndexLayout.Tag.kindLists, recordSize: 4)
+        let kindListSection = try section(IndexLayout.Tag.kindLists)
         let kindCount = kindListSection.count >= 4 ? Int(kindListSection.load(0) as UInt32) : -1
-        guard kindCount >= 0, kindListSection.count == 4 + 4 * kindCount + 4 * count else {
-            throw corrupt("KLST", "does not hold one list per kind covering every spot")
+        guard kindCount >= 0, kindCount <= (kindListSection.count - 4) / 4 else {
+            throw corrupt("KLST", "does not hold one list per kind")
         }
         kindListEnds = UnsafeRawBufferPointer(rebasing: kindListSection[4..<4 + 4 * kindCount])
-        guard kindCount == 0 ? count == 0 : Int(kindListEnds.load(4 * (kindCount - 1)) as UInt32) == count else {
-            throw corrupt("KLST", "the lists do not end at the last spot")
+        kindLists = UnsafeRawBufferPointer(rebasing: kindListSection[(4 + 4 * kindCount)...])
+        guard (kindCount == 0 ? 0 : Int(kindListEnds.load(4 * (kindCount - 1)) as UInt32)) == kindLists.count else {
+            throw corrupt("KLST", "the lists do not end at the end of the section")
         }
-        kindListSpots = UnsafeRawBufferPointer(rebasing: kindListSection[(4 + 4 * kindCount)...])
 
         let tree = try section(IndexLayout.Tag.tree, recordSize: 4)
         guard tree.count >= 8 else { throw corrupt("TREE", "too short") }
@@ -144,15 +152,19 @@ public final class SpotIndexReader: @unchecked Sendable {
         let kindSection = try section(IndexLayout.Tag.kinds, recordSize: IndexLayout.kindRecordSize)
         var kinds: [SpotKind] = []
         for offset in stride(from: 0, to: kindSection.count, by: IndexLayout.kindRecordSize) {
-            guard let key = strings[kindSection.load(offset)], let value = strings[kindSection.load(offset + 4)] else {
-                throw corrupt("KIND", "a string index is out of bounds")
+            let strings = strings
+            func string(_ offset: Int) throws(IndexError) -> String? {
+                let index: UInt32 = kindSection.load(offset)
+                guard index != IndexLayout.noString else { return nil }
+                guard Int(index) < strings.count else { throw corrupt("KIND", "a string index is out of bounds") }
+                return try strings.string(Int(index))
             }
-            let categoryIndex: UInt32 = kindSection.load(offset + 8)
+            guard let key = try string(offset), let value = try string(offset + 4) else {
+                throw corrupt("KIND", "a kind has no key or value")
+            }
             var category: Category?
-            if categoryIndex != IndexLayout.noString {
-                guard let name = strings[categoryIndex], let known = Category(rawValue: name) else {
-                    throw corrupt("KIND", "unknown category")
-                }
+            if let name = try string(offset + 8) {
+                guard let known = Category(rawValue: name) else { throw corrupt("KIND", "unknown category") }
                 category = known
             }
             kinds.append(SpotKind(tagKey: key, value: value, category: category))
@@ -188,15 +200,17 @@ public final class SpotIndexReader: @unchecked Sendable {
     /// The OSM reference of spot `index`.
     public func ref(at index: Int) throws(IndexError) -> OSMRef {
         let record = recordOffset(index)
-        let code: UInt8 = spots.load(record + 22)
+        // 48 bits, low 16 first: the id shifted left by 2, and the type in the low 2 bits.
+        let packed = Int64(bitPattern: UInt64(spots.load(record + 16) as UInt32) << 32 | UInt64(spots.load(record + 14) as UInt16) << 16) >> 16
+        let code = UInt8(packed & 3)
         guard let type = OSMType(rawValue: code) else { throw corrupt("SPOT", "spot \(index) has OSM type \(code)") }
-        return OSMRef(type, spots.load(record))
+        return OSMRef(type, packed >> 2)
     }
 
     /// The coordinate of spot `index`.
     public func coordinate(at index: Int) throws(IndexError) -> Coordinate {
         let record = recordOffset(index)
-        guard let coordinate = Coordinate(latitudeE7: spots.load(record + 8), longitudeE7: spots.load(record + 12)) else {
+        guard let coordinate = Coordinate(latitudeE7: spots.load(record), longitudeE7: spots.load(record + 4)) else {
             throw corrupt("SPOT", "spot \(index) has an impossible coordinate")
         }
         return coordinate
@@ -204,7 +218,7 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     /// The kind number of spot `index`: its position in `kinds`.
     public func kindNumber(at index: Int) throws(IndexError) -> Int {
-        let number = Int(spots.load(recordOffset(index) + 20) as UInt16)
+        let number = Int(spots.load(recordOffset(index) + 12) as UInt16)
         guard number < kinds.count else { throw corrupt("SPOT", "spot \(index) has kind \(number) of \(kinds.count)") }
         return number
     }
@@ -220,11 +234,10 @@ public final class SpotIndexReader: @unchecked Sendable {
         var spot = Spot(
             ref: try ref(at: index), coordinate: try coordinate(at: index), tagKey: kind.tagKey, kind: kind.value,
             category: kind.category)
-        let (start, end) = try attributeRange(index)
-        var cursor = start
-        while cursor < end {
-            let key = try string(try varint(&cursor, end: end), in: "ATTR")
-            let value = try string(try varint(&cursor, end: end), in: "ATTR")
+        var attributes = try attributeReader(index)
+        while !attributes.isAtEnd {
+            let key = try string(try varint(&attributes), in: "ATTR")
+            let value = try string(try varint(&attributes), in: "ATTR")
             spot.setAttribute(key: key, value: value)
         }
         spot.merged = try mergedRefs(of: index)
@@ -233,28 +246,27 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     /// The `name` of spot `index`, read without decoding its other attributes.
     public func name(at index: Int) throws(IndexError) -> String? {
-        let (start, end) = try attributeRange(index)
-        var cursor = start
-        while cursor < end {
-            let key = try varint(&cursor, end: end)
-            let value = try varint(&cursor, end: end)
-            if strings.bytes(Int(key)).elementsEqual("name".utf8) { return try string(value, in: "ATTR") }
+        var attributes = try attributeReader(index)
+        while !attributes.isAtEnd {
+            let key = try varint(&attributes)
+            let value = try varint(&attributes)
+            if try string(key, in: "ATTR") == "name" { return try string(value, in: "ATTR") }
         }
         return nil
     }
 
-    private func attributeRange(_ index: Int) throws(IndexError) -> (Int, Int) {
-        let start = Int(spots.load(recordOffset(index) + 16) as UInt32)
-        let end = index + 1 < count ? Int(spots.load(recordOffset(index + 1) + 16) as UInt32) : attributes.count
+    private func attributeReader(_ index: Int) throws(IndexError) -> VarintReader {
+        let start = Int(spots.load(recordOffset(index) + 8) as UInt32)
+        let end = index + 1 < count ? Int(spots.load(recordOffset(index + 1) + 8) as UInt32) : attributes.count
         guard start <= end, end <= attributes.count else { throw corrupt("ATTR", "spot \(index) has attributes out of bounds") }
-        return (start, end)
+        return VarintReader(attributes, from: start, to: end)
     }
 
     /// The index of the spot that holds `ref`: its own, or one merged into it; nil when none.
     /// Binary searches: logarithmic in the number of references.
     public func spotIndex(for ref: OSMRef) throws(IndexError) -> Int? {
-        if let own = try search(ref, in: refs, entryRef: { (position) throws(IndexError) in try self.ref(at: self.spotNumber(inOrder: position)) }) {
-            return try spotNumber(inOrder: own)
+        if let own = try search(ref, in: refs, entryRef: { (rank) throws(IndexError) in try self.ref(at: self.spot(atRank: rank)) }) {
+            return try spot(atRank: own)
         }
         guard let position = try search(ref, in: mergedOrder, entryRef: { (position) throws(IndexError) in try entryRef(merged, mergedPosition(position)) })
         else { return nil }
@@ -266,8 +278,8 @@ public final class SpotIndexReader: @unchecked Sendable {
     /// Calls `body` with each spot in the order of its own OSM reference (type, then id), while
     /// `body` returns true.
     public func forEachSpotInReferenceOrder(_ body: (Int) throws -> Bool) throws {
-        for position in 0..<count {
-            if try !body(try spotNumber(inOrder: position)) { return }
+        for rank in 0..<count {
+            if try !body(try spot(atRank: rank)) { return }
         }
     }
 
@@ -285,9 +297,11 @@ public final class SpotIndexReader: @unchecked Sendable {
         return low
     }
 
-    /// The spot at `position` of the reference order (REFS).
-    private func spotNumber(inOrder position: Int) throws(IndexError) -> Int {
-        let spot = Int(refs.load(position * IndexLayout.orderEntrySize) as UInt32)
+    /// The spot with reference rank `rank`: the spot at that position in the order of the
+    /// spots' own OSM references (REFS).
+    public func spot(atRank rank: Int) throws(IndexError) -> Int {
+        precondition(rank >= 0 && rank < count, "rank out of range")
+        let spot = Int(refs.load(rank * IndexLayout.orderEntrySize) as UInt32)
         guard spot < count else { throw corrupt("REFS", "points past the last spot") }
         return spot
     }
@@ -338,86 +352,56 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     /// The token numbers whose tokens start with `prefix` (folded UTF-8 bytes): a range, since
     /// tokens are sorted by their bytes.
-    public func tokens(withPrefix prefix: [UInt8]) -> Range<Int> {
-        func bound(_ beforeOrEqual: (UnsafeRawBufferPointer.SubSequence) -> Bool) -> Int {
-            var low = 0
-            var high = tokens.count
-            while low < high {
-                let middle = (low + high) / 2
-                if beforeOrEqual(tokens.bytes(middle)) { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-        let start = bound { $0.lexicographicallyPrecedes(prefix) }
-        let end = bound { $0.lexicographicallyPrecedes(prefix) || $0.starts(with: prefix) }
-        return start..<end
+    public func tokens(withPrefix prefix: [UInt8]) throws(IndexError) -> Range<Int> {
+        try tokens.range(withPrefix: prefix)
     }
 
-    /// The spots whose names hold token `token`, ascending, each with whether the token starts
-    /// one of its names.
-    public func postings(ofToken token: Int) throws(IndexError) -> [(spot: Int, startsName: Bool)] {
-        let start = token == 0 ? 0 : Int(postingEnds.load(4 * (token - 1)) as UInt32)
-        let end = Int(postingEnds.load(4 * token) as UInt32)
-        guard start <= end, end * 4 <= postings.count else { throw corrupt("POST", "list \(token) is out of bounds") }
-        var result: [(Int, Bool)] = []
-        result.reserveCapacity(end - start)
-        for entry in start..<end {
-            let value: UInt32 = postings.load(4 * entry)
-            let spot = Int(value & ~IndexLayout.startsNameFlag)
-            guard spot < count else { throw corrupt("POST", "a list points past the last spot") }
-            result.append((spot, value & IndexLayout.startsNameFlag != 0))
-        }
-        return result
-    }
-
-    /// The positions in the kind lists of kind `kind`'s spots, for `spot(inKindList:)`.
-    public func kindListRange(ofKind kind: Int) throws(IndexError) -> Range<Int> {
-        precondition(kind >= 0 && kind < kinds.count, "kind out of range")
-        let start = kind == 0 ? 0 : Int(kindListEnds.load(4 * (kind - 1)) as UInt32)
-        let end = Int(kindListEnds.load(4 * kind) as UInt32)
-        guard start <= end, end <= count else { throw corrupt("KLST", "list \(kind) is out of bounds") }
-        return start..<end
-    }
-
-    /// The spot at `position` of the kind lists: each kind's spots, in reference order.
-    public func spot(inKindList position: Int) throws(IndexError) -> Int {
-        precondition(position >= 0 && position < count, "kind list position out of range")
-        let spot = Int(kindListSpots.load(4 * position) as UInt32)
-        guard spot < count else { throw corrupt("KLST", "points past the last spot") }
-        return spot
-    }
-
-    /// The positions of token `token`'s postings, for `posting(at:)`.
-    public func postingRange(ofToken token: Int) throws(IndexError) -> Range<Int> {
-        let start = token == 0 ? 0 : Int(postingEnds.load(4 * (token - 1)) as UInt32)
-        let end = Int(postingEnds.load(4 * token) as UInt32)
-        guard start <= end, end * 4 <= postings.count else { throw corrupt("POST", "list \(token) is out of bounds") }
-        return start..<end
-    }
-
-    /// The posting at `position`: a spot, and whether the token starts one of its names.
-    public func posting(at position: Int) throws(IndexError) -> (spot: Int, startsName: Bool) {
-        precondition(position >= 0 && position < postings.count / 4, "posting position out of range")
-        let value: UInt32 = postings.load(4 * position)
-        let spot = Int(value & ~IndexLayout.startsNameFlag)
-        guard spot < count else { throw corrupt("POST", "a list points past the last spot") }
-        return (spot, value & IndexLayout.startsNameFlag != 0)
+    /// The spots whose names hold token `token`, as two lists in reference order: those whose
+    /// name the token starts, and the others.
+    public func postingLists(ofToken token: Int) throws(IndexError) -> (startingName: RankList, others: RankList) {
+        precondition(token >= 0 && token < tokens.count, "token out of range")
+        var position = Int(postingBlockOffsets.load(4 * (token / postingBlockSize)) as UInt32)
+        for _ in 0..<token % postingBlockSize { position = try postingEntry(at: position).end }
+        let entry = try postingEntry(at: position)
+        return (try rankList(in: postings, entry.starting, section: "POST"), try rankList(in: postings, entry.others, section: "POST"))
     }
 
     /// Calls `body` with every posting of tokens `tokens` (a range from `tokens(withPrefix:)`),
     /// token by token: the lists of consecutive tokens lie next to each other, so this is one
     /// pass over one stretch of the file. A spot comes once per token that it holds.
     public func forEachPosting(ofTokens tokens: Range<Int>, _ body: (_ spot: Int, _ startsName: Bool) -> Void) throws(IndexError) {
-        guard !tokens.isEmpty else { return }
-        let start = tokens.lowerBound == 0 ? 0 : Int(postingEnds.load(4 * (tokens.lowerBound - 1)) as UInt32)
-        let end = Int(postingEnds.load(4 * (tokens.upperBound - 1)) as UInt32)
-        guard start <= end, end * 4 <= postings.count else { throw corrupt("POST", "lists \(tokens) are out of bounds") }
-        for entry in start..<end {
-            let value: UInt32 = postings.load(4 * entry)
-            let spot = Int(value & ~IndexLayout.startsNameFlag)
-            guard spot < count else { throw corrupt("POST", "a list points past the last spot") }
-            body(spot, value & IndexLayout.startsNameFlag != 0)
+        for token in tokens {
+            let lists = try postingLists(ofToken: token)
+            var starting = lists.startingName
+            while let rank = try starting.next() { body(try spot(atRank: rank), true) }
+            var others = lists.others
+            while let rank = try others.next() { body(try spot(atRank: rank), false) }
         }
+    }
+
+    /// The spots of kind `kind` (a position in `kinds`), in reference order.
+    public func kindList(ofKind kind: Int) throws(IndexError) -> RankList {
+        precondition(kind >= 0 && kind < kinds.count, "kind out of range")
+        let start = kind == 0 ? 0 : Int(kindListEnds.load(4 * (kind - 1)) as UInt32)
+        let end = Int(kindListEnds.load(4 * kind) as UInt32)
+        guard start <= end, end <= kindLists.count else { throw corrupt("KLST", "list \(kind) is out of bounds") }
+        return try rankList(in: kindLists, start..<end, section: "KLST")
+    }
+
+    /// The byte ranges of the two rank lists of the token whose entry starts at `position`.
+    private func postingEntry(at position: Int) throws(IndexError) -> (starting: Range<Int>, others: Range<Int>, end: Int) {
+        var lengths = VarintReader(postings, from: position)
+        guard let starting = lengths.next(), let others = lengths.next(),
+            Int(starting) + Int(others) <= postings.count - lengths.position
+        else { throw corrupt("POST", "a token's lists run past the section") }
+        let middle = lengths.position + Int(starting)
+        return (lengths.position..<middle, middle..<middle + Int(others), middle + Int(others))
+    }
+
+    private func rankList(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>, section: String) throws(IndexError) -> RankList {
+        var varints = VarintReader(bytes, from: range.lowerBound, to: range.upperBound)
+        guard let count = varints.next(), Int(count) <= range.count else { throw corrupt(section, "a list's length runs past it") }
+        return RankList(index: self, varints: varints, count: Int(count), section: section)
     }
 
     // MARK: Checks
@@ -435,27 +419,49 @@ public final class SpotIndexReader: @unchecked Sendable {
         return index * IndexLayout.spotRecordSize
     }
 
-    private func varint(_ cursor: inout Int, end: Int) throws(IndexError) -> UInt32 {
-        var value: UInt32 = 0
-        var shift: UInt32 = 0
-        while true {
-            guard cursor < end, shift < 32 else { throw corrupt("ATTR", "a number runs past its spot's attributes") }
-            let byte: UInt8 = attributes.load(cursor)
-            cursor += 1
-            value |= UInt32(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return value }
-            shift += 7
-        }
+    private func varint(_ attributes: inout VarintReader) throws(IndexError) -> UInt32 {
+        guard let value = attributes.next() else { throw corrupt("ATTR", "a number runs past its spot's attributes") }
+        return value
     }
 
     private func string(_ index: UInt32, in section: String) throws(IndexError) -> String {
-        guard let string = strings[index] else {
+        guard Int(index) < strings.count else {
             throw corrupt("STRS", "string \(index), used in \(section), is out of bounds")
         }
-        return string
+        return try strings.string(Int(index))
     }
 
-    private func corrupt(_ section: String, _ message: String) -> IndexError {
+    func corrupt(_ section: String, _ message: String) -> IndexError {
         IndexError(.corrupt, file: file, section: section, message)
+    }
+}
+
+/// Spots in the order of their own OSM references, read from a rank list (FORMAT.md): one part
+/// of a token's postings, or a kind's spots. `next()` gives reference ranks, ascending;
+/// `SpotIndexReader.spot(atRank:)` turns a rank into a spot number.
+public struct RankList {
+    /// How many ranks are left to read.
+    public private(set) var remaining: Int
+    private let index: SpotIndexReader
+    private var varints: VarintReader
+    private var previous = -1
+    private let section: String
+
+    init(index: SpotIndexReader, varints: VarintReader, count: Int, section: String) {
+        self.index = index
+        self.varints = varints
+        self.remaining = count
+        self.section = section
+    }
+
+    /// The next rank, or nil at the end of the list.
+    public mutating func next() throws(IndexError) -> Int? {
+        guard remaining > 0 else { return nil }
+        guard let gap = varints.next(), Int(gap) < index.count - previous - 1 else {
+            throw index.corrupt(section, "a list runs past its end or past the last spot")
+        }
+        previous += Int(gap) + 1
+        remaining -= 1
+        return previous
     }
 }

@@ -89,9 +89,10 @@ public struct SpotBuild {
             inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }
         var read = StageReport(stage: "read")
-        read.input = extractor.records.count + extractor.badCoordinates
+        read.input = extractor.records.count + extractor.badCoordinates + extractor.badIDs
         read.output = extractor.records.count
         if extractor.badCoordinates > 0 { read.dropped["bad_coordinates"] = extractor.badCoordinates }
+        if extractor.badIDs > 0 { read.dropped["bad_ids"] = extractor.badIDs }
         statistics.stages = [read]
         var records = extractor.records
         for stage in stages {

@@ -1,11 +1,13 @@
 import OSMXML
+import SpotIndex
 import Spots
 
 /// Reads spot records out of OSM elements: every node with an `amenity` or `tourism` tag
 /// (amenity selects when both are there; the tourism value is kept in the context, for the
 /// select stage to fall back on), with its attributes and the tags the category table
 /// consults. It decides nothing else: the stages do. Keys are compared as bytes and Strings made only for these
-/// nodes. A node whose coordinate is impossible is counted and skipped.
+/// nodes. A node whose coordinate is impossible, or whose id is beyond what the index stores
+/// (`SpotIndexWriter.storableIDs`, far beyond OpenStreetMap's), is counted and skipped.
 struct SpotExtractor: OSMElementHandler {
     /// The tag keys that make a node a spot, in order of precedence.
     static let selectingKeys = ["amenity", "tourism"]
@@ -19,6 +21,7 @@ struct SpotExtractor: OSMElementHandler {
     let contextKeys: [[UInt8]]
     private(set) var records: [SpotRecord] = []
     private(set) var badCoordinates = 0
+    private(set) var badIDs = 0
 
     init(contextKeys: Set<String>) {
         self.contextKeys = contextKeys.sorted().map { Array($0.utf8) }
@@ -33,6 +36,10 @@ struct SpotExtractor: OSMElementHandler {
             let coordinate = Coordinate(latitudeE7: latitude, longitudeE7: longitude)
         else {
             badCoordinates += 1
+            return
+        }
+        guard SpotIndexWriter.storableIDs.contains(element.id) else {
+            badIDs += 1
             return
         }
         var record = SpotRecord(

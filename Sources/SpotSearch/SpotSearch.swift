@@ -136,61 +136,47 @@ public final class SpotSearch: @unchecked Sendable {
     /// spots of its categories' kinds and those whose names hold the word (which meet the
     /// phrase either way); for no text at all, the spots of the kinds the filter allows. Nil for
     /// other queries.
-    private func referenceOrderedCandidates(_ query: ParsedQuery, allowedKinds: [Bool]) throws -> [[SpotRun]]? {
+    private func referenceOrderedCandidates(_ query: ParsedQuery, allowedKinds: [Bool]) throws -> [[RankList]]? {
         if let term = query.terms.first {
             let runs = try postingRuns(startingWith: term)
             return [runs.starting, runs.others]
         }
         if query.phrases.isEmpty {
-            return [try allowedKinds.indices.filter { allowedKinds[$0] }.map { SpotRun(positions: try index.kindListRange(ofKind: $0), inPostings: false) }]
+            return [try allowedKinds.indices.filter { allowedKinds[$0] }.map { try index.kindList(ofKind: $0) }]
         }
         guard query.phrases.count == 1, query.phrases[0].words.count == 1 else { return nil }
         let phrase = query.phrases[0]
         let names = try postingRuns(startingWith: phrase.words[0])
         let kinds = try index.kinds.indices.filter { index.kinds[$0].category.map(phrase.categories.contains) ?? false }
-            .map { SpotRun(positions: try index.kindListRange(ofKind: $0), inPostings: false) }
+            .map { try index.kindList(ofKind: $0) }
         return [kinds + names.starting + names.others]
     }
 
-    /// The postings of the tokens that start with `word`, as runs in reference order: each
-    /// token's list holds the spots whose name it starts, then the others.
-    private func postingRuns(startingWith word: String) throws -> (starting: [SpotRun], others: [SpotRun]) {
-        var starting: [SpotRun] = []
-        var others: [SpotRun] = []
-        for token in index.tokens(withPrefix: Array(word.utf8)) {
-            let range = try index.postingRange(ofToken: token)
-            var low = range.lowerBound
-            var high = range.upperBound
-            while low < high {
-                let middle = (low + high) / 2
-                if try index.posting(at: middle).startsName { low = middle + 1 } else { high = middle }
-            }
-            starting.append(SpotRun(positions: range.lowerBound..<low, inPostings: true))
-            others.append(SpotRun(positions: low..<range.upperBound, inPostings: true))
-        }
-        return (starting, others)
+    /// The posting lists of the tokens that start with `word`, each in reference order: the
+    /// lists of spots whose name a token starts, and the others.
+    private func postingRuns(startingWith word: String) throws -> (starting: [RankList], others: [RankList]) {
+        let lists = try index.tokens(withPrefix: Array(word.utf8)).map { try index.postingLists(ofToken: $0) }
+        return (lists.map(\.startingName), lists.map(\.others))
     }
 
-    /// The first `limit` spots that pass, merging each group's runs by OSM reference, group after
-    /// group; a spot is taken once. Only about `limit` positions of each run are read.
-    private func firstInReferenceOrder(_ groups: [[SpotRun]], limit: Int, passes: (Int) throws -> Bool) throws -> [(spot: Int, distance: Double?)] {
+    /// The first `limit` spots that pass, merging each group's lists by reference rank, group
+    /// after group; a spot is taken once. Only about `limit` entries of each list are read.
+    private func firstInReferenceOrder(_ groups: [[RankList]], limit: Int, passes: (Int) throws -> Bool) throws -> [(spot: Int, distance: Double?)] {
         var found: [(spot: Int, distance: Double?)] = []
         var seen = Set<Int>()
-        for var runs in groups {
-            var heads = Heap<(ref: OSMRef, run: Int, spot: Int)>(by: { $0.ref < $1.ref })
-            func pushHead(_ run: Int) throws {
-                guard let position = runs[run].positions.first else { return }
-                let spot = runs[run].inPostings ? try index.posting(at: position).spot : try index.spot(inKindList: position)
-                heads.push((try index.ref(at: spot), run, spot))
+        for var lists in groups {
+            var heads = Heap<(rank: Int, list: Int)>(by: { $0.rank < $1.rank })
+            func pushHead(_ list: Int) throws {
+                if let rank = try lists[list].next() { heads.push((rank, list)) }
             }
-            for run in runs.indices { try pushHead(run) }
+            for list in lists.indices { try pushHead(list) }
             while found.count < limit, let head = heads.pop() {
-                if !seen.contains(head.spot), try passes(head.spot) {
-                    seen.insert(head.spot)
-                    found.append((head.spot, nil))
+                let spot = try index.spot(atRank: head.rank)
+                if !seen.contains(spot), try passes(spot) {
+                    seen.insert(spot)
+                    found.append((spot, nil))
                 }
-                runs[head.run].positions = runs[head.run].positions.dropFirst()
-                try pushHead(head.run)
+                try pushHead(head.list)
             }
             if found.count == limit { break }
         }
@@ -214,7 +200,7 @@ public final class SpotSearch: @unchecked Sendable {
         for (position, word) in words.enumerated() {
             var hits: [Int] = []
             var starts: [Int] = []
-            try index.forEachPosting(ofTokens: index.tokens(withPrefix: Array(word.utf8))) { spot, startsName in
+            try index.forEachPosting(ofTokens: try index.tokens(withPrefix: Array(word.utf8))) { spot, startsName in
                 if let matched, !matched.contains(spot) { return }
                 hits.append(spot)
                 if position == 0 && startsName { starts.append(spot) }

@@ -1,10 +1,3 @@
-/// Positions in the postings or in the kind lists whose spots are in OSM reference order.
-struct SpotRun {
-    var positions: Range<Int>
-    /// Whether the positions are in the postings (else in the kind lists).
-    let inPostings: Bool
-}
-
 /// A spot set worked out on first use.
 final class LazySpotSet {
     private let make: () throws -> SpotSet

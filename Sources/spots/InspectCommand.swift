@@ -27,7 +27,7 @@ enum InspectCommand {
         let categories = byCategory.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
         var rows: [(String, String)] = [
             ("index", index.file),
-            ("format", "spots index version 1, \(grouped(index.fileSize)) bytes, \(index.sections.count) sections"),
+            ("format", "spots index version \(SpotIndexReader.formatVersion), \(grouped(index.fileSize)) bytes, \(index.sections.count) sections"),
             ("generator", metadata.generator),
             ("built", metadata.buildTime ?? "unknown (no timestamps in the inputs)"),
         ]

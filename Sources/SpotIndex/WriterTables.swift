@@ -1,0 +1,138 @@
+import Spots
+
+/// Gathers the distinct strings of KIND and ATTR, told apart by their bytes: Swift's String
+/// equality would merge canonically equivalent spellings ("é" and "e" + U+0301), and the index
+/// keeps text exactly as OSM spells it.
+struct StringCollector {
+    private var strings: Set<[UInt8]> = []
+
+    mutating func insert(_ string: String) { strings.insert(Array(string.utf8)) }
+
+    /// The strings numbered in the order of their bytes, as STRS stores them.
+    func sortedPool() -> StringPool { StringPool(strings.sorted { $0.lexicographicallyPrecedes($1) }) }
+}
+
+/// The string pool: distinct strings numbered in the order of their bytes.
+struct StringPool {
+    private let strings: [[UInt8]]
+    private let numbers: [[UInt8]: UInt32]
+
+    init(_ sorted: [[UInt8]]) {
+        strings = sorted
+        numbers = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, UInt32($0)) })
+    }
+
+    /// The number of `string`, which the collector saw.
+    func index(of string: String) -> UInt32 { numbers[Array(string.utf8)]! }
+
+    /// The STRS section.
+    func encoded() -> [UInt8] { StringTableWriter.encode(strings) }
+}
+
+/// Encodes a string table (STRS, TOKN; FORMAT.md, "String tables").
+enum StringTableWriter {
+    /// The table of `strings`, distinct and sorted by their bytes: in blocks, each string after
+    /// the first of its block stored as the length of the prefix it shares with the one before
+    /// and the rest; the rests byte-pair coded.
+    static func encode(_ strings: [[UInt8]]) -> [UInt8] {
+        let blockSize = IndexLayout.stringBlockSize
+        let rests = strings.indices.map { index -> (shared: Int, rest: [UInt8]) in
+            guard index % blockSize != 0 else { return (0, strings[index]) }
+            let shared = zip(strings[index - 1], strings[index]).prefix { $0 == $1 }.count
+            return (shared, Array(strings[index][shared...]))
+        }
+        let code = BytePairCode(training: rests.map(\.rest))
+        var section = ByteWriter()
+        section.append(UInt32(strings.count))
+        section.append(UInt32(blockSize))
+        section.append(UInt32(code.pairs.count))
+        for pair in code.pairs { section.append([pair.code, pair.left, pair.right]) }
+        section.pad(to: 4)
+        var entries = ByteWriter()
+        for (index, entry) in rests.enumerated() {
+            if index % blockSize == 0 { section.append(UInt32(entries.bytes.count)) }
+            let coded = code.encode(entry.rest)
+            entries.appendVarint(UInt32(entry.shared))
+            entries.appendVarint(UInt32(coded.count))
+            entries.append(coded)
+        }
+        section.append(entries.bytes)
+        return section.bytes
+    }
+}
+
+/// Each distinct (selecting key, value, category) once: a spot stores a 16-bit kind number.
+struct KindTable {
+    private var numbers: [[UInt32]: UInt16] = [:]
+    private var kinds: [[UInt32]] = []
+    /// The kind number of each spot, by spot number, as given out.
+    private var spotKinds: [UInt16] = []
+
+    var count: Int { kinds.count }
+
+    /// The kind number of `spot`, the next spot in spot order.
+    mutating func number(of spot: Spot, pool: StringPool) -> UInt16 {
+        let kind = [pool.index(of: spot.tagKey), pool.index(of: spot.kind), spot.category.map { pool.index(of: $0.rawValue) } ?? IndexLayout.noString]
+        let number: UInt16
+        if let known = numbers[kind] {
+            number = known
+        } else {
+            precondition(kinds.count < Int(UInt16.max), "more than 65,535 distinct selecting tags")
+            number = UInt16(kinds.count)
+            numbers[kind] = number
+            kinds.append(kind)
+        }
+        spotKinds.append(number)
+        return number
+    }
+
+    /// The kind number given to spot `spot`.
+    func number(ofSpot spot: Int) -> Int { Int(spotKinds[spot]) }
+
+    /// The KIND section.
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        for kind in kinds { for value in kind { writer.append(value) } }
+        return writer.bytes
+    }
+}
+
+/// Collects name tokens and the spots (by reference rank) they belong to, for TOKN and POST.
+struct TextIndexBuilder {
+    /// Token → reference rank of a spot → whether the token starts one of the spot's names.
+    private var lists: [[UInt8]: [Int: Bool]] = [:]
+
+    mutating func add(name: String, rank: Int) {
+        for (token, startsName) in SearchText.tokens(ofName: name) {
+            lists[Array(token.utf8), default: [:]][rank, default: false] = lists[Array(token.utf8)]?[rank] == true || startsName
+        }
+    }
+
+    /// The distinct tokens, sorted by their UTF-8 bytes.
+    var sortedTokens: [[UInt8]] {
+        lists.keys.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// The POST section: token count, block size, where each block's lists start, then for each
+    /// token the length in bytes of its two rank lists and the lists: the spots whose name the
+    /// token starts, then the others (so that the first spots of a list are the first results
+    /// of a text search).
+    func postings() -> [UInt8] {
+        let tokens = sortedTokens
+        var section = ByteWriter()
+        section.append(UInt32(tokens.count))
+        section.append(UInt32(IndexLayout.postingBlockSize))
+        var encodedLists = ByteWriter()
+        for (index, token) in tokens.enumerated() {
+            if index % IndexLayout.postingBlockSize == 0 { section.append(UInt32(encodedLists.bytes.count)) }
+            let list = lists[token]!
+            var pair = ByteWriter()
+            pair.appendRankList(list.filter(\.value).map(\.key).sorted())
+            pair.appendRankList(list.filter { !$0.value }.map(\.key).sorted())
+            encodedLists.appendVarint(UInt32(pair.bytes.count))
+            encodedLists.append(pair.bytes)
+        }
+        section.append(encodedLists.bytes)
+        return section.bytes
+    }
+}
