@@ -1,6 +1,8 @@
 import CExpat
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Which elements the parser hands to the handler. Everything is still parsed and counted;
@@ -19,7 +21,10 @@ public struct OSMElementFilter: Sendable {
     }
 }
 
-/// Counts of what one input held.
+/// Counts of what one input held, and how it was parsed.
+///
+/// `==` compares every property, the piece statistics too; `sameContents(as:)` compares what
+/// the input held, which is the same whatever the thread count.
 public struct OSMReadSummary: Sendable, Equatable {
     /// Top-level elements of each type, deleted ones included.
     public var nodes = 0, ways = 0, relations = 0
@@ -30,19 +35,52 @@ public struct OSMReadSummary: Sendable, Equatable {
     public var newestTimestamp: String?
     /// Raw input bytes read, and XML bytes after inflating.
     public var inputBytes = 0, xmlBytes = 0
+    /// Pieces of the XML parsed apart, each by a parser of its own on a parsing thread.
+    public var parallelPieces = 0
+    /// Pieces parsed in order by the one sequential parser: the first (the prolog and the root's
+    /// start tag), the last (the root's end), every piece whose boundaries could not be proven,
+    /// and every piece when the reader has one thread.
+    public var sequentialPieces = 0
 
     /// Empty counts.
     public init() {}
+
+    /// Whether `other` counts the same elements, deletions, timestamp and bytes (everything
+    /// but how the input was cut into pieces).
+    public func sameContents(as other: OSMReadSummary) -> Bool {
+        var other = other
+        other.parallelPieces = parallelPieces
+        other.sequentialPieces = sequentialPieces
+        return self == other
+    }
+
+    /// Adds the element counts of another stretch of the same input and keeps the newer timestamp.
+    mutating func addElements(of other: OSMReadSummary) {
+        nodes += other.nodes
+        ways += other.ways
+        relations += other.relations
+        deleted += other.deleted
+        if let timestamp = other.newestTimestamp,
+            newestTimestamp.map({ $0.utf8.lexicographicallyPrecedes(timestamp.utf8) }) ?? true {
+            newestTimestamp = timestamp
+        }
+    }
 }
 
 /// One expat parser turning XML bytes into element batches. Handlers are C functions that reach
 /// the parser's state through expat's user-data pointer (a non-capturing closure per event, as
 /// ../shared/notes/swift-expat.md measured to be as fast as C); element and attribute names are
 /// compared as bytes.
+///
+/// The reader uses one as the sequential parser, fed the input's pieces in order (`parse`), and
+/// one fresh parser per piece parsed apart (`parsePiece`). Either reports positions of the whole
+/// input through its `origin`.
 final class ElementParser {
     private let parser: XML_Parser
     private let state: UnsafeMutablePointer<ParseState>
     private let file: String
+    /// Why `parsePiece` failed, if it did.
+    private(set) var error: OSMInputError?
 
     /// A parser for the input named `file` that keeps what `filter` asks for.
     init(file: String, filter: OSMElementFilter) {
@@ -62,6 +100,9 @@ final class ElementParser {
         // With a handler that refuses, an external entity is never loaded; expat then reports
         // XML_ERROR_EXTERNAL_ENTITY_HANDLING, which `failure` words plainly.
         XML_SetExternalEntityRefHandler(parser, { _, _, _, _, _ in Int32(XML_STATUS_ERROR.rawValue) })
+        // Expat 2.6 and later may hold back bytes after a partial token until more arrive; the
+        // sequential parser must have parsed all it was fed before pieces parsed apart follow.
+        if let setReparseDeferral = Self.setReparseDeferral { _ = setReparseDeferral(parser, 0) }
     }
 
     deinit {
@@ -70,6 +111,19 @@ final class ElementParser {
         state.deallocate()
     }
 
+    /// Expat's `XML_SetReparseDeferralEnabled`, where the installed library has it (2.6 on).
+    private static let setReparseDeferral: (@convention(c) (XML_Parser?, XML_Bool) -> XML_Bool)? = {
+        #if os(Linux)
+        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        #else
+        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+        #endif
+        guard let symbol = dlsym(everywhere, "XML_SetReparseDeferralEnabled") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (XML_Parser?, XML_Bool) -> XML_Bool).self)
+    }()
+
     /// The elements parsed so far and not yet taken.
     var batch: ElementBatch {
         _read { yield state.pointee.batch }
@@ -77,6 +131,12 @@ final class ElementParser {
 
     /// What the input held, so far.
     var summary: OSMReadSummary { state.pointee.summary }
+
+    /// How this parser's positions map to positions in the input (identity until set).
+    var origin: PositionOrigin {
+        get { state.pointee.origin }
+        set { state.pointee.origin = newValue }
+    }
 
     /// Empties the batch after the caller has handled it.
     func clearBatch() { state.pointee.removeDeliveredElements() }
@@ -87,6 +147,32 @@ final class ElementParser {
             parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0)
         guard status == XML_STATUS_ERROR else { return }
         throw failure()
+    }
+
+    /// Parses `bytes` in steps of at most `step` bytes, so that expat's own copy stays small.
+    func parse(_ bytes: UnsafeRawBufferPointer, step: Int) throws(OSMInputError) {
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + step, bytes.count)
+            try parse(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), isFinal: false)
+            offset = end
+        }
+    }
+
+    /// Parses one piece apart, as the whole of a fresh parser's input: `<osm>` + piece + `</osm>`.
+    /// The piece starts at `start` in the input and holds only whole top-level elements and the
+    /// whitespace between them (`PieceCutter`). Leaves any error in `error`.
+    func parsePiece(_ bytes: UnsafeRawBufferPointer, start: TextPosition, step: Int) {
+        let open: StaticString = "<osm>"
+        let close: StaticString = "</osm>"
+        origin = PositionOrigin(parser: TextPosition(line: 1, column: open.utf8CodeUnitCount), input: start)
+        do throws(OSMInputError) {
+            try parse(UnsafeRawBufferPointer(start: open.utf8Start, count: open.utf8CodeUnitCount), isFinal: false)
+            try parse(bytes, step: step)
+            try parse(UnsafeRawBufferPointer(start: close.utf8Start, count: close.utf8CodeUnitCount), isFinal: true)
+        } catch {
+            self.error = error
+        }
     }
 
     /// The error that stopped the parser, at the position where it stopped.
@@ -101,11 +187,10 @@ final class ElementParser {
         } else if code == XML_ERROR_INVALID_TOKEN && errorIsInvalidUTF8() {
             message = "invalid UTF-8: the input must be UTF-8"
         }
-        let line = Int(XML_GetCurrentLineNumber(parser))
-        let column = Int(XML_GetCurrentColumnNumber(parser)) + 1
-        return OSMInputError(.malformed, file: file, at: .line(line, column: column), message)
+        let position = state.pointee.origin.map(
+            line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)))
+        return OSMInputError(.malformed, file: file, at: .line(position.line, column: position.column + 1), message)
     }
-
     /// Whether the bytes at the error position are not UTF-8 (rather than a misplaced character).
     private func errorIsInvalidUTF8() -> Bool {
         var offset: Int32 = 0
@@ -141,6 +226,8 @@ struct ParseState {
     var batch = ElementBatch()
     var summary = OSMReadSummary()
     var stop: ParseStop?
+    /// How positions expat reports map to positions in the input.
+    var origin = PositionOrigin.identity
     private var depth = 0
     /// The top-level element being read, while inside one of the wanted types.
     private var open: ElementRecord?
@@ -236,7 +323,8 @@ struct ParseState {
         openIsDeleted = false
         openMatches = tagKeys.isEmpty
         var record = ElementRecord(
-            type: type, id: 0, version: 0, line: Int(XML_GetCurrentLineNumber(parser)),
+            type: type, id: 0, version: 0,
+            line: origin.map(line: Int(XML_GetCurrentLineNumber(parser)), column: 0).line,
             latitude: .absent, longitude: .absent, firstTag: Int32(batch.tags.count), tagCount: 0)
         var id: Int64?
         var index = 0
@@ -308,9 +396,9 @@ struct ParseState {
     /// Stops the parser at the current position with `message`.
     private mutating func halt(_ message: String) {
         guard stop == nil else { return }
-        stop = ParseStop(
-            line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
-            message: message)
+        let position = origin.map(
+            line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)))
+        stop = ParseStop(line: position.line, column: position.column + 1, message: message)
         XML_StopParser(parser, XML_FALSE)
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Receives the elements an `OSMReader` parses, in document order.
 public protocol OSMElementHandler {
     /// Handles one element; the element and its bytes are valid only during the call.
@@ -13,31 +15,81 @@ public struct OSMReadProgress: Sendable {
 }
 
 /// Reads one OSM XML input, a path or "-" for standard input, plain or gzip (every member),
-/// and hands its elements to a handler in document order.
+/// and hands its elements to a handler in document order, parsing on several cores.
 ///
-/// The stages are separate, as in libosmium: raw bytes (`InputFile`), XML bytes
-/// (`DecodedStream`, inflating gzip), element batches (`ElementParser`, one expat parser), and
-/// the handler. Memory is bounded by the chunk size whatever the input's size. Each stage hands
-/// over plain buffers, so that the XML can be cut at top-level elements and parsed on several
-/// cores without changing the handlers.
+/// ## Stages
+/// As in libosmium, the stages are separate and run on separate threads:
+/// - the reading thread reads raw bytes (`InputFile`), inflates them (`DecodedStream`) into a
+///   ring of reusable buffers of `pieceSize` bytes, and cuts the text into pieces (`PieceCutter`);
+/// - `threads` parsing threads each parse a piece with a fresh expat parser (`ElementParser`)
+///   into an element batch;
+/// - the caller's thread takes the pieces in input order, parses those that cannot be parsed
+///   apart with the one sequential parser, and hands every batch to the handler. The handler,
+///   `progress` and the merging of counts never leave the caller's thread.
+///
+/// ## Why pieces
+/// One expat parser is the floor of a one-parser pipeline (../shared/notes/swift-expat.md:
+/// inflating costs a tenth of parsing). OSM XML is a flat list of top-level elements with only
+/// whitespace between them, so the text can be cut between two of them and each piece parsed by a
+/// parser of its own, fed `<osm>` + piece + `</osm>`; the pieces' batches, handed over in input
+/// order, are exactly what one parser would have produced.
+///
+/// ## How a boundary is proven
+/// `PieceCutter` follows the document's structure from its first byte (depth, tags and their
+/// quoted values, comments, CDATA sections, processing instructions) and cuts only before a
+/// `<node`, `<way` or `<relation` start tag directly inside `<osm>` that follows the end of the
+/// previous top-level element with only whitespace between. A piece is parsed apart only when it
+/// starts and ends at such a cut and holds nothing but tags and character data.
+///
+/// ## The fallback
+/// Every other piece goes, in order, to the sequential parser: the first piece (the XML
+/// declaration and the root's start tag), the last (the root's end), a piece inside an element
+/// larger than a piece or holding a comment, CDATA section or processing instruction, and the
+/// whole rest of a document after a DOCTYPE (which may declare entities and attribute defaults).
+/// With one thread every piece takes that path, so the same cutting code runs either way, and
+/// the handler sees the same elements in the same order. Positions in errors and element lines
+/// are positions in the whole input (`TextPosition`, `PositionOrigin`); when several pieces are
+/// malformed, the first in input order is reported, with the message one thread gives.
+///
+/// Memory is bounded by the ring, `(2 × threads + 2) × pieceSize` bytes, whatever the input's
+/// size, plus expat's own buffers of `chunkSize` bytes per parser.
 public struct OSMReader {
     /// XML bytes handed to expat at a time.
     public static let chunkSize = 1 << 20
+    /// Bytes of XML text in a piece (the size of each ring buffer) unless a test asks for others.
+    public static let defaultPieceSize = 4 << 20
 
     /// The input as the user named it.
     public let file: String
     /// What to hand to the handler.
     public let filter: OSMElementFilter
+    /// Parsing threads; 1 parses every piece in order on the caller's thread.
+    public let threads: Int
+    /// Bytes of XML text in a piece.
+    let pieceSize: Int
 
-    /// A reader of `file` ("-" is standard input) keeping what `filter` asks for.
-    public init(file: String, filter: OSMElementFilter) {
+    /// A reader of `file` ("-" is standard input) keeping what `filter` asks for, parsing on
+    /// `threads` threads (at least 1; by default one per active core).
+    public init(file: String, filter: OSMElementFilter, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.init(file: file, filter: filter, threads: threads, pieceSize: Self.defaultPieceSize)
+    }
+
+    /// A reader that cuts pieces of `pieceSize` bytes (at least 64): small pieces put cuts
+    /// everywhere, for tests.
+    init(file: String, filter: OSMElementFilter, threads: Int, pieceSize: Int) {
         self.file = file
         self.filter = filter
+        self.threads = max(1, threads)
+        self.pieceSize = max(64, pieceSize)
     }
 
     /// Reads the whole input, calling `handler` for each element the filter keeps, `progress`
-    /// after each chunk, and `rawBytes` with the input's bytes as read (before inflating);
-    /// returns what the input held.
+    /// after each piece, and `rawBytes` with the input's bytes as read (before inflating);
+    /// returns what the input held and how it was parsed.
+    ///
+    /// `handler` and `progress` are called on the caller's thread. `rawBytes` is called on the
+    /// reading thread once the first bytes are read, one call at a time, in input order, and
+    /// never after `read` returns: it must not share unguarded state with the handler.
     public func read<Handler: OSMElementHandler>(
         into handler: inout Handler, progress: ((OSMReadProgress) -> Void)? = nil,
         rawBytes: ((UnsafeRawBufferPointer) -> Void)? = nil
@@ -45,25 +97,65 @@ public struct OSMReader {
         let input = try InputFile(file)
         input.observer = rawBytes
         let stream = try DecodedStream(input)
-        let parser = ElementParser(file: file, filter: filter)
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
-        defer { chunk.deallocate() }
-        var xmlBytes = 0
-        while true {
-            let count = try stream.read(into: chunk)
-            if count == 0 && xmlBytes == 0 {
-                throw OSMInputError(.malformed, file: file, "empty input: no XML")
+        let totalBytes = input.size
+        let parallel = threads > 1
+        let pipeline = ReadPipeline(pieceSize: pieceSize, slots: 2 * threads + 2)
+        // The reading thread owns the input from here on.
+        let producer = Handover(value: PieceProducer(input: input, stream: stream, pipeline: pipeline, parallel: parallel))
+        pipeline.spawn { producer.value.run() }
+        if parallel {
+            for _ in 0..<threads {
+                pipeline.spawn { [file, filter] in
+                    while let piece = pipeline.nextWork() {
+                        let parser = ElementParser(file: file, filter: filter)
+                        parser.parsePiece(pipeline.bytes(of: piece), start: piece.start, step: Self.chunkSize)
+                        pipeline.finish(piece, parser: parser)
+                    }
+                }
             }
-            xmlBytes += count
-            try parser.parse(UnsafeRawBufferPointer(rebasing: chunk[..<count]), isFinal: count == 0)
-            parser.batch.forEach { handler.handle($0) }
-            parser.clearBatch()
-            progress?(OSMReadProgress(bytesRead: input.bytesRead, totalBytes: input.size))
-            if count == 0 { break }
         }
-        var summary = parser.summary
-        summary.inputBytes = input.bytesRead
-        summary.xmlBytes = xmlBytes
-        return summary
+        defer { pipeline.stop() }
+
+        let sequential = ElementParser(file: file, filter: filter)
+        var summary = OSMReadSummary()
+        // The piece that would directly follow the sequential parser's input, and where the
+        // first piece parsed apart after that input starts.
+        var nextSequentialIndex = 0
+        var sequentialEnd = TextPosition()
+        while true {
+            switch pipeline.nextItem() {
+            case .failure(let error):
+                throw error
+            case .end(let inputBytes, let xmlBytes):
+                summary.addElements(of: sequential.summary)
+                summary.inputBytes = inputBytes
+                summary.xmlBytes = xmlBytes
+                return summary
+            case .piece(let piece):
+                let bytes = pipeline.bytes(of: piece)
+                if parallel && piece.parallel {
+                    if piece.index == nextSequentialIndex { sequentialEnd = piece.start }
+                    let parser = pipeline.result(of: piece)
+                    if let error = parser.error { throw error }
+                    parser.batch.forEach { handler.handle($0) }
+                    summary.addElements(of: parser.summary)
+                    summary.parallelPieces += 1
+                } else {
+                    if piece.index != nextSequentialIndex {
+                        // Pieces parsed apart came between: this parser's text skips them.
+                        sequential.origin = PositionOrigin(
+                            parser: sequential.origin.parserPosition(at: sequentialEnd), input: piece.start)
+                    }
+                    try sequential.parse(bytes, step: Self.chunkSize)
+                    if piece.isFinal { try sequential.parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true) }
+                    sequential.batch.forEach { handler.handle($0) }
+                    sequential.clearBatch()
+                    summary.sequentialPieces += 1
+                    nextSequentialIndex = piece.index + 1
+                }
+                pipeline.release(piece)
+                progress?(OSMReadProgress(bytesRead: piece.rawBytesRead, totalBytes: totalBytes))
+            }
+        }
     }
 }

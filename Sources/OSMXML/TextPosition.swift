@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A position in XML text counted as expat counts it: lines from 1, a line break being a line
+/// feed, a carriage return, or both together; columns from 0, in characters (every byte that is
+/// not a UTF-8 continuation byte, a byte order mark included).
+///
+/// The reader advances one over every piece of the input, so that each piece knows where it
+/// starts, and a parser that sees only part of the input can report positions of the whole.
+struct TextPosition: Equatable, Sendable {
+    /// The line, from 1.
+    var line = 1
+    /// Characters before this position on its line, from 0 (expat's column).
+    var column = 0
+    /// Whether the last byte was a carriage return: a line feed right after it ends no new line.
+    var afterCarriageReturn = false
+
+    /// The position after `bytes`, which follow this position in the input.
+    mutating func advance(over bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return }
+        var start = 0
+        if afterCarriageReturn && base[0] == 0x0A { start = 1 }  // the CR's line already counted
+        afterCarriageReturn = false
+        let end = bytes.count
+        // A loop the compiler vectorizes: count line feeds and carriage returns.
+        var lineFeeds = 0
+        var carriageReturns = 0
+        for index in start..<end {
+            let byte = base[index]
+            lineFeeds &+= byte == 0x0A ? 1 : 0
+            carriageReturns &+= byte == 0x0D ? 1 : 0
+        }
+        if carriageReturns == 0 {
+            if lineFeeds == 0 {
+                column += Self.characters(base, start..<end)
+            } else {
+                var last = end - 1
+                while base[last] != 0x0A { last -= 1 }
+                line += lineFeeds
+                column = Self.characters(base, (last + 1)..<end)
+            }
+            return
+        }
+        var index = start
+        while index < end {
+            switch base[index] {
+            case 0x0A:
+                line += 1
+                column = 0
+            case 0x0D:
+                line += 1
+                column = 0
+                if index + 1 == end {
+                    afterCarriageReturn = true
+                } else if base[index + 1] == 0x0A {
+                    index += 1
+                }
+            case let byte where byte & 0xC0 != 0x80:
+                column += 1
+            default:
+                break
+            }
+            index += 1
+        }
+    }
+
+    /// Characters in `range`: bytes that are not UTF-8 continuation bytes.
+    private static func characters(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int {
+        var count = 0
+        for index in range { count &+= base[index] & 0xC0 != 0x80 ? 1 : 0 }
+        return count
+    }
+}
+
+/// Maps positions that one expat parser reports to positions in the whole input: the parser
+/// saw the input's text from `input` on as its own text from `parser` on (after the `<osm>`
+/// that frames a piece, or after the earlier pieces a sequential parser was fed).
+struct PositionOrigin: Sendable {
+    /// Where the stretch starts as the parser counts.
+    var parser: TextPosition
+    /// Where the stretch starts in the input.
+    var input: TextPosition
+
+    /// Positions as the parser reports them are positions in the input.
+    static let identity = PositionOrigin(parser: TextPosition(), input: TextPosition())
+
+    /// The input's line and column (from 0) for a parser's line and column (from 0).
+    func map(line: Int, column: Int) -> (line: Int, column: Int) {
+        if line == parser.line {
+            return (input.line, input.column + column - parser.column)
+        }
+        return (input.line + line - parser.line, column)
+    }
+
+    /// Where the parser counts itself at the input's position `position` of the same stretch.
+    func parserPosition(at position: TextPosition) -> TextPosition {
+        if position.line == input.line {
+            return TextPosition(line: parser.line, column: parser.column + position.column - input.column)
+        }
+        return TextPosition(line: parser.line + position.line - input.line, column: position.column)
+    }
+}
