@@ -221,7 +221,8 @@ struct ParseStop {
 /// The state behind expat's user-data pointer: depth, the element being read, the batch.
 struct ParseState {
     let parser: XML_Parser
-    let types: Set<OSMElementType>
+    /// The wanted types, one bit per `OSMElementType.rawValue` (no hashing per element).
+    let types: UInt8
     let tagKeys: [[UInt8]]
     var batch = ElementBatch()
     var summary = OSMReadSummary()
@@ -238,7 +239,7 @@ struct ParseState {
 
     init(parser: XML_Parser, filter: OSMElementFilter) {
         self.parser = parser
-        types = filter.types
+        types = filter.types.reduce(0) { $0 | 1 << $1.rawValue }
         tagKeys = filter.tagKeys.map { Array($0.utf8) }
     }
 
@@ -274,8 +275,8 @@ struct ParseState {
         if openMatches && !openIsDeleted {
             batch.elements.append(element)
         } else {
-            batch.bytes.removeSubrange(openArenaStart...)
-            batch.tags.removeSubrange(Int(element.firstTag)...)
+            batch.bytes.removeLast(batch.bytes.count - openArenaStart)
+            batch.tags.removeLast(batch.tags.count - Int(element.firstTag))
         }
     }
 
@@ -315,7 +316,7 @@ struct ParseState {
         case .way: summary.ways += 1
         case .relation: summary.relations += 1
         }
-        guard types.contains(type) else {
+        guard types & 1 << type.rawValue != 0 else {
             noteTimestamp(attributes, key: "timestamp")
             return
         }
@@ -365,8 +366,7 @@ struct ParseState {
         guard let key, let value else { return }
         let keyLength = strlen(key)
         if !openMatches {
-            let keyBytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(key), count: keyLength)
-            openMatches = tagKeys.contains { $0.elementsEqual(keyBytes) }
+            openMatches = tagKeys.contains { $0.count == keyLength && memcmp($0, key, keyLength) == 0 }
         }
         let tag = TagRecord(key: batch.append(key, count: keyLength), value: batch.append(value, count: strlen(value)))
         batch.tags.append(tag)
@@ -379,7 +379,8 @@ struct ParseState {
         let length = strlen(value)
         guard length == 20, value[4] == 0x2D, value[10] == 0x54, value[19] == 0x5A else { return }
         let candidate = UnsafeRawBufferPointer(start: UnsafeRawPointer(value), count: length)
-        if newestTimestamp.lexicographicallyPrecedes(candidate) {
+        let newer = newestTimestamp.isEmpty || newestTimestamp.withUnsafeBytes { memcmp($0.baseAddress!, value, length) < 0 }
+        if newer {
             newestTimestamp = Array(candidate)
             summary.newestTimestamp = String(decoding: newestTimestamp, as: UTF8.self)
         }

@@ -25,15 +25,8 @@ struct TextPosition: Equatable, Sendable {
         if afterCarriageReturn && base[0] == 0x0A { start = 1 }  // the CR's line already counted
         afterCarriageReturn = false
         let end = bytes.count
-        // A loop the compiler vectorizes: count line feeds and carriage returns.
-        var lineFeeds = 0
-        var carriageReturns = 0
-        for index in start..<end {
-            let byte = base[index]
-            lineFeeds &+= byte == 0x0A ? 1 : 0
-            carriageReturns &+= byte == 0x0D ? 1 : 0
-        }
-        if carriageReturns == 0 {
+        if start < end && memchr(base + start, 0x0D, end - start) == nil {
+            let lineFeeds = Self.count(0x0A, base + start, end - start)
             if lineFeeds == 0 {
                 column += Self.characters(base, start..<end)
             } else {
@@ -44,6 +37,7 @@ struct TextPosition: Equatable, Sendable {
             }
             return
         }
+        // Carriage returns: byte by byte.
         var index = start
         while index < end {
             switch base[index] {
@@ -65,6 +59,28 @@ struct TextPosition: Equatable, Sendable {
             }
             index += 1
         }
+    }
+
+    /// How many bytes of `count` at `base` are `byte`, eight at a time.
+    private static func count(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+        var total = 0
+        var index = 0
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= count {
+            // A byte of `x` is zero exactly where the input has `byte`: set the high bit of
+            // every other byte, then count the zero bytes left.
+            let x = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ pattern
+            let nonZero = ((x & low) &+ low) | x
+            total &+= (~(nonZero | low)).nonzeroBitCount
+            index += 8
+        }
+        while index < count {
+            total &+= base[index] == byte ? 1 : 0
+            index += 1
+        }
+        return total
     }
 
     /// Characters in `range`: bytes that are not UTF-8 continuation bytes.

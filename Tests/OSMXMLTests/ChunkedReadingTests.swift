@@ -258,11 +258,12 @@ struct ChunkedReadingTests {
             4: "<relation id=\"4004\">\n    " + members + "\n  </relation>",
             10: "<node id=\"4010\" lat=\"0\" lon=\"0\"><tag k=\"note\" v=\"" + String(repeating: "ü", count: 3000) + "\"/></node>",
             15: "<extension>\n  <node id=\"4015\" lat=\"0\" lon=\"0\"/>\n  <node id=\"4016\" lat=\"0\" lon=\"0\"/>\n  <way id=\"4017\"/>\n  </extension>",
+            25: "<extension note=\"/>\">\n  <node id=\"4025\" lat=\"0\" lon=\"0\"/>\n  <way id=\"4026\" note='/>'>\n  <nd ref=\"1\"/>\n  </way>\n  </extension>",
         ]
         let text = document(nodes: 40, insertions: insertions)
         let (reference, cut) = expectSameOutcome(Array(text.utf8), pieceSizes: smallPieces)
         #expect(reference.elements.contains { $0.id == 4004 && $0.tagCount == 0 })
-        #expect(!reference.elements.contains { $0.id == 4015 || $0.id == 4016 || $0.id == 4017 })
+        #expect(!reference.elements.contains { [4015, 4016, 4017, 4025, 4026].contains($0.id) })
         #expect(cut.contains { $0.summary.parallelPieces > 0 })
     }
 
@@ -413,6 +414,7 @@ struct PieceCutterTests {
         let text = "<?xml version=\"1.0\"?>" + document(prolog: "", nodes: 60, insertions: [
             3: "<!--" + fake + "-->", 9: "<extension>" + fake + "</extension>", 14: "<![CDATA[" + fake + "]]>",
             20: "<node id=\"1\" v=\"a>b\" w='/>" + fake.replacingOccurrences(of: "<", with: "&lt;") + "'/>",
+            25: "<extension note=\"/>\" other='\"/>'>" + fake + "</extension>",
         ])
         let bytes = Array(text.utf8)
         // Where a cut may fall: before a real top-level start tag that begins its line.
@@ -472,6 +474,47 @@ struct RealExtractPieceTests {
                     #expect(summary.parallelPieces > (pieceSize > 8192 ? 2 : 1) * summary.sequentialPieces, "\(summary)")
                 }
             }
+        }
+    }
+}
+
+@Suite("Positions in the whole input")
+struct TextPositionTests {
+    /// Lines and columns as expat counts them, byte by byte over the whole text.
+    func reference(_ bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 0
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x0A: (line, column) = (line + 1, 0)
+            case 0x0D:
+                (line, column) = (line + 1, 0)
+                if index + 1 < bytes.count && bytes[index + 1] == 0x0A { index += 1 }
+            case let byte where byte & 0xC0 != 0x80: column += 1
+            default: break
+            }
+            index += 1
+        }
+        return (line, column)
+    }
+
+    @Test("advancing over any split of the text counts LF, CR, CRLF and UTF-8 characters as expat does")
+    func advancesOverSplits() {
+        var random = SystemRandomNumberGenerator()
+        let alphabet: [[UInt8]] = [[0x61], [0x20], [0x0A], [0x0D], [0x0D, 0x0A], Array("é".utf8), Array("€".utf8), Array("🗺".utf8), [0x3C]]
+        for _ in 0..<300 {
+            let count = Int.random(in: 0...200, using: &random)
+            let bytes = (0..<count).flatMap { _ in alphabet.randomElement(using: &random)! }
+            var position = TextPosition()
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + Int.random(in: 1...40, using: &random))
+                bytes[start..<end].withUnsafeBytes { position.advance(over: $0) }
+                start = end
+            }
+            let expected = reference(bytes)
+            #expect(position.line == expected.line && position.column == expected.column, "\(bytes)")
         }
     }
 }
