@@ -17,8 +17,11 @@ enum IndexLayout {
     static let boxSize = 16
     /// Children per node of the packed R-tree.
     static let nodeSize = 16
-    /// Strings per block of a string table (STRS, TOKN).
-    static let stringBlockSize = 16
+    /// Strings per block of STRS: a spot's strings are looked up one by one, and each lookup
+    /// decodes half a block on average.
+    static let poolBlockSize = 8
+    /// Tokens per block of TOKN: prefix searches scan runs of tokens, so blocks can be longer.
+    static let tokenBlockSize = 16
     /// Token lists per block of POST.
     static let postingBlockSize = 16
 

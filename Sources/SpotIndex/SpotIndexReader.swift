@@ -60,6 +60,8 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     private let mapped: MappedFile
     private let strings: StringTable
+    /// The string index of the key `name`, when any spot has a name.
+    private let nameKey: UInt32?
     private let tokens: StringTable
     private let spots: UnsafeRawBufferPointer
     private let attributes: UnsafeRawBufferPointer
@@ -106,6 +108,7 @@ public final class SpotIndexReader: @unchecked Sendable {
         wordBytes = try section(IndexLayout.Tag.words)
         strings = try StringTable(try section(IndexLayout.Tag.strings), file: path, section: "STRS")
         tokens = try StringTable(try section(IndexLayout.Tag.tokens), file: path, section: "TOKN")
+        nameKey = try strings.index(of: Array("name".utf8)).map(UInt32.init)
 
         let postingSection = try section(IndexLayout.Tag.postings)
         guard postingSection.count >= 8, Int(postingSection.load(0) as UInt32) == tokens.count else {
@@ -250,7 +253,7 @@ public final class SpotIndexReader: @unchecked Sendable {
         while !attributes.isAtEnd {
             let key = try varint(&attributes)
             let value = try varint(&attributes)
-            if try string(key, in: "ATTR") == "name" { return try string(value, in: "ATTR") }
+            if key == nameKey { return try string(value, in: "ATTR") }
         }
         return nil
     }

@@ -67,7 +67,7 @@ public enum SpotIndexWriter {
             (IndexLayout.Tag.mergedOrder, mergedOrder.bytes),
             (IndexLayout.Tag.kindLists, encodeKindLists(kindLists)),
             (IndexLayout.Tag.tree, encodeTree(ordered.map(\.coordinate))),
-            (IndexLayout.Tag.tokens, StringTableWriter.encode(text.sortedTokens)),
+            (IndexLayout.Tag.tokens, StringTableWriter.encode(text.sortedTokens, blockSize: IndexLayout.tokenBlockSize)),
             (IndexLayout.Tag.postings, text.postings()),
             (IndexLayout.Tag.words, encodeWords(categoryWords)),
         ])

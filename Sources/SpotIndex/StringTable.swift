@@ -9,8 +9,10 @@ struct StringTable {
     private let blockSize: Int
     private let blockOffsets: UnsafeRawBufferPointer
     private let entries: UnsafeRawBufferPointer
-    /// What each byte value of the coded text stands for: itself, or a code's expansion.
-    private let expansions: [[UInt8]]
+    /// What each byte value of the coded text stands for (itself, or a code's expansion):
+    /// byte *b* stands for `expansionBytes[expansionStarts[b]..<expansionStarts[b + 1]]`.
+    private let expansionBytes: [UInt8]
+    private let expansionStarts: [Int]
     private let file: String
     private let name: String
 
@@ -30,19 +32,30 @@ struct StringTable {
         guard count <= section.count, offsetsStart + 4 * blocks <= section.count else {
             throw corrupt("\(count) strings do not fit in \(section.count) bytes")
         }
-        var expansions: [[UInt8]] = (0...255).map { [UInt8($0)] }
-        var isCode = [Bool](repeating: false, count: 256)
-        for pair in 0..<pairCount {
-            let code = Int(section[12 + 3 * pair])
-            let left = Int(section[13 + 3 * pair])
-            let right = Int(section[14 + 3 * pair])
-            guard !isCode[code], code != left, code != right else { throw corrupt("code \(code) is defined twice or by itself") }
-            let expansion = expansions[left] + expansions[right]
-            guard expansion.count <= BytePairCode.maxExpansion else { throw corrupt("code \(code) stands for too long a text") }
-            expansions[code] = expansion
-            isCode[code] = true
+        // Each pair may use plain bytes and earlier codes only: its expansion is then the two
+        // expansions before it in the flat table, and no table can make decoding recurse.
+        let pairs = (0..<pairCount).map { (code: Int(section[12 + 3 * $0]), left: Int(section[13 + 3 * $0]), right: Int(section[14 + 3 * $0])) }
+        let codes = Set(pairs.map(\.code))
+        guard codes.count == pairCount else { throw corrupt("a code is defined twice") }
+        var defined = Set<Int>()
+        var lengths = [Int](repeating: 1, count: 256)
+        for pair in pairs {
+            for symbol in [pair.left, pair.right] where codes.contains(symbol) && !defined.contains(symbol) {
+                throw corrupt("code \(pair.code) uses code \(symbol) before it is defined")
+            }
+            lengths[pair.code] = lengths[pair.left] + lengths[pair.right]
+            guard lengths[pair.code] <= BytePairCode.maxExpansion else { throw corrupt("code \(pair.code) stands for too long a text") }
+            defined.insert(pair.code)
         }
-        self.expansions = expansions
+        let starts = lengths.reduce(into: [0]) { $0.append($0.last! + $1) }
+        var bytes = [UInt8](repeating: 0, count: starts[256])
+        for byte in 0..<256 where !codes.contains(byte) { bytes[starts[byte]] = UInt8(byte) }
+        for pair in pairs {
+            let expansion = bytes[starts[pair.left]..<starts[pair.left + 1]] + bytes[starts[pair.right]..<starts[pair.right + 1]]
+            bytes.replaceSubrange(starts[pair.code]..<starts[pair.code + 1], with: expansion)
+        }
+        expansionBytes = bytes
+        expansionStarts = starts
         blockOffsets = UnsafeRawBufferPointer(rebasing: section[offsetsStart..<offsetsStart + 4 * blocks])
         entries = UnsafeRawBufferPointer(rebasing: section[(offsetsStart + 4 * blocks)...])
     }
@@ -50,9 +63,18 @@ struct StringTable {
     /// The bytes of string `index`.
     func bytes(_ index: Int) throws(IndexError) -> [UInt8] {
         guard index >= 0 && index < count else { throw corrupt("string \(index) of \(count) is out of bounds") }
-        var reader = try reader(atBlock: index / blockSize)
-        for _ in 0..<index % blockSize { try reader.skip() }
-        return try reader.next()
+        var position = try start(ofBlock: index / blockSize)
+        var string: [UInt8] = []
+        string.reserveCapacity(64)
+        for _ in 0...index % blockSize { try advance(&position, &string) }
+        return string
+    }
+
+    /// The number of the string equal to `string`, or nil when the table does not hold it.
+    func index(of string: [UInt8]) throws(IndexError) -> Int? {
+        let range = try range(withPrefix: string)
+        guard let first = range.first, try bytes(first) == string else { return nil }
+        return first
     }
 
     /// String `index`.
@@ -67,57 +89,65 @@ struct StringTable {
         var high = blockOffsets.count / 4
         while low < high {
             let middle = (low + high) / 2
-            var reader = try reader(atBlock: middle)
-            if try reader.next().lexicographicallyPrecedes(prefix) { low = middle + 1 } else { high = middle }
+            var position = try start(ofBlock: middle)
+            var first: [UInt8] = []
+            try advance(&position, &first)
+            if first.lexicographicallyPrecedes(prefix) { low = middle + 1 } else { high = middle }
         }
         var index = max(low - 1, 0) * blockSize
-        var reader = EntryReader(table: self, position: 0)
-        var start: Int?
+        var position = 0
+        var string: [UInt8] = []
+        var first: Int?
         while index < count {
-            if index % blockSize == 0 { reader = try self.reader(atBlock: index / blockSize) }
-            let string = try reader.next()
-            if start == nil && !string.lexicographicallyPrecedes(prefix) { start = index }
-            if start != nil && !string.starts(with: prefix) { break }
+            if index % blockSize == 0 {
+                position = try start(ofBlock: index / blockSize)
+                string.removeAll(keepingCapacity: true)
+            }
+            try advance(&position, &string)
+            if first == nil && !string.lexicographicallyPrecedes(prefix) { first = index }
+            if first != nil && !string.starts(with: prefix) { break }
             index += 1
         }
-        return (start ?? index)..<index
+        return (first ?? index)..<index
     }
 
-    private func reader(atBlock block: Int) throws(IndexError) -> EntryReader {
+    /// Where block `block`'s first entry starts in `entries`.
+    private func start(ofBlock block: Int) throws(IndexError) -> Int {
         let offset = Int(blockOffsets.load(4 * block) as UInt32)
         guard offset <= entries.count else { throw corrupt("block \(block) starts past the end") }
-        return EntryReader(table: self, position: offset)
+        return offset
+    }
+
+    /// Decodes the entry at `position` into `string`, which holds the string before it in its
+    /// block (empty at a block's start), and moves `position` to the next entry.
+    private func advance(_ position: inout Int, _ string: inout [UInt8]) throws(IndexError) {
+        var varints = VarintReader(entries, from: position)
+        guard let shared = varints.next(), let length = varints.next(), Int(shared) <= string.count,
+            Int(length) <= entries.count - varints.position
+        else { throw corrupt("a string's entry runs past the table or shares too long a prefix") }
+        let coded = UnsafeRawBufferPointer(rebasing: entries[varints.position..<varints.position + Int(length)])
+        expansionBytes.withUnsafeBufferPointer { expansions in
+            expansionStarts.withUnsafeBufferPointer { starts in
+                // Two passes: the decoded length, then the bytes, written in place.
+                var decodedLength = 0
+                for symbol in coded { decodedLength += starts[Int(symbol) + 1] - starts[Int(symbol)] }
+                string.removeLast(string.count - Int(shared))
+                string.append(contentsOf: repeatElement(0, count: decodedLength))
+                string.withUnsafeMutableBufferPointer { output in
+                    var next = Int(shared)
+                    for symbol in coded {
+                        for index in starts[Int(symbol)]..<starts[Int(symbol) + 1] {
+                            output[next] = expansions[index]
+                            next += 1
+                        }
+                    }
+                }
+            }
+        }
+        position = varints.position + Int(length)
     }
 
     private func corrupt(_ message: String) -> IndexError { IndexError(.corrupt, file: file, section: name, message) }
-
-    /// Decodes a block's strings one after another.
-    private struct EntryReader {
-        let table: StringTable
-        var position: Int
-        var previous: [UInt8] = []
-
-        init(table: StringTable, position: Int) {
-            self.table = table
-            self.position = position
-        }
-
-        mutating func next() throws(IndexError) -> [UInt8] {
-            var varints = VarintReader(table.entries, from: position)
-            guard let shared = varints.next(), let length = varints.next(), Int(shared) <= previous.count,
-                Int(length) <= table.entries.count - varints.position
-            else { throw table.corrupt("a string's entry runs past the table or shares too long a prefix") }
-            var string = Array(previous[..<Int(shared)])
-            for offset in varints.position..<varints.position + Int(length) {
-                string.append(contentsOf: table.expansions[Int(table.entries[offset])])
-            }
-            position = varints.position + Int(length)
-            previous = string
-            return string
-        }
-
-        mutating func skip() throws(IndexError) { _ = try next() }
-    }
 }
 
 /// Reads unsigned LEB128 varints (FORMAT.md) from bytes, never past their end.

@@ -26,16 +26,15 @@ struct StringPool {
     func index(of string: String) -> UInt32 { numbers[Array(string.utf8)]! }
 
     /// The STRS section.
-    func encoded() -> [UInt8] { StringTableWriter.encode(strings) }
+    func encoded() -> [UInt8] { StringTableWriter.encode(strings, blockSize: IndexLayout.poolBlockSize) }
 }
 
 /// Encodes a string table (STRS, TOKN; FORMAT.md, "String tables").
 enum StringTableWriter {
-    /// The table of `strings`, distinct and sorted by their bytes: in blocks, each string after
+    /// The table of `strings`, distinct and sorted by their bytes: in blocks of `blockSize`, each string after
     /// the first of its block stored as the length of the prefix it shares with the one before
     /// and the rest; the rests byte-pair coded.
-    static func encode(_ strings: [[UInt8]]) -> [UInt8] {
-        let blockSize = IndexLayout.stringBlockSize
+    static func encode(_ strings: [[UInt8]], blockSize: Int) -> [UInt8] {
         let rests = strings.indices.map { index -> (shared: Int, rest: [UInt8]) in
             guard index % blockSize != 0 else { return (0, strings[index]) }
             let shared = zip(strings[index - 1], strings[index]).prefix { $0 == $1 }.count
@@ -113,10 +112,10 @@ struct TextIndexBuilder {
         lists.keys.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
-    /// The POST section: token count, block size, where each block's lists start, then for each
-    /// token the length in bytes of its two rank lists and the lists: the spots whose name the
-    /// token starts, then the others (so that the first spots of a list are the first results
-    /// of a text search).
+    /// The POST section: token count, block size, where each block's entries start, then for
+    /// each token the lengths in bytes of its two rank lists and the lists: the spots whose name
+    /// the token starts, then the others (so that the first spots of a list are the first
+    /// results of a text search).
     func postings() -> [UInt8] {
         let tokens = sortedTokens
         var section = ByteWriter()
@@ -126,11 +125,13 @@ struct TextIndexBuilder {
         for (index, token) in tokens.enumerated() {
             if index % IndexLayout.postingBlockSize == 0 { section.append(UInt32(encodedLists.bytes.count)) }
             let list = lists[token]!
-            var pair = ByteWriter()
-            pair.appendRankList(list.filter(\.value).map(\.key).sorted())
-            pair.appendRankList(list.filter { !$0.value }.map(\.key).sorted())
-            encodedLists.appendVarint(UInt32(pair.bytes.count))
-            encodedLists.append(pair.bytes)
+            var startingName = ByteWriter()
+            startingName.appendRankList(list.filter(\.value).map(\.key).sorted())
+            var others = ByteWriter()
+            others.appendRankList(list.filter { !$0.value }.map(\.key).sorted())
+            encodedLists.appendVarint(UInt32(startingName.bytes.count))
+            encodedLists.appendVarint(UInt32(others.bytes.count))
+            encodedLists.append(startingName.bytes + others.bytes)
         }
         section.append(encodedLists.bytes)
         return section.bytes
