@@ -79,8 +79,6 @@ final class ElementParser {
     private let parser: XML_Parser
     private let state: UnsafeMutablePointer<ParseState>
     private let file: String
-    /// Why `parsePiece` failed, if it did.
-    private(set) var error: OSMInputError?
 
     /// A parser for the input named `file` that keeps what `filter` asks for.
     init(file: String, filter: OSMElementFilter) {
@@ -159,20 +157,31 @@ final class ElementParser {
         }
     }
 
-    /// Parses one piece apart, as the whole of a fresh parser's input: `<osm>` + piece + `</osm>`.
-    /// The piece starts at `start` in the input and holds only whole top-level elements and the
-    /// whitespace between them (`PieceCutter`). Leaves any error in `error`.
-    func parsePiece(_ bytes: UnsafeRawBufferPointer, start: TextPosition, step: Int) {
+    /// Parses one piece apart with a fresh parser, as the whole of its input: `<osm>` + piece +
+    /// `</osm>`. The piece holds only whole top-level elements and the whitespace between them
+    /// (`PieceCutter`). Positions in the result are relative to the piece, which starts at line 1,
+    /// column 0; the reader places them once it knows where the piece starts. The parser is freed
+    /// before this returns: only the batch and the counts stay.
+    static func parsePiece(_ bytes: UnsafeRawBufferPointer, file: String, filter: OSMElementFilter, step: Int) -> PieceResult {
         let open: StaticString = "<osm>"
         let close: StaticString = "</osm>"
-        origin = PositionOrigin(parser: TextPosition(line: 1, column: open.utf8CodeUnitCount), input: start)
+        let parser = ElementParser(file: file, filter: filter)
+        parser.origin = PositionOrigin(parser: TextPosition(line: 1, column: open.utf8CodeUnitCount), input: TextPosition())
+        var result = PieceResult()
         do throws(OSMInputError) {
-            try parse(UnsafeRawBufferPointer(start: open.utf8Start, count: open.utf8CodeUnitCount), isFinal: false)
-            try parse(bytes, step: step)
-            try parse(UnsafeRawBufferPointer(start: close.utf8Start, count: close.utf8CodeUnitCount), isFinal: true)
+            try parser.parse(UnsafeRawBufferPointer(start: open.utf8Start, count: open.utf8CodeUnitCount), isFinal: false)
+            try parser.parse(bytes, step: step)
+            try parser.parse(UnsafeRawBufferPointer(start: close.utf8Start, count: close.utf8CodeUnitCount), isFinal: true)
+            // Expat has counted every byte: it stands after the closing tag, on the piece's last line.
+            let end = parser.origin.map(
+                line: Int(XML_GetCurrentLineNumber(parser.parser)), column: Int(XML_GetCurrentColumnNumber(parser.parser)))
+            result.end = TextPosition(line: end.line, column: end.column - close.utf8CodeUnitCount)
         } catch {
-            self.error = error
+            result.error = error
         }
+        result.summary = parser.summary
+        swap(&result.batch, &parser.state.pointee.batch)
+        return result
     }
 
     /// The error that stopped the parser, at the position where it stopped.
@@ -209,6 +218,16 @@ final class ElementParser {
         default: 4
         }
     }
+}
+
+/// What parsing one piece apart gave: its elements and counts, or its error, with positions
+/// relative to the piece (line 1, column 0 being its first byte).
+struct PieceResult {
+    var batch = ElementBatch()
+    var summary = OSMReadSummary()
+    var error: OSMInputError?
+    /// Where the piece ends.
+    var end = TextPosition()
 }
 
 /// Where the parser was stopped by a rule of OSM XML that expat does not know, and why.
@@ -331,20 +350,28 @@ struct ParseState {
         var index = 0
         while let key = attributes[index], let value = attributes[index + 1] {
             index += 2
-            if equal(key, "id") {
-                id = bytes(value).int64
-            } else if equal(key, "lat") {
-                record.latitude = batch.append(value, count: strlen(value))
-            } else if equal(key, "lon") {
-                record.longitude = batch.append(value, count: strlen(value))
-            } else if equal(key, "version") {
-                record.version = bytes(value).int64 ?? 0
-            } else if equal(key, "visible") {
-                openIsDeleted = openIsDeleted || equal(value, "false")
-            } else if equal(key, "action") {
-                openIsDeleted = openIsDeleted || equal(value, "delete")
-            } else if equal(key, "timestamp") {
-                noteTimestamp(value)
+            // Most attributes are told apart by their first byte.
+            switch UInt8(bitPattern: key[0]) {
+            case UInt8(ascii: "i"):
+                if equal(key, "id") { id = bytes(value).int64 }
+            case UInt8(ascii: "l"):
+                if equal(key, "lat") {
+                    record.latitude = batch.append(value, count: strlen(value))
+                } else if equal(key, "lon") {
+                    record.longitude = batch.append(value, count: strlen(value))
+                }
+            case UInt8(ascii: "v"):
+                if equal(key, "version") {
+                    record.version = bytes(value).int64 ?? 0
+                } else if equal(key, "visible") {
+                    openIsDeleted = openIsDeleted || equal(value, "false")
+                }
+            case UInt8(ascii: "a"):
+                if equal(key, "action") { openIsDeleted = openIsDeleted || equal(value, "delete") }
+            case UInt8(ascii: "t"):
+                if equal(key, "timestamp") { noteTimestamp(value) }
+            default:
+                break
             }
         }
         guard let id else {

@@ -94,13 +94,13 @@ struct ElementBatch {
         return ByteSpan(start: Int32(start), count: Int32(count))
     }
 
-    /// Calls `body` with each element in order.
-    func forEach(_ body: (OSMElement) -> Void) {
+    /// Calls `body` with each element in order, `lineOffset` added to its line.
+    func forEach(lineOffset: Int = 0, _ body: (OSMElement) -> Void) {
         bytes.withUnsafeBufferPointer { bytes in
             tags.withUnsafeBufferPointer { tags in
                 for record in elements {
                     body(OSMElement(
-                        type: record.type, id: record.id, version: record.version, line: record.line,
+                        type: record.type, id: record.id, version: record.version, line: record.line + lineOffset,
                         record: record, bytes: bytes, tags: tags))
                 }
             }

@@ -107,9 +107,9 @@ public struct OSMReader {
             for _ in 0..<threads {
                 pipeline.spawn { [file, filter] in
                     while let piece = pipeline.nextWork() {
-                        let parser = ElementParser(file: file, filter: filter)
-                        parser.parsePiece(pipeline.bytes(of: piece), start: piece.start, step: Self.chunkSize)
-                        pipeline.finish(piece, parser: parser)
+                        let result = ElementParser.parsePiece(
+                            pipeline.bytes(of: piece), file: file, filter: filter, step: Self.chunkSize)
+                        pipeline.finish(piece, result: result)
                     }
                 }
             }
@@ -118,8 +118,10 @@ public struct OSMReader {
 
         let sequential = ElementParser(file: file, filter: filter)
         var summary = OSMReadSummary()
-        // The piece that would directly follow the sequential parser's input, and where the
-        // first piece parsed apart after that input starts.
+        // With parsing threads: where the next piece starts in the input; the piece that would
+        // directly follow the sequential parser's input, and where the first piece parsed apart
+        // after that input starts.
+        var position = TextPosition()
         var nextSequentialIndex = 0
         var sequentialEnd = TextPosition()
         while true {
@@ -134,17 +136,18 @@ public struct OSMReader {
             case .piece(let piece):
                 let bytes = pipeline.bytes(of: piece)
                 if parallel && piece.parallel {
-                    if piece.index == nextSequentialIndex { sequentialEnd = piece.start }
-                    let parser = pipeline.result(of: piece)
-                    if let error = parser.error { throw error }
-                    parser.batch.forEach { handler.handle($0) }
-                    summary.addElements(of: parser.summary)
+                    if piece.index == nextSequentialIndex { sequentialEnd = position }
+                    let result = pipeline.result(of: piece)
+                    if let error = result.error { throw error.placed(in: position) }
+                    result.batch.forEach(lineOffset: position.line - 1) { handler.handle($0) }
+                    summary.addElements(of: result.summary)
                     summary.parallelPieces += 1
+                    position = result.end.placed(in: position)
                 } else {
                     if piece.index != nextSequentialIndex {
                         // Pieces parsed apart came between: this parser's text skips them.
                         sequential.origin = PositionOrigin(
-                            parser: sequential.origin.parserPosition(at: sequentialEnd), input: piece.start)
+                            parser: sequential.origin.parserPosition(at: sequentialEnd), input: position)
                     }
                     try sequential.parse(bytes, step: Self.chunkSize)
                     if piece.isFinal { try sequential.parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true) }
@@ -152,6 +155,7 @@ public struct OSMReader {
                     sequential.clearBatch()
                     summary.sequentialPieces += 1
                     nextSequentialIndex = piece.index + 1
+                    if parallel { position.advance(over: bytes) }
                 }
                 pipeline.release(piece)
                 progress?(OSMReadProgress(bytesRead: piece.rawBytesRead, totalBytes: totalBytes))

@@ -8,8 +8,6 @@ struct Piece: Sendable {
     var slot: Int
     /// Its length in bytes.
     var count: Int
-    /// Where it starts in the input.
-    var start: TextPosition
     /// Whether it starts and ends at a proven cut and may be parsed apart (`PieceCutter`).
     var parallel: Bool
     /// Whether it ends the input.
@@ -41,7 +39,7 @@ final class ReadPipeline: @unchecked Sendable {
     private var freeSlots: [Int]
     private var items: [PipelineItem] = []
     private var work: [Piece] = []
-    private var results: [Int: ElementParser] = [:]
+    private var results: [Int: PieceResult] = [:]
     private var producerDone = false
     private var cancelled = false
     private var running = 0
@@ -119,9 +117,9 @@ final class ReadPipeline: @unchecked Sendable {
     }
 
     /// Hands over a parsed piece.
-    func finish(_ piece: Piece, parser: ElementParser) {
+    func finish(_ piece: Piece, result: PieceResult) {
         condition.withLock {
-            results[piece.index] = parser
+            results[piece.index] = result
             condition.broadcast()
         }
     }
@@ -136,8 +134,8 @@ final class ReadPipeline: @unchecked Sendable {
         }
     }
 
-    /// The parser that parsed `piece` apart, waiting for it.
-    func result(of piece: Piece) -> ElementParser {
+    /// What parsing `piece` apart gave, waiting for it.
+    func result(of piece: Piece) -> PieceResult {
         condition.withLock {
             while results[piece.index] == nil { condition.wait() }
             return results.removeValue(forKey: piece.index)!
@@ -171,7 +169,6 @@ struct PieceProducer {
     func run() {
         let capacity = pipeline.buffers[0].count
         var cutter = PieceCutter()
-        var position = TextPosition()
         var xmlBytes = 0
         var index = 0
         // Bytes after the last cut, at the end of the last buffer, that start the next one.
@@ -206,8 +203,7 @@ struct PieceProducer {
                 // What was read before the failure is parsed first, as a sequential read would.
                 if count > 0 {
                     let piece = Piece(
-                        index: index, slot: slot, count: count, start: position, parallel: false, isFinal: false,
-                        rawBytesRead: input.bytesRead)
+                        index: index, slot: slot, count: count, parallel: false, isFinal: false, rawBytesRead: input.bytesRead)
                     pipeline.publish(.piece(piece), parallel: parallel)
                 }
                 pipeline.publish(.failure(failure), parallel: parallel)
@@ -220,9 +216,8 @@ struct PieceProducer {
             }
             let isFinal = ended && cut.end == count
             let piece = Piece(
-                index: index, slot: slot, count: cut.end, start: position, parallel: cut.parallel, isFinal: isFinal,
+                index: index, slot: slot, count: cut.end, parallel: cut.parallel, isFinal: isFinal,
                 rawBytesRead: input.bytesRead)
-            position.advance(over: UnsafeRawBufferPointer(rebasing: buffer[..<cut.end]))
             index += 1
             carry = (slot, cut.end..<count)
             pipeline.publish(.piece(piece), parallel: parallel)

@@ -8,8 +8,10 @@ import Darwin
 /// feed, a carriage return, or both together; columns from 0, in characters (every byte that is
 /// not a UTF-8 continuation byte, a byte order mark included).
 ///
-/// The reader advances one over every piece of the input, so that each piece knows where it
-/// starts, and a parser that sees only part of the input can report positions of the whole.
+/// With parsing threads, the reader keeps one at the start of the next piece: a piece parsed
+/// apart reports where it ends relative to its start (expat counted its bytes anyway), and a
+/// sequential piece is advanced over. So every position a parser reports of its part of the
+/// input is placed in the whole input.
 struct TextPosition: Equatable, Sendable {
     /// The line, from 1.
     var line = 1
@@ -81,6 +83,13 @@ struct TextPosition: Equatable, Sendable {
             index += 1
         }
         return total
+    }
+
+    /// This position, relative to a stretch of the input (line 1, column 0 being the stretch's
+    /// start), placed in the input where the stretch starts at `start`.
+    func placed(in start: TextPosition) -> TextPosition {
+        line == 1 ? TextPosition(line: start.line, column: start.column + column)
+            : TextPosition(line: start.line + line - 1, column: column)
     }
 
     /// Characters in `range`: bytes that are not UTF-8 continuation bytes.
