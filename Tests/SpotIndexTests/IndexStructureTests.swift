@@ -234,13 +234,17 @@ struct IndexStructureTests {
             #expect(reader.count == count)
             let kindOf = try (0..<reader.count).map { try reader.kindNumber(at: $0) }
             let refOf = try (0..<reader.count).map { try reader.ref(at: $0) }
+            let rankOf = try (0..<reader.count).map { try reader.spot(atRank: $0) }
+            #expect(rankOf.map { refOf[$0] } == spots.map(\.ref).sorted(), "spot(atRank:) walks the spots in reference order")
             var covered: [Int] = []
-            var previousEnd = 0
             for (kind, spotKind) in reader.kinds.enumerated() {
-                let range = try reader.kindListRange(ofKind: kind)
-                #expect(range.lowerBound == previousEnd, "kind \(kind)'s list follows the previous one")
-                previousEnd = range.upperBound
-                let list = try range.map { try reader.spot(inKindList: $0) }
+                var rankList = try reader.kindList(ofKind: kind)
+                let length = rankList.remaining
+                let ranks = try rankList.drain()
+                #expect(ranks.count == length && rankList.remaining == 0, "kind \(kind): remaining counts down to 0")
+                #expect(try rankList.next() == nil, "kind \(kind): a list read to its end stays at its end")
+                #expect(zip(ranks, ranks.dropFirst()).allSatisfy { $0 < $1 }, "kind \(kind): ranks ascend")
+                let list = try ranks.map { try reader.spot(atRank: $0) }
                 // By the reader's own kind numbers and references.
                 let expected = (0..<reader.count).filter { kindOf[$0] == kind }.sorted { refOf[$0] < refOf[$1] }
                 #expect(list == expected, "kind \(kind)")
@@ -251,14 +255,13 @@ struct IndexStructureTests {
                         && spot.category == spotKind.category
                 }
                 #expect(list.map { refOf[$0] } == written.map(\.ref).sorted(), "kind \(kind) as written")
-                covered += list
+                covered += ranks
             }
-            #expect(previousEnd == reader.count, "the last list ends at the last spot")
             #expect(covered.sorted() == Array(0..<reader.count), "every spot in one list, once")
             if count >= 300 {
                 #expect(reader.kinds.count > 10, "many kinds")
                 let bench = try #require(reader.kinds.firstIndex { $0.tagKey == "amenity" && $0.value == "bench" && $0.category == nil })
-                #expect(try reader.kindListRange(ofKind: bench).count >= count / 3)
+                #expect(try reader.kindList(ofKind: bench).remaining >= count / 3)
             }
         }
     }
@@ -270,10 +273,13 @@ struct IndexStructureTests {
         let words = SearchText.words(query)
         precondition(words.count == 1, "one word: \(query)")
         var found: [OSMRef: Bool] = [:]
-        for token in reader.tokens(withPrefix: Array(words[0].utf8)) {
-            for posting in try reader.postings(ofToken: token) {
-                let ref = try reader.ref(at: posting.spot)
-                found[ref] = found[ref] == true || posting.startsName
+        for token in try reader.tokens(withPrefix: Array(words[0].utf8)) {
+            let lists = try reader.postingRanks(ofToken: token)
+            for (ranks, startsName) in [(lists.starting, true), (lists.others, false)] {
+                for rank in ranks {
+                    let ref = try reader.ref(at: try reader.spot(atRank: rank))
+                    found[ref] = found[ref] == true || startsName
+                }
             }
         }
         return found
@@ -317,11 +323,8 @@ struct IndexStructureTests {
             ]
             for (query, expected) in cases {
                 #expect(Set(try Self.search(reader, query).keys) == expected, "\(query)")
-                var each: Set<OSMRef> = []
-                try reader.forEachPosting(ofTokens: reader.tokens(withPrefix: Array(SearchText.words(query)[0].utf8))) { spot, _ in
-                    each.insert(try! reader.ref(at: spot))
-                }
-                #expect(each == expected, "\(query) by forEachPosting")
+                let postings = try reader.allPostings(ofTokens: try reader.tokens(withPrefix: Array(SearchText.words(query)[0].utf8)))
+                #expect(Set(try postings.map { try reader.ref(at: $0.spot) }) == expected, "\(query) by forEachPosting")
             }
             // Whether the token starts a name: "central" starts "Central Station" but not "Café Central".
             #expect(try Self.search(reader, "central") == [OSMRef(.node, 1): false, OSMRef(.node, 2): true])
@@ -335,51 +338,35 @@ struct IndexStructureTests {
         }
     }
 
-    @Test("the token and posting tables hold exactly each spot's name tokens, sorted by bytes, lists with name starts first, then in reference order",
+    @Test("the reader gives each token's spots as the names give them, in two lists, those whose name the token starts and the others, each in reference order",
           arguments: [91, 92] as [UInt64])
     func textTables(seed: UInt64) throws {
         var factory = SpotFactory(seed: seed)
         let spots = factory.uniqueSpots(200, excluding: Set(Self.namedSpots.map(\.ref))) + Self.namedSpots
-        let bytes = SpotIndexWriter.encode(spots, metadata: Self.metadata)
-        let raw = RawIndex(bytes)
-        try withTemporaryFile(bytes) { path in
-            let reader = try SpotIndexReader(path: path)
-            // Independently: token bytes → spot position → starts a name.
-            var expected: [[UInt8]: [Int: Bool]] = [:]
-            for spot in spots {
-                let position = try #require(try reader.spotIndex(for: spot.ref))
-                for name in spot.allNames {
-                    for (token, startsName) in SearchText.tokens(ofName: name) {
-                        expected[Array(token.utf8), default: [:]][position] = expected[Array(token.utf8)]?[position] == true || startsName
-                    }
-                }
-            }
-            let tokens = raw.strings("TOKN")
-            #expect(tokens == expected.keys.sorted { $0.lexicographicallyPrecedes($1) })
-            #expect(reader.tokenCount == tokens.count)
-            let lists = raw.postings
-            #expect(lists.count == tokens.count)
-            let refs = try (0..<reader.count).map { try reader.ref(at: $0) }
-            for (number, token) in tokens.enumerated() {
-                // A list holds first the spots whose name the token starts, then the others, each in the
-                // order of their OSM references: the first results of a search come first.
-                let want = expected[token, default: [:]].sorted { a, b in
-                    a.value != b.value ? a.value : refs[a.key] < refs[b.key]
-                }
-                #expect(lists[number] == want.map { UInt32($0.key) | ($0.value ? 0x8000_0000 : 0) }, "token \(String(decoding: token, as: UTF8.self))")
-                let read = try reader.postings(ofToken: number)
-                #expect(read.map(\.spot) == want.map(\.key))
-                #expect(read.map(\.startsName) == want.map(\.value))
-                let range = try reader.postingRange(ofToken: number)
-                #expect(try range.map { try reader.posting(at: $0).spot } == want.map(\.key))
-                #expect(try range.map { try reader.posting(at: $0).startsName } == want.map(\.value))
-                var each: [Int] = []
-                try reader.forEachPosting(ofTokens: number..<number + 1) { spot, _ in each.append(spot) }
-                #expect(each == want.map(\.key))
+        let expected = ExpectedIndex(spots)
+        try Self.withReader(spots) { reader in
+            #expect(reader.tokenCount == expected.tokens.count)
+            #expect(try reader.tokens(withPrefix: []) == 0..<expected.tokens.count, "every token has the empty prefix")
+            let spotOfRank = try (0..<reader.count).map { try reader.spot(atRank: $0) }
+            #expect(try spotOfRank.map { try reader.ref(at: $0) } == expected.refs)
+            for (number, token) in expected.tokens.enumerated() {
+                let comment: Comment = "token \(String(decoding: token, as: UTF8.self).debugDescription)"
+                let want = expected.postings[number]
+                let read = try reader.postingRanks(ofToken: number)
+                #expect(read.starting == want.starting, comment)
+                #expect(read.others == want.others, comment)
+                // forEachPosting gives the same, as spot numbers: the name-starting spots first.
+                let each = try reader.allPostings(ofTokens: number..<number + 1)
+                #expect(each.map(\.spot) == (want.starting + want.others).map { spotOfRank[$0] }, comment)
+                #expect(each.map(\.startsName) == want.starting.map { _ in true } + want.others.map { _ in false }, comment)
                 // A token is found by itself as a prefix, first of the tokens it starts.
-                #expect(reader.tokens(withPrefix: token).lowerBound == number)
-                #expect(reader.tokens(withPrefix: token).contains(number))
+                let range = try reader.tokens(withPrefix: token)
+                #expect(range.lowerBound == number, comment)
+                #expect(range.upperBound == expected.tokens[number...].firstIndex { !$0.starts(with: token) } ?? expected.tokens.count, comment)
             }
+            // forEachPosting over a range goes token by token.
+            let all = try reader.allPostings(ofTokens: 0..<expected.tokens.count)
+            #expect(all.map(\.spot) == expected.postings.flatMap { ($0.starting + $0.others).map { spotOfRank[$0] } })
         }
     }
 
@@ -392,9 +379,7 @@ struct IndexStructureTests {
             func found(_ query: String) throws -> Set<Int> {
                 if let known = memo[query] { return known }
                 var result: Set<Int> = []
-                for token in reader.tokens(withPrefix: Array(query.utf8)) {
-                    result.formUnion(try reader.postings(ofToken: token).map(\.spot))
-                }
+                result.formUnion(try reader.allPostings(ofTokens: try reader.tokens(withPrefix: Array(query.utf8))).map(\.spot))
                 memo[query] = result
                 return result
             }
