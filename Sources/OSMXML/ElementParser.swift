@@ -179,8 +179,11 @@ final class ElementParser {
         } catch {
             result.error = error
         }
-        result.summary = parser.summary
-        swap(&result.batch, &parser.state.pointee.batch)
+        // Kept alive explicitly: its state is reached through a pointer, which does not keep it.
+        withExtendedLifetime(parser) {
+            result.summary = parser.summary
+            swap(&result.batch, &parser.state.pointee.batch)
+        }
         return result
     }
 
@@ -353,7 +356,7 @@ struct ParseState {
             // Most attributes are told apart by their first byte.
             switch UInt8(bitPattern: key[0]) {
             case UInt8(ascii: "i"):
-                if equal(key, "id") { id = bytes(value).int64 }
+                if equal(key, "id") { id = Self.integer(value) }
             case UInt8(ascii: "l"):
                 if equal(key, "lat") {
                     record.latitude = batch.append(value, count: strlen(value))
@@ -362,7 +365,7 @@ struct ParseState {
                 }
             case UInt8(ascii: "v"):
                 if equal(key, "version") {
-                    record.version = bytes(value).int64 ?? 0
+                    record.version = Self.integer(value) ?? 0
                 } else if equal(key, "visible") {
                     openIsDeleted = openIsDeleted || equal(value, "false")
                 }
@@ -403,8 +406,9 @@ struct ParseState {
     /// Keeps the newest ISO 8601 UTC timestamp ("2021-04-21T20:21:46Z"); in that fixed form,
     /// byte order is time order, so no date is parsed per element.
     private mutating func noteTimestamp(_ value: UnsafePointer<CChar>) {
-        let length = strlen(value)
-        guard length == 20, value[4] == 0x2D, value[10] == 0x54, value[19] == 0x5A else { return }
+        let length = 20
+        for index in 0..<length where value[index] == 0 { return }  // shorter
+        guard value[length] == 0, value[4] == 0x2D, value[10] == 0x54, value[19] == 0x5A else { return }
         let candidate = UnsafeRawBufferPointer(start: UnsafeRawPointer(value), count: length)
         let newer = newestTimestamp.isEmpty || newestTimestamp.withUnsafeBytes { memcmp($0.baseAddress!, value, length) < 0 }
         if newer {
@@ -438,9 +442,20 @@ struct ParseState {
         }
     }
 
-    private func bytes(_ value: UnsafePointer<CChar>) -> OSMBytes {
-        value.withMemoryRebound(to: UInt8.self, capacity: 1) {
-            OSMBytes(UnsafeBufferPointer(start: $0, count: strlen(value)))
+    /// The NUL-terminated `value` as a whole number, as `OSMBytes.int64` reads it; plain runs of
+    /// up to 18 digits (every id and version) without measuring the string first.
+    private static func integer(_ value: UnsafePointer<CChar>) -> Int64? {
+        var result: Int64 = 0
+        var index = 0
+        while index < 18 {
+            let digit = UInt8(bitPattern: value[index]) &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            result = result &* 10 &+ Int64(digit)
+            index += 1
+        }
+        if index > 0 && value[index] == 0 { return result }
+        return value.withMemoryRebound(to: UInt8.self, capacity: 1) {
+            OSMBytes(UnsafeBufferPointer(start: $0, count: strlen(value))).int64
         }
     }
 }
