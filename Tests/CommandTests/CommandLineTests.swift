@@ -76,7 +76,7 @@ struct CommandLineTests {
         #expect(try Spots.run(["build", helsinki, "-o", index, "-q", "--keep-all", "--no-dedupe"]).status == 0)
         let run = try Spots.run(["inspect", index])
         #expect(run.status == 0)
-        for expected in ["spots index version 1", "1,110 (1,110 nodes, 0 ways, 0 relations)",
+        for expected in ["spots index version 2", "1,110 (1,110 nodes, 0 ways, 0 relations)",
                          "24.9351775,60.1641624,24.9533937,60.1790339", "section SPOT", "stage read", "checksums"] {
             #expect(run.output.contains(expected), "inspect lacks \(expected)")
         }

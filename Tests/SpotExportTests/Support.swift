@@ -283,7 +283,7 @@ struct SpotFactory {
     mutating func string() -> String { (0..<int(0...4)).map { _ in Self.fragments.randomElement(using: &random)! }.joined() }
 
     mutating func ref() -> OSMRef {
-        let id = chance(20) ? [Int64.min, Int64.max, -1, 0].randomElement(using: &random)! : Int64.random(in: -1000...12_000_000_000, using: &random)
+        let id = chance(20) ? [SpotIndexWriter.storableIDs.lowerBound, SpotIndexWriter.storableIDs.upperBound, -1, 0].randomElement(using: &random)! : Int64.random(in: -1000...12_000_000_000, using: &random)
         return OSMRef(OSMType.allCases.randomElement(using: &random)!, id)
     }
 
