@@ -154,14 +154,19 @@ public final class SpotIndexReader: @unchecked Sendable {
 
         let kindSection = try section(IndexLayout.Tag.kinds, recordSize: IndexLayout.kindRecordSize)
         var kinds: [SpotKind] = []
+        // Kinds share their keys and categories: each string is decoded once.
+        var decoded: [UInt32: String] = [:]
+        let strings = strings
+        func string(_ offset: Int) throws(IndexError) -> String? {
+            let index: UInt32 = kindSection.load(offset)
+            guard index != IndexLayout.noString else { return nil }
+            guard Int(index) < strings.count else { throw corrupt("KIND", "a string index is out of bounds") }
+            if let known = decoded[index] { return known }
+            let string = try strings.string(Int(index))
+            decoded[index] = string
+            return string
+        }
         for offset in stride(from: 0, to: kindSection.count, by: IndexLayout.kindRecordSize) {
-            let strings = strings
-            func string(_ offset: Int) throws(IndexError) -> String? {
-                let index: UInt32 = kindSection.load(offset)
-                guard index != IndexLayout.noString else { return nil }
-                guard Int(index) < strings.count else { throw corrupt("KIND", "a string index is out of bounds") }
-                return try strings.string(Int(index))
-            }
             guard let key = try string(offset), let value = try string(offset + 4) else {
                 throw corrupt("KIND", "a kind has no key or value")
             }

@@ -35,21 +35,24 @@ struct StringTable {
         // Each pair may use plain bytes and earlier codes only: its expansion is then the two
         // expansions before it in the flat table, and no table can make decoding recurse.
         let pairs = (0..<pairCount).map { (code: Int(section[12 + 3 * $0]), left: Int(section[13 + 3 * $0]), right: Int(section[14 + 3 * $0])) }
-        let codes = Set(pairs.map(\.code))
-        guard codes.count == pairCount else { throw corrupt("a code is defined twice") }
-        var defined = Set<Int>()
+        var isCode = [Bool](repeating: false, count: 256)
+        for pair in pairs {
+            guard !isCode[pair.code] else { throw corrupt("code \(pair.code) is defined twice") }
+            isCode[pair.code] = true
+        }
+        var isDefined = [Bool](repeating: false, count: 256)
         var lengths = [Int](repeating: 1, count: 256)
         for pair in pairs {
-            for symbol in [pair.left, pair.right] where codes.contains(symbol) && !defined.contains(symbol) {
+            for symbol in [pair.left, pair.right] where isCode[symbol] && !isDefined[symbol] {
                 throw corrupt("code \(pair.code) uses code \(symbol) before it is defined")
             }
             lengths[pair.code] = lengths[pair.left] + lengths[pair.right]
             guard lengths[pair.code] <= BytePairCode.maxExpansion else { throw corrupt("code \(pair.code) stands for too long a text") }
-            defined.insert(pair.code)
+            isDefined[pair.code] = true
         }
         let starts = lengths.reduce(into: [0]) { $0.append($0.last! + $1) }
         var bytes = [UInt8](repeating: 0, count: starts[256])
-        for byte in 0..<256 where !codes.contains(byte) { bytes[starts[byte]] = UInt8(byte) }
+        for byte in 0..<256 where !isCode[byte] { bytes[starts[byte]] = UInt8(byte) }
         for pair in pairs {
             let expansion = bytes[starts[pair.left]..<starts[pair.left + 1]] + bytes[starts[pair.right]..<starts[pair.right + 1]]
             bytes.replaceSubrange(starts[pair.code]..<starts[pair.code + 1], with: expansion)
