@@ -19,6 +19,10 @@ public struct BuildStatistics: Sendable {
     public var deletedElements = 0
     /// Raw input bytes read, and XML bytes after inflating.
     public var inputBytes = 0, xmlBytes = 0
+    /// Pieces of XML parsed apart on the parsing threads, and stretches parsed in order (the
+    /// prolog, and regions whose element boundaries could not be proven). Not stored in the
+    /// index: its bytes are the same whatever the thread count.
+    public var parallelPieces = 0, sequentialPieces = 0
     /// Each stage's report, "read" first.
     public var stages: [StageReport] = []
     /// Spots written.
@@ -44,11 +48,14 @@ public struct SpotBuild {
     /// The build time to record, as seconds since 1970 (SOURCE_DATE_EPOCH); when nil, the
     /// newest timestamp found in the inputs.
     public let sourceDateEpoch: Int?
+    /// Threads that parse XML (OSMReader); the index is the same for any number.
+    public let threads: Int
 
-    /// A build of `pipeline`.
-    public init(pipeline: Pipeline, sourceDateEpoch: Int? = nil) {
+    /// A build of `pipeline`, parsing on `threads` threads (by default one per core).
+    public init(pipeline: Pipeline, sourceDateEpoch: Int? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.pipeline = pipeline
         self.sourceDateEpoch = sourceDateEpoch
+        self.threads = threads
     }
 
     /// The stages after reading, in order.
@@ -75,7 +82,7 @@ public struct SpotBuild {
         for input in pipeline.inputs {
             let done = statistics.inputBytes
             let hasher = SHA256()
-            let summary = try OSMReader(file: input, filter: filter).read(
+            let summary = try OSMReader(file: input, filter: filter, threads: threads).read(
                 into: &extractor,
                 progress: { step in progress?(BuildProgress(bytesRead: done + step.bytesRead, totalBytes: total)) },
                 rawBytes: hasher.update)
@@ -85,6 +92,8 @@ public struct SpotBuild {
             statistics.deletedElements += summary.deleted
             statistics.inputBytes += summary.inputBytes
             statistics.xmlBytes += summary.xmlBytes
+            statistics.parallelPieces += summary.parallelPieces
+            statistics.sequentialPieces += summary.sequentialPieces
             newestTimestamp = [newestTimestamp, summary.newestTimestamp].compactMap { $0 }.max()
             inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }

@@ -8,13 +8,14 @@ enum BuildCommand {
         OptionSpec(names: ["-o", "--output"], valueName: "output", help: "The index file to write. Written to a temporary file\nbeside it and renamed, so it is replaced only on success."),
         OptionSpec(names: ["--keep-all"], valueName: nil, help: "Keep every amenity/tourism node: no exclusions, values\nwithout a category kept with category null."),
         OptionSpec(names: ["--no-dedupe"], valueName: nil, help: "Do not merge same-name places. (The same OSM object\nmet twice is always one record.)"),
+        OptionSpec(names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core). The\nindex is the same for any number."),
         OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print nothing but errors."),
         Help.option,
     ]
 
     static let help = Help(
         overview: "Build a place-search index from OpenStreetMap extracts.",
-        usage: "spots build [<input> ...] [-o <output>] [--pipeline <file>] [--keep-all] [--no-dedupe] [--quiet]",
+        usage: "spots build [<input> ...] [-o <output>] [--pipeline <file>] [--keep-all] [--no-dedupe] [--threads <n>] [--quiet]",
         arguments: [("<input>", "OSM XML, plain or gzip (detected by content, every\nmember read); - for standard input.")],
         options: options,
         discussion: """
@@ -37,12 +38,17 @@ enum BuildCommand {
             guard let seconds = Int(epoch) else { throw UsageError("SOURCE_DATE_EPOCH is not a whole number: '\(epoch)'") }
             sourceDateEpoch = seconds
         }
+        var threads = ProcessInfo.processInfo.activeProcessorCount
+        if let text = arguments.value("--threads") {
+            guard let number = Int(text), (1...1024).contains(number) else { throw UsageError("--threads takes a whole number from 1 to 1024, not '\(text)'") }
+            threads = number
+        }
         let quiet = arguments.flag("--quiet")
         let started = Date()
         let output = try AtomicOutput(path: outputPath)
         let progress = ProgressBar(enabled: !quiet)
         defer { progress.finish() }
-        let (index, statistics) = try SpotBuild(pipeline: pipeline, sourceDateEpoch: sourceDateEpoch).run { step in
+        let (index, statistics) = try SpotBuild(pipeline: pipeline, sourceDateEpoch: sourceDateEpoch, threads: threads).run { step in
             progress.update(done: step.bytesRead, total: step.totalBytes)
         }
         try output.write(index)
@@ -52,7 +58,10 @@ enum BuildCommand {
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
             printError(
                 "spots: wrote \(outputPath): \(grouped(statistics.spots)) spots from \(grouped(statistics.nodes)) nodes, "
-                    + "\(ProgressBar.bytes(index.count)), in \(seconds) s")
+                    + "\(ProgressBar.bytes(index.count)), in \(seconds) s; XML in "
+                    + "\(grouped(statistics.parallelPieces + statistics.sequentialPieces)) pieces, "
+                    + "\(grouped(statistics.parallelPieces)) parsed in parallel (\(threads) threads), "
+                    + "\(grouped(statistics.sequentialPieces)) in order")
         }
     }
 }
