@@ -55,7 +55,7 @@ public struct OSMReadProgress: Sendable {
 /// size, plus expat's own buffers of `chunkSize` bytes per parser.
 public struct OSMReader {
     /// XML bytes handed to expat at a time.
-    public static let chunkSize = 1 << 20
+    public static let chunkSize = 1 << 18
     /// Bytes of XML text in a piece (the size of each ring buffer) unless a test asks for others.
     public static let defaultPieceSize = 4 << 20
 

@@ -80,7 +80,7 @@ struct OSMReaderTests {
 
     @Test("an element larger than a chunk is delivered whole, and the ones after it too")
     func readsElementSpanningChunks() throws {
-        let long = String(repeating: "é", count: OSMReader.chunkSize)  // 2 MiB of UTF-8
+        let long = String(repeating: "é", count: OSMReader.chunkSize)  // twice a chunk of UTF-8
         var text = "<osm>\n"
         for id in 1...3 { text += "<node id=\"\(id)\" lat=\"1\" lon=\"2\"><tag k=\"a\" v=\"\(id)\"/><tag k=\"long\" v=\"\(long)\"/><tag k=\"z\" v=\"end\"/></node>\n" }
         text += "</osm>\n"
