@@ -38,9 +38,11 @@ let package = Package(
         .target(name: "SpotSearch", dependencies: ["SpotIndex", "Spots"]),
         // An index's spots as NDJSON, GeoJSON or CSV.
         .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex"]),
+        // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
+        .target(name: "SpotReport", dependencies: ["SpotIndex", "Spots"], exclude: ["REPORT-SCHEMA.md"]),
         // The command line: arguments, subcommands, progress, exit codes.
         .executableTarget(
-            name: "spots", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport"]),
+            name: "spots", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport"]),
 
         .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
@@ -48,6 +50,7 @@ let package = Package(
         .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "Spots", "SpotIndex"]),
         .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotPipeline", "SeededRandom"]),
         .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex", "SeededRandom"]),
+        .testTarget(name: "SpotReportTests", dependencies: ["SpotReport", "SpotIndex", "Spots", "SpotPipeline"]),
         .testTarget(name: "CommandTests", dependencies: ["spots"]),
     ]
 )

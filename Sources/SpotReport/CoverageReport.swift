@@ -1,0 +1,92 @@
+import SpotIndex
+import Spots
+
+/// Which index a report is about, as its metadata records it.
+public struct IndexSummary: Equatable, Sendable {
+    /// The index file as the user named it.
+    public let file: String
+    /// The program that wrote it ("spots 0.1.0").
+    public let generator: String
+    /// When its data is from (ISO 8601 UTC), when known.
+    public let buildTime: String?
+    /// The names of the inputs it was built from, in build order.
+    public let inputs: [String]
+}
+
+/// What an index covers: totals, categories and their attribute completeness, the values the
+/// category table does not map, names by language, and where the spots are.
+///
+/// Computed in one pass over the spots (plus the metadata the build stored); every list is in
+/// a fixed order, so that equal indexes give equal reports.
+public struct CoverageReport: Equatable, Sendable {
+    /// The index reported on.
+    public let index: IndexSummary
+    /// All spots, with their attribute completeness; `overall.count` is the total.
+    public let overall: Coverage
+    /// Spots by the type of their own OSM object.
+    public let byType: [OSMType: Int]
+    /// OSM objects folded into other spots as duplicates (the sum of the spots' merged lists).
+    public let mergedDuplicates: Int
+    /// What the build's stages dropped or merged, by reason: in stage order, reasons sorted.
+    public let dropped: [DroppedCount]
+    /// The categories that have spots, by count (descending), ties by name; "(none)" is spots
+    /// without a category.
+    public let categories: [CategoryCoverage]
+    /// The to-do list of the category table: selecting tags (`amenity=embassy`) with no rule,
+    /// by how many spots the build met with them, most frequent first.
+    public let unmapped: [Tally]
+    /// Spots with a name in each language (`name:en` counts for `en`), most first.
+    public let languages: [Tally]
+    /// The smallest box holding every spot; nil for an empty index.
+    public let extent: BoundingBox?
+    /// Spot density over the extent; nil for an empty index.
+    public let grid: DensityGrid?
+
+    /// The total number of spots.
+    public var total: Int { overall.count }
+
+    /// The report of `index`, with a density grid of `gridCells` cells along the longer side.
+    public init(index reader: SpotIndexReader, gridCells: Int = DensityGrid.defaultCells) throws(IndexError) {
+        let metadata = try reader.metadata()
+        index = IndexSummary(
+            file: reader.file, generator: metadata.generator, buildTime: metadata.buildTime, inputs: metadata.inputs.map(\.name))
+        var coordinates: [Coordinate] = []
+        coordinates.reserveCapacity(reader.count)
+        var overall = Coverage()
+        var byType: [OSMType: Int] = [:]
+        var byCategory: [Category?: Coverage] = [:]
+        var languages: [String: Int] = [:]
+        var merged = 0
+        for position in 0..<reader.count {
+            let spot = try reader.spot(at: position)
+            coordinates.append(spot.coordinate)
+            overall.add(spot)
+            byType[spot.ref.type, default: 0] += 1
+            byCategory[spot.category, default: Coverage()].add(spot)
+            for language in spot.names.keys { languages[language, default: 0] += 1 }
+            merged += spot.merged.count
+        }
+        self.overall = overall
+        self.byType = byType
+        mergedDuplicates = merged
+        categories = byCategory.map { CategoryCoverage(category: $0.key, coverage: $0.value) }
+            .sorted { ($0.coverage.count, $1.name) > ($1.coverage.count, $0.name) }
+        self.languages = Tally.ranked(languages)
+        unmapped = Tally.ranked(metadata.tagCounts("unmapped"))
+        dropped = metadata.stages.flatMap { stage in
+            stage.dropped.sorted { $0.key < $1.key }.map { DroppedCount(stage: stage.stage, reason: $0.key, count: $0.value) }
+        }
+        extent = BoundingBox(enclosing: coordinates)
+        grid = extent.map { box in
+            var grid = DensityGrid(box: box, cellsOnLongerSide: gridCells)
+            for coordinate in coordinates { grid.add(coordinate) }
+            return grid
+        }
+    }
+
+    /// The spots of OSM type `type`.
+    public func count(of type: OSMType) -> Int { byType[type] ?? 0 }
+
+    /// The fraction of all spots that `row` holds.
+    public func share(of row: CategoryCoverage) -> Double { fraction(row.coverage.count, of: total) }
+}

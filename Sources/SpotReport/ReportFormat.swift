@@ -1,0 +1,24 @@
+/// The forms a report is written in.
+public enum ReportFormat: String, CaseIterable, Sendable {
+    /// Aligned columns for a terminal.
+    case text
+    /// JSON for dashboards, as REPORT-SCHEMA.md describes it (versioned by `schema_version`).
+    case json
+    /// CSV (RFC 4180), one row per category, for spreadsheets.
+    case csv
+    /// One self-contained HTML page with SVG charts, readable offline and on a phone.
+    case html
+
+    /// The version of the JSON schema (REPORT-SCHEMA.md) that `json` writes.
+    public static var jsonSchemaVersion: Int { JSONRenderer.schemaVersion }
+
+    /// `report` in this form: UTF-8 text, the same for equal reports.
+    public func render(_ report: Report) -> String {
+        switch self {
+        case .text: TextRenderer.render(report)
+        case .json: JSONRenderer.render(report)
+        case .csv: CSVRenderer.render(report)
+        case .html: HTMLRenderer.render(report)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import SpotIndex
+import SpotReport
+
+/// `spots report INDEX`: category coverage, what the build dropped, the category table's to-do
+/// list, names by language and where the spots are; with `--against`, what changed.
+enum ReportCommand {
+    static let options = [
+        OptionSpec(names: ["--format"], valueName: "format", help: "text (default), json, csv or html."),
+        OptionSpec(names: ["-o", "--output"], valueName: "output", help: "Write to this file (atomically) instead of\nstandard output."),
+        OptionSpec(names: ["--against"], valueName: "old-index", help: "Compare with an older index: the change per category,\nspots added, removed and moved (by OSM reference)."),
+        OptionSpec(names: ["--max-drop"], valueName: "fraction", help: "With --against, warn for each category whose count\nfell by more than this fraction of it, from 0 to 1\n(default 0.2)."),
+        Help.option,
+    ]
+
+    static let help = Help(
+        overview: "Report an index's category coverage, and what changed since an older one.",
+        usage: "spots report <index> [--format text|json|csv|html] [-o <output>] [--against <old-index>] [--max-drop <fraction>]",
+        arguments: [("<index>", "An index written by 'spots build'.")],
+        options: options,
+        discussion: """
+            Totals (by OSM type, merged duplicates, dropped by reason), per category the count, share
+            and share with name, address, phone, website, opening hours and localized names,
+            values with no category (the table's to-do list), names by language, the bounding box
+            (MINLON,MINLAT,MAXLON,MAXLAT) and a density grid of square Web Mercator cells, 16 along
+            the longer side. A spot has moved when its OSM reference is in both indexes and its
+            coordinates lie more than 1 m apart. JSON follows Sources/SpotReport/REPORT-SCHEMA.md.
+            A category that fell by more than --max-drop gives a warning line in the report (and on
+            standard error unless a text report is printed there); the exit code stays 0. Exits 65
+            when an index is damaged, 66 when one is missing.
+            """)
+
+    static func run(_ arguments: Arguments) throws {
+        let path = try arguments.onlyPositional("<index>")
+        let name = arguments.value("--format") ?? "text"
+        guard let format = ReportFormat(rawValue: name) else {
+            throw UsageError("--format must be text, json, csv or html, not '\(name)'")
+        }
+        let older = arguments.value("--against")
+        let maxDrop = try arguments.value("--max-drop").map { (text) throws(UsageError) in
+            guard let value = Double(text), (0...1).contains(value) else {
+                throw UsageError("--max-drop must be a fraction from 0 to 1, not '\(text)'")
+            }
+            guard older != nil else { throw UsageError("--max-drop needs --against <old-index>") }
+            return value
+        } ?? Report.defaultMaxDrop
+        let report = try Report(index: try verified(path), against: try older.map(verified), maxDrop: maxDrop)
+        let output = arguments.value("--output")
+        let sink = try OutputSink(path: output)
+        try sink.write(format.render(report))
+        try sink.finish()
+        if format != .text || (output != nil && output != "-"), let diff = report.diff {
+            for message in diff.warningMessages { printError("spots: warning: " + message) }
+        }
+    }
+
+    /// The index at `path`, refused (exit 65) when a section's checksum does not match.
+    private static func verified(_ path: String) throws -> SpotIndexReader {
+        let index = try SpotIndexReader(path: path)
+        if let bad = index.verifyChecksums().first(where: { !$0.isValid }) {
+            throw IndexError(.corrupt, file: index.file, section: bad.section.name, "checksum mismatch")
+        }
+        return index
+    }
+}
