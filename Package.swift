@@ -40,9 +40,11 @@ let package = Package(
         .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex"]),
         // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
         .target(name: "SpotReport", dependencies: ["SpotIndex", "Spots"], exclude: ["REPORT-SCHEMA.md"]),
+        // The nightly refresh: lock, unchanged check, build, gates, atomic publishing, generations.
+        .target(name: "SpotRefresh", dependencies: ["SpotPipeline", "SpotIndex", "SpotReport"]),
         // The command line: arguments, subcommands, progress, exit codes.
         .executableTarget(
-            name: "spots", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport"]),
+            name: "spots", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport", "SpotRefresh"]),
 
         .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),

@@ -1,4 +1,6 @@
 import CCrypto
+import Foundation
+import SpotIndex
 
 /// SHA-256 from OpenSSL's libcrypto, fed in pieces.
 final class SHA256 {
@@ -27,6 +29,22 @@ final class SHA256 {
     static func hex(of bytes: [UInt8]) -> String {
         let hasher = SHA256()
         bytes.withUnsafeBytes(hasher.update)
+        return hasher.hexDigest()
+    }
+}
+
+extension SHA256 {
+    /// The digest of the file at `path`, read in 1 MiB pieces; nil when it cannot be read.
+    static func hex(ofFile path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let hasher = SHA256()
+        do {
+            // Foundation on Linux gives nil at the end of the file, on Darwin empty data.
+            while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty { data.withUnsafeBytes(hasher.update) }
+        } catch {
+            return nil
+        }
         return hasher.hexDigest()
     }
 }

@@ -25,6 +25,13 @@ enum BuildCommand {
             when set, is recorded as the build time; otherwise the newest timestamp in the inputs.
             """)
 
+    /// The `--threads` value: one per core when absent.
+    static func threads(_ arguments: Arguments) throws -> Int {
+        guard let text = arguments.value("--threads") else { return ProcessInfo.processInfo.activeProcessorCount }
+        guard let number = Int(text), (1...1024).contains(number) else { throw UsageError("--threads takes a whole number from 1 to 1024, not '\(text)'") }
+        return number
+    }
+
     static func run(_ arguments: Arguments) throws {
         var pipeline = try arguments.value("--pipeline").map(Pipeline.load) ?? Pipeline.defaults()
         if !arguments.positionals.isEmpty { pipeline.inputs = arguments.positionals }
@@ -38,11 +45,7 @@ enum BuildCommand {
             guard let seconds = Int(epoch) else { throw UsageError("SOURCE_DATE_EPOCH is not a whole number: '\(epoch)'") }
             sourceDateEpoch = seconds
         }
-        var threads = ProcessInfo.processInfo.activeProcessorCount
-        if let text = arguments.value("--threads") {
-            guard let number = Int(text), (1...1024).contains(number) else { throw UsageError("--threads takes a whole number from 1 to 1024, not '\(text)'") }
-            threads = number
-        }
+        let threads = try threads(arguments)
         let quiet = arguments.flag("--quiet")
         let started = Date()
         let output = try AtomicOutput(path: outputPath)

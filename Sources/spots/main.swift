@@ -7,6 +7,7 @@ func command(named name: String) -> (help: Help, options: [OptionSpec], run: (Ar
     case "export": (ExportCommand.help, ExportCommand.options, ExportCommand.run)
     case "inspect": (InspectCommand.help, InspectCommand.options, InspectCommand.run)
     case "report": (ReportCommand.help, ReportCommand.options, ReportCommand.run)
+    case "refresh": (RefreshCommand.help, RefreshCommand.options, RefreshCommand.run)
     case "search": (SearchCommand.help, SearchCommand.options, SearchCommand.run)
     default: nil
     }
@@ -21,6 +22,7 @@ let overview = """
       build                   Build an index from OSM XML extracts (plain or gzip).
       export                  Export an index's spots as NDJSON, GeoJSON or CSV.
       inspect                 Show an index's header, counts and metadata; verify checksums.
+      refresh                 Rebuild a published index nightly; publish only what passes the gates.
       report                  Report category coverage (text, JSON, CSV, HTML) and changes.
       search                  Search an index: nearby, region, text, category, references.
 

@@ -1,0 +1,62 @@
+import Foundation
+import SpotPipeline
+import SpotRefresh
+import SpotReport
+
+/// `spots refresh --pipeline Pipelines/NAME.json`: the nightly job that never publishes a bad
+/// index.
+enum RefreshCommand {
+    static let options = [
+        OptionSpec(names: ["--pipeline"], valueName: "file", help: "The pipeline file: inputs, output, gates.min_spots,\ngates.max_drop and keep (generations)."),
+        OptionSpec(names: ["--force"], valueName: nil, help: "Rebuild even when the inputs and the pipeline file\nare those of the published index."),
+        OptionSpec(names: ["--rollback"], valueName: nil, help: "Make the previous generation (NAME.1.spots) current\nagain; the replaced one is kept as NAME.rolledback.spots."),
+        OptionSpec(names: ["--log-format"], valueName: "format", help: "text (default) or json: one JSON object per line\non standard error."),
+        OptionSpec(names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core)."),
+        Help.option,
+    ]
+
+    static let help = Help(
+        overview: "Rebuild a published index from its pipeline, publishing only a build that passes the gates.",
+        usage: "spots refresh --pipeline <file> [--force] [--rollback] [--log-format text|json] [--threads <n>]",
+        arguments: [],
+        options: options,
+        discussion: """
+            Holds a lock beside the output (a second refresh exits 75 at once). Skips the build
+            when the inputs (size and SHA-256) and the pipeline file are those the published index
+            was built from. A build with fewer than gates.min_spots spots, or whose spots fell by
+            more than gates.max_drop overall or in a category, is kept as NAME.rejected.spots, its
+            report diff printed, and the exit code is 3; the published index is untouched.
+            Publishing renames over the output and keeps `keep` generations (NAME.1.spots, ...).
+            Logs go to standard error, one line per step; a summary line to standard output.
+            """)
+
+    static func run(_ arguments: Arguments) throws {
+        guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'; the inputs come from the pipeline file") }
+        guard let file = arguments.value("--pipeline") else { throw UsageError("missing '--pipeline <file>'") }
+        let formatName = arguments.value("--log-format") ?? "text"
+        guard let format = RefreshLog.Format(rawValue: formatName) else { throw UsageError("--log-format must be text or json, not '\(formatName)'") }
+        let pipeline = try Pipeline.load(file)
+        let output = try pipeline.refreshOutput()
+        let refresh = Refresh(pipeline: pipeline, log: RefreshLog(format: format) { FileHandle.standardError.write(Data($0.utf8)) }, force: arguments.flag("--force"), threads: try BuildCommand.threads(arguments))
+        if arguments.flag("--rollback") {
+            try refresh.rollback()
+            print("rolled back: \(output) is the previous generation again")
+            return
+        }
+        switch try refresh.run() {
+        case .unchanged(let spots):
+            print("unchanged: \(output) (\(spots) spots) was built from these inputs and this pipeline")
+        case .published(let report):
+            print("published: \(output), \(summary(report))")
+        case .rejected(let report, let reasons):
+            print(ReportFormat.text.render(report), terminator: "")
+            throw RefreshError(.gateRefused, file: output, "not published, kept as \(refresh.rejectedPath): " + reasons.joined(separator: "; "))
+        }
+    }
+
+    private static func summary(_ report: Report) -> String {
+        guard let diff = report.diff else { return "\(report.coverage.total) spots (nothing published before)" }
+        let change = diff.references
+        return "\(report.coverage.total) spots (was \(diff.total.before): \(change.added) added, \(change.removed) removed, \(change.moved) moved)"
+    }
+}
