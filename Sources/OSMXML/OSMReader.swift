@@ -46,8 +46,10 @@ public struct OSMReadProgress: Sendable {
 /// declaration and the root's start tag), the last (the root's end), a piece inside an element
 /// larger than a piece or holding a comment, CDATA section or processing instruction, and the
 /// whole rest of a document after a DOCTYPE (which may declare entities and attribute defaults).
-/// With one thread every piece takes that path, so the same cutting code runs either way, and
-/// the handler sees the same elements in the same order. Positions in errors and element lines
+/// A sequential piece ends at its first proven cut, so that what follows may be parsed apart
+/// again. With one thread no parsing thread runs: the reading thread still inflates and cuts,
+/// and every piece takes the sequential path, so the same cutting code runs either way, and the
+/// handler sees the same elements in the same order. Positions in errors and element lines
 /// are positions in the whole input (`TextPosition`, `PositionOrigin`); when several pieces are
 /// malformed, the first in input order is reported, with the message one thread gives.
 ///

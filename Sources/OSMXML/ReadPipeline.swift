@@ -171,6 +171,8 @@ struct PieceProducer {
         var cutter = PieceCutter()
         var xmlBytes = 0
         var index = 0
+        // Once the input has ended it is not read again (a terminal would wait for more).
+        var ended = false
         // Bytes after the last cut, at the end of the last buffer, that start the next one.
         var carry: (slot: Int, range: Range<Int>)?
         while true {
@@ -181,10 +183,9 @@ struct PieceProducer {
                 memmove(buffer.baseAddress!, pipeline.buffers[from].baseAddress! + range.lowerBound, range.count)
                 count = range.count
             }
-            var ended = false
             var failure: OSMInputError?
             do throws(OSMInputError) {
-                while count < capacity {
+                while count < capacity && !ended {
                     let read = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
                     if read == 0 {
                         ended = true
