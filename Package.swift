@@ -21,12 +21,14 @@ let package = Package(
         .target(name: "OSMXML", dependencies: ["CExpat", "CZlib"]),
         // The domain: spots, categories, coordinates. Foundation only.
         .target(name: "Spots"),
+        // Pin clustering by the supercluster method, in Web Mercator. Foundation only.
+        .target(name: "SpotCluster", dependencies: ["Spots"]),
         // The index file format: writer and memory-mapped reader. Foundation only.
-        .target(name: "SpotIndex", dependencies: ["Spots"], exclude: ["FORMAT.md"]),
+        .target(name: "SpotIndex", dependencies: ["Spots", "SpotCluster"], exclude: ["FORMAT.md"]),
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedPipelines plugin.
         .target(
-            name: "SpotPipeline", dependencies: ["OSMXML", "Spots", "SpotIndex", "CCrypto"],
+            name: "SpotPipeline", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotCluster", "CCrypto"],
             plugins: ["EmbedPipelines"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
         // A seeded random number generator shared by the tests and benchmarks.
@@ -35,7 +37,7 @@ let package = Package(
         .executableTarget(name: "search-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SeededRandom"], path: "Benchmarks/SearchLatency"),
         .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files"]),
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
-        .target(name: "SpotSearch", dependencies: ["SpotIndex", "Spots"]),
+        .target(name: "SpotSearch", dependencies: ["SpotIndex", "Spots", "SpotCluster"]),
         // An index's spots as NDJSON, GeoJSON or CSV.
         .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex"]),
         // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
@@ -48,9 +50,10 @@ let package = Package(
 
         .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
-        .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "CZlib", "SeededRandom"]),
-        .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "Spots", "SpotIndex"]),
-        .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotPipeline", "SeededRandom"]),
+        .testTarget(name: "SpotClusterTests", dependencies: ["SpotCluster", "Spots", "SeededRandom"]),
+        .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "SpotCluster", "CZlib", "SeededRandom"]),
+        .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "Spots", "SpotIndex", "SpotCluster"]),
+        .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom"]),
         .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex", "SeededRandom"]),
         .testTarget(name: "SpotReportTests", dependencies: ["SpotReport", "SpotIndex", "Spots", "SpotPipeline"]),
         .testTarget(name: "CommandTests", dependencies: ["spots"]),

@@ -126,11 +126,11 @@ if [ ! -f "$input" ]; then
   python3 "$shared/bench/make-metro.py" "$shared/data/pois-union.osm.gz" "$input.partial" --copies "$copies"
   mv "$input.partial" "$input"
 fi
-prepare() { # NAME INPUT: $dir/NAME.spots (--keep-all --no-dedupe), .csv and .db, remade when stale
+prepare() { # NAME INPUT: $dir/NAME.spots (--keep-all --no-dedupe --no-clusters: the peers hold no clusters either), .csv and .db, remade when stale
   local idx=$dir/$1.spots csv=$dir/$1.csv db=$dir/$1.db
   if [ ! -f "$idx" ] || [ "$spots" -nt "$idx" ] || [ "$2" -nt "$idx" ]; then
     echo "building $idx ..."
-    "$spots" build "$2" -o "$idx" --keep-all --no-dedupe --quiet
+    "$spots" build "$2" -o "$idx" --keep-all --no-dedupe --no-clusters --quiet
   fi
   [ -f "$csv" ] && [ "$csv" -nt "$idx" ] || "$spots" export "$idx" --format csv -o "$csv"
   if [ ! -f "$db" ] || [ "$csv" -nt "$db" ]; then

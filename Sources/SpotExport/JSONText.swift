@@ -51,12 +51,12 @@ struct JSONObject {
     }
 }
 
-/// JSON text for scalar values.
-enum JSONText {
+/// JSON text for scalar values, appended as UTF-8 bytes.
+public enum JSONText {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends `"key":`, after `{` when `first`, else after a comma.
-    static func appendKey(_ key: StaticString, first: Bool = false, to bytes: inout [UInt8]) {
+    public static func appendKey(_ key: StaticString, first: Bool = false, to bytes: inout [UInt8]) {
         bytes.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
@@ -65,7 +65,7 @@ enum JSONText {
     }
 
     /// Appends `value` as a JSON string, or null.
-    static func appendString(_ value: String?, to bytes: inout [UInt8]) {
+    public static func appendString(_ value: String?, to bytes: inout [UInt8]) {
         guard let value else {
             bytes.append(contentsOf: "null".utf8)
             return
@@ -75,7 +75,7 @@ enum JSONText {
 
     /// Appends `value` as a JSON string: quotes, backslashes and control characters escaped,
     /// the rest as UTF-8.
-    static func appendString(_ value: String, to bytes: inout [UInt8]) {
+    public static func appendString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             bytes.append(contentsOf: value.utf8)
@@ -104,7 +104,7 @@ enum JSONText {
     }
 
     /// Appends a fixed-point value (degrees × 10^7) with exactly seven decimals.
-    static func appendFixedPoint(_ value: Int32, to bytes: inout [UInt8]) {
+    public static func appendFixedPoint(_ value: Int32, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         let magnitude = Int64(value).magnitude
         appendDigits(magnitude / 10_000_000, to: &bytes)
@@ -118,7 +118,7 @@ enum JSONText {
     }
 
     /// Appends a whole number.
-    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
+    public static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         appendDigits(value.magnitude, to: &bytes)
     }

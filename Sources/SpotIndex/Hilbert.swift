@@ -1,3 +1,5 @@
+import Spots
+
 /// The Hilbert curve index of a point on a 2^16 × 2^16 grid (as flatbush computes it): points
 /// near each other on the curve are near each other on the map, so spots sorted by it fill the
 /// packed R-tree's nodes with small boxes.
@@ -37,5 +39,28 @@ enum Hilbert {
         i1 = (i1 | (i1 << 2)) & 0x33333333
         i1 = (i1 | (i1 << 1)) & 0x55555555
         return (i1 << 1) | i0
+    }
+}
+
+/// Hilbert indexes of coordinates over a box (16 bits a side): SPOT is sorted by them, and the
+/// clusters of each zoom too.
+struct HilbertKeys {
+    private let box: BoundingBox
+    private let width, height: Int64
+
+    /// Keys over the box enclosing `coordinates`; nil when there are none.
+    init?(enclosing coordinates: [Coordinate]) {
+        guard let box = BoundingBox(enclosing: coordinates) else { return nil }
+        self.box = box
+        width = max(1, Int64(box.maxLongitudeE7) - Int64(box.minLongitudeE7))
+        height = max(1, Int64(box.maxLatitudeE7) - Int64(box.minLatitudeE7))
+    }
+
+    /// The Hilbert index of `coordinate`, clamped into the box.
+    func key(_ coordinate: Coordinate) -> UInt32 {
+        func scaled(_ value: Int32, _ low: Int32, _ extent: Int64) -> UInt32 {
+            UInt32(min(extent, max(0, Int64(value) - Int64(low))) * 0xFFFF / extent)
+        }
+        return Hilbert.index(x: scaled(coordinate.longitudeE7, box.minLongitudeE7, width), y: scaled(coordinate.latitudeE7, box.minLatitudeE7, height))
     }
 }

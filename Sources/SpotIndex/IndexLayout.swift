@@ -41,6 +41,13 @@ enum IndexLayout {
         static let postings = tag("POST")
         static let words = tag("WORD")
         static let required = [metadata, strings, kinds, spots, attributes, refs, merged, mergedOrder, kindLists, tree, tokens, postings, words]
+        static let clusters = tag("CLUS")
+        static let clusterTrees = tag("CTRE")
+        static let clusterDetails = tag("CDET")
+        static let clusterMembers = tag("CMEM")
+        static let spotVisibility = tag("SVIS")
+        /// The cluster levels: optional, but all or none.
+        static let clusterLevels = [clusters, clusterTrees, clusterDetails, clusterMembers, spotVisibility]
     }
 
     static func tag(_ name: StaticString) -> UInt32 {

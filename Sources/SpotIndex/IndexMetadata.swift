@@ -1,4 +1,5 @@
 import Foundation
+import SpotCluster
 
 /// What an index records about its build, stored as JSON in the META section.
 public struct IndexMetadata: Codable, Equatable, Sendable {
@@ -53,19 +54,22 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
         public var keepAll: Bool
         /// Merging settings.
         public var dedupe: Dedupe
+        /// The settings of the cluster levels; nil when the build made none.
+        public var clusters: ClusterSettings?
 
         enum CodingKeys: String, CodingKey {
-            case file, sha256, exclude, dedupe
+            case file, sha256, exclude, dedupe, clusters
             case keepAll = "keep_all"
         }
 
         /// Settings as given.
-        public init(file: String?, sha256: String?, exclude: [String], keepAll: Bool, dedupe: Dedupe) {
+        public init(file: String?, sha256: String?, exclude: [String], keepAll: Bool, dedupe: Dedupe, clusters: ClusterSettings? = nil) {
             self.file = file
             self.sha256 = sha256
             self.exclude = exclude
             self.keepAll = keepAll
             self.dedupe = dedupe
+            self.clusters = clusters
         }
     }
 

@@ -53,6 +53,8 @@ public final class SpotIndexReader: @unchecked Sendable {
     public let nodeSize: Int
     /// Box counts of the tree's levels above the spots, lowest first (the last is the root).
     public let levelCounts: [Int]
+    /// The cluster levels, when the build made them (FORMAT.md: optional sections).
+    public let clusterLevels: ClusterLevels?
     /// How many distinct name tokens the text index holds.
     public var tokenCount: Int { tokens.count }
     /// The file's size in bytes.
@@ -63,14 +65,14 @@ public final class SpotIndexReader: @unchecked Sendable {
     /// The string index of the key `name`, when any spot has a name.
     private let nameKey: UInt32?
     private let tokens: StringTable
-    private let spots: UnsafeRawBufferPointer
+    let spots: UnsafeRawBufferPointer
     private let attributes: UnsafeRawBufferPointer
     private let refs: UnsafeRawBufferPointer
     private let merged: UnsafeRawBufferPointer
     private let mergedOrder: UnsafeRawBufferPointer
     private let kindListEnds: UnsafeRawBufferPointer
     private let kindLists: UnsafeRawBufferPointer
-    private let boxes: UnsafeRawBufferPointer
+    let boxes: UnsafeRawBufferPointer
     private let postingBlockSize: Int
     private let postingBlockOffsets: UnsafeRawBufferPointer
     private let postings: UnsafeRawBufferPointer
@@ -151,6 +153,19 @@ public final class SpotIndexReader: @unchecked Sendable {
         let boxStart = 8 + 4 * levels + (levels % 2 == 1 ? 4 : 0)
         guard tree.count == boxStart + counts.reduce(0, +) * IndexLayout.boxSize else { throw corrupt("TREE", "length does not match its levels") }
         boxes = UnsafeRawBufferPointer(rebasing: tree[boxStart...])
+
+        let clusterSections = IndexLayout.Tag.clusterLevels.map { tag in header.sections.first { $0.tag == tag } }
+        if clusterSections.contains(where: { $0 != nil }) {
+            if let missing = clusterSections.firstIndex(where: { $0 == nil }) {
+                throw corrupt("section table", "cluster section \(IndexLayout.name(ofTag: IndexLayout.Tag.clusterLevels[missing])) is missing")
+            }
+            clusterLevels = try ClusterLevels(
+                clusters: try section(IndexLayout.Tag.clusters), trees: try section(IndexLayout.Tag.clusterTrees),
+                details: try section(IndexLayout.Tag.clusterDetails), members: try section(IndexLayout.Tag.clusterMembers),
+                visibility: try section(IndexLayout.Tag.spotVisibility), spotCount: count, spotTreeLevels: counts, file: path)
+        } else {
+            clusterLevels = nil
+        }
 
         let kindSection = try section(IndexLayout.Tag.kinds, recordSize: IndexLayout.kindRecordSize)
         var kinds: [SpotKind] = []

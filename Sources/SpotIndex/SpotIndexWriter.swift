@@ -1,3 +1,4 @@
+import SpotCluster
 import Spots
 
 /// Encodes spots and metadata as an index file (format version 2, FORMAT.md).
@@ -11,8 +12,11 @@ public enum SpotIndexWriter {
     public static let storableIDs: ClosedRange<Int64> = -(1 << 45)...(1 << 45) - 1
 
     /// The index bytes for `spots` with `metadata`, and `categoryWords` (folded query words to
-    /// the categories they name) for search. Every spot's id must be in `storableIDs`.
-    public static func encode(_ spots: [Spot], metadata: IndexMetadata, categoryWords: [String: [Category]] = [:]) -> [UInt8] {
+    /// the categories they name) for search; with cluster levels made with `clusters` when
+    /// given. Every spot's id must be in `storableIDs`.
+    public static func encode(
+        _ spots: [Spot], metadata: IndexMetadata, categoryWords: [String: [Category]] = [:], clusters: ClusterSettings? = nil
+    ) -> [UInt8] {
         precondition(spots.allSatisfy { storableIDs.contains($0.ref.id) }, "an OSM id outside SpotIndexWriter.storableIDs")
         let ordered = hilbertOrder(spots)
         let referenceOrder = ordered.indices.sorted { ordered[$0].ref < ordered[$1].ref }
@@ -56,6 +60,10 @@ public enum SpotIndexWriter {
         for (rank, spot) in referenceOrder.enumerated() { kindLists[kinds.number(ofSpot: spot)].append(rank) }
         var mergedOrder = ByteWriter()
         for position in merged.indices.sorted(by: { merged[$0].ref < merged[$1].ref }) { mergedOrder.append(UInt32(position)) }
+        let clusterLevels = clusters.map {
+            ClusterLevelsWriter(coordinates: ordered.map(\.coordinate), categories: ordered.map(\.category), settings: $0)
+                .sections(treeNodeSize: IndexLayout.nodeSize)
+        }
         return container([
             (IndexLayout.Tag.metadata, metadata.encoded()),
             (IndexLayout.Tag.strings, pool.encoded()),
@@ -70,7 +78,7 @@ public enum SpotIndexWriter {
             (IndexLayout.Tag.tokens, StringTableWriter.encode(text.sortedTokens, blockSize: IndexLayout.tokenBlockSize)),
             (IndexLayout.Tag.postings, text.postings()),
             (IndexLayout.Tag.words, encodeWords(categoryWords)),
-        ])
+        ] + (clusterLevels ?? []))
     }
 
     /// One line per category: its name, then the words that name it, separated by tabs.
@@ -98,15 +106,8 @@ public enum SpotIndexWriter {
     /// Spots sorted by the Hilbert index of their coordinate over the spots' extent, ties by
     /// OSM type then id.
     static func hilbertOrder(_ spots: [Spot]) -> [Spot] {
-        guard let box = BoundingBox(enclosing: spots.map(\.coordinate)) else { return [] }
-        let width = max(1, Int64(box.maxLongitudeE7) - Int64(box.minLongitudeE7))
-        let height = max(1, Int64(box.maxLatitudeE7) - Int64(box.minLatitudeE7))
-        func key(_ spot: Spot) -> UInt32 {
-            let x = UInt32((Int64(spot.coordinate.longitudeE7) - Int64(box.minLongitudeE7)) * 0xFFFF / width)
-            let y = UInt32((Int64(spot.coordinate.latitudeE7) - Int64(box.minLatitudeE7)) * 0xFFFF / height)
-            return Hilbert.index(x: x, y: y)
-        }
-        return spots.map { (key($0), $0) }.sorted { ($0.0, $0.1.ref) < ($1.0, $1.1.ref) }.map(\.1)
+        guard let keys = HilbertKeys(enclosing: spots.map(\.coordinate)) else { return [] }
+        return spots.map { (keys.key($0.coordinate), $0) }.sorted { ($0.0, $0.1.ref) < ($1.0, $1.1.ref) }.map(\.1)
     }
 
     /// 16 bytes per reference: id, type, 3 reserved bytes, spot index.
@@ -124,24 +125,14 @@ public enum SpotIndexWriter {
     /// The packed R-tree's levels above the spots: node size, level count, each level's box
     /// count, then the boxes, lowest level first.
     private static func encodeTree(_ points: [Coordinate]) -> [UInt8] {
-        var levels: [[[Int32]]] = []
-        var below: [[Int32]] = points.map { [$0.longitudeE7, $0.latitudeE7, $0.longitudeE7, $0.latitudeE7] }
-        while below.count > 1 || (levels.isEmpty && below.count == 1) {
-            let level = stride(from: 0, to: below.count, by: IndexLayout.nodeSize).map { start in
-                below[start..<min(start + IndexLayout.nodeSize, below.count)].reduce(into: below[start]) { box, child in
-                    box = [min(box[0], child[0]), min(box[1], child[1]), max(box[2], child[2]), max(box[3], child[3])]
-                }
-            }
-            levels.append(level)
-            below = level
-        }
+        let levels = PackedTree.levels(over: points.map(TreeBoxValue.init), nodeSize: IndexLayout.nodeSize, merge: TreeBoxValue.init(enclosing:))
         var writer = ByteWriter()
         writer.append(UInt32(IndexLayout.nodeSize))
         writer.append(UInt32(levels.count))
         for level in levels { writer.append(UInt32(level.count)) }
         if levels.count % 2 == 1 { writer.append(UInt32(0)) }
         for level in levels {
-            for box in level { for value in box { writer.append(value) } }
+            for box in level { box.write(to: &writer) }
         }
         return writer.bytes
     }

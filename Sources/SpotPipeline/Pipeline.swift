@@ -1,4 +1,5 @@
 import Foundation
+import SpotCluster
 import SpotIndex
 import Spots
 
@@ -51,6 +52,9 @@ public struct Pipeline: Sendable {
     public var gates: Gates
     /// How many published generations the refresh keeps.
     public var keep: Int
+    /// How the build clusters spots for maps; nil when it writes no cluster levels
+    /// (`clusters.enabled` false, or `--no-clusters`).
+    public var clusters: ClusterSettings?
 
     /// The settings as the index metadata records them.
     public var settings: IndexMetadata.PipelineSettings {
@@ -58,7 +62,8 @@ public struct Pipeline: Sendable {
             file: file, sha256: fileSHA256, exclude: keepAll ? [] : exclude.sorted(), keepAll: keepAll,
             dedupe: .init(
                 enabled: dedupe.enabled, radius: dedupe.radius,
-                radiusByCategory: Dictionary(uniqueKeysWithValues: dedupe.radiusByCategory.map { ($0.key.rawValue, $0.value) })))
+                radiusByCategory: Dictionary(uniqueKeysWithValues: dedupe.radiusByCategory.map { ($0.key.rawValue, $0.value) })),
+            clusters: clusters)
     }
 
     /// The built-in defaults (Pipelines/default.json and categories.json).
@@ -85,7 +90,7 @@ public struct Pipeline: Sendable {
 
 /// The JSON form of a pipeline file.
 enum PipelineFile {
-    static let keys: Set<String> = ["inputs", "output", "categories", "category_words", "exclude", "keep_all", "dedupe", "gates", "keep"]
+    static let keys: Set<String> = ["inputs", "output", "categories", "category_words", "exclude", "keep_all", "dedupe", "gates", "keep", "clusters"]
 
     /// Parses `text` (the contents of `file`), resolving paths against `folder` (nil: the
     /// built-in folder), taking absent fields from `base` (nil: every field but inputs and
@@ -120,10 +125,11 @@ enum PipelineFile {
         let dedupe = try dedupeSettings(try field("dedupe"), base: base?.dedupe)
         let gates = try gateSettings(try field("gates"), base: base?.gates)
         let keep = try field("keep")?.integer(atLeast: 1) ?? base!.keep
+        let clusters = try clusterSettings(try field("clusters"), base: base)
         return Pipeline(
             file: nil, fileSHA256: nil, inputs: inputs, output: output, categories: categories, categoryWords: categoryWords, exclude: exclude,
             keepAll: keepAll,
-            dedupe: dedupe, gates: gates, keep: keep)
+            dedupe: dedupe, gates: gates, keep: keep, clusters: clusters)
     }
 
     /// A `key=value` tag string.
@@ -164,6 +170,28 @@ enum PipelineFile {
             enabled: try required("enabled")?.bool() ?? base!.enabled,
             radius: try required("radius")?.number(in: range, "a distance in metres") ?? base!.radius,
             radiusByCategory: byCategory)
+    }
+
+    /// The `clusters` object: `enabled`, `max_zoom`, `radius` (pixels) and `extent` (pixels);
+    /// nil when disabled. Absent fields come from `base`, or from supercluster's defaults when
+    /// `base` has cluster levels turned off.
+    private static func clusterSettings(_ node: JSONNode?, base: Pipeline?) throws(PipelineError) -> ClusterSettings? {
+        let keys = ["enabled", "max_zoom", "radius", "extent"]
+        let fields = try node?.object(allowing: Set(keys)) ?? [:]
+        if base == nil, let missing = keys.first(where: { fields[$0] == nil }) {
+            throw PipelineError(file: node?.file ?? "default.json", path: ".clusters." + missing, message: "missing")
+        }
+        guard try fields["enabled"]?.bool() ?? (base?.clusters != nil) else { return nil }
+        let defaults = base?.clusters ?? .standard
+        var maxZoom = defaults.maxZoom
+        if let zoom = fields["max_zoom"] {
+            maxZoom = try zoom.integer(atLeast: ClusterSettings.maxZoomRange.lowerBound)
+            guard ClusterSettings.maxZoomRange.contains(maxZoom) else { throw zoom.error("expected a zoom from 0 to \(ClusterSettings.maxZoomRange.upperBound)") }
+        }
+        return ClusterSettings(
+            maxZoom: maxZoom,
+            radius: try fields["radius"]?.number(in: ClusterSettings.radiusRange, "a radius in pixels") ?? defaults.radius,
+            extent: try fields["extent"]?.number(in: ClusterSettings.extentRange, "a tile size in pixels") ?? defaults.extent)
     }
 
     private static func gateSettings(_ node: JSONNode?, base: Gates?) throws(PipelineError) -> Gates {

@@ -119,7 +119,8 @@ public struct SpotBuild {
             statistics: statistics.byName,
             stages: statistics.stages,
             pipeline: pipeline.settings)
-        return (SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: pipeline.categoryWords), statistics)
+        let index = SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: pipeline.categoryWords, clusters: pipeline.clusters)
+        return (index, statistics)
     }
 
     private static func fileSize(_ path: String) -> Int? {

@@ -8,6 +8,7 @@ enum BuildCommand {
         OptionSpec(names: ["-o", "--output"], valueName: "output", help: "The index file to write. Written to a temporary file\nbeside it and renamed, so it is replaced only on success."),
         OptionSpec(names: ["--keep-all"], valueName: nil, help: "Keep every amenity/tourism node: no exclusions, values\nwithout a category kept with category null."),
         OptionSpec(names: ["--no-dedupe"], valueName: nil, help: "Do not merge same-name places. (The same OSM object\nmet twice is always one record.)"),
+        OptionSpec(names: ["--no-clusters"], valueName: nil, help: "Write no cluster levels ('spots cluster' then clusters\nat query time): a smaller index, a faster build."),
         OptionSpec(names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core). The\nindex is the same for any number."),
         OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print nothing but errors."),
         Help.option,
@@ -15,7 +16,7 @@ enum BuildCommand {
 
     static let help = Help(
         overview: "Build a place-search index from OpenStreetMap extracts.",
-        usage: "spots build [<input> ...] [-o <output>] [--pipeline <file>] [--keep-all] [--no-dedupe] [--threads <n>] [--quiet]",
+        usage: "spots build [<input> ...] [-o <output>] [--pipeline <file>] [--keep-all] [--no-dedupe] [--no-clusters] [--threads <n>] [--quiet]",
         arguments: [("<input>", "OSM XML, plain or gzip (detected by content, every\nmember read); - for standard input.")],
         options: options,
         discussion: """
@@ -38,6 +39,7 @@ enum BuildCommand {
         if let output = arguments.value("--output") { pipeline.output = output }
         if arguments.flag("--keep-all") { pipeline.keepAll = true }
         if arguments.flag("--no-dedupe") { pipeline.dedupe.enabled = false }
+        if arguments.flag("--no-clusters") { pipeline.clusters = nil }
         guard !pipeline.inputs.isEmpty else { throw UsageError("missing <input>: give at least one OSM file") }
         guard let outputPath = pipeline.output else { throw UsageError("missing '-o <output>'") }
         var sourceDateEpoch: Int?

@@ -72,13 +72,7 @@ enum SearchCommand {
             guard request.near != nil else { throw UsageError("--radius needs --near") }
             request.radius = metres
         }
-        if let bbox = arguments.value("--bbox") {
-            let parts = bbox.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 4, let region = SearchRegion(minLongitude: parts[0], minLatitude: parts[1], maxLongitude: parts[2], maxLatitude: parts[3]) else {
-                throw UsageError("--bbox: expected MINLON,MINLAT,MAXLON,MAXLAT in degrees, got '\(bbox)'")
-            }
-            request.region = region
-        }
+        if let bbox = arguments.value("--bbox") { request.region = try region(bbox) }
         if let names = arguments.value("--category") {
             request.pointOfInterestFilter = PointOfInterestFilter(including: try categories(names, option: "--category"))
         }
@@ -96,44 +90,15 @@ enum SearchCommand {
 
     /// Answers each JSON request line with one JSON line, in order.
     static func runBatch(_ file: String, search: SpotSearch) throws {
-        let handle: FileHandle
-        if file == "-" {
-            handle = .standardInput
-        } else {
-            guard let opened = FileHandle(forReadingAtPath: file) else { throw UsageError("--batch: cannot read '\(file)'") }
-            handle = opened
-        }
-        let sink = try OutputSink(path: nil)
-        var pending = Data()
-        func answer(_ line: Data) throws {
-            guard !line.isEmpty else { return }
-            do {
-                let results = try search.rankedSpots(try BatchRequest.parse(line))
-                var answer = Array("{\"results\":[".utf8)
-                for (position, result) in results.enumerated() {
-                    if position > 0 { answer.append(UInt8(ascii: ",")) }
-                    try SpotExporter.brief(result.spot, of: search.index, distance: result.distance, to: &answer)
-                }
-                answer += Array("]}\n".utf8)
-                try sink.write(answer)
-            } catch let error as IndexError {
-                throw error
-            } catch {
-                try sink.write("{\"error\":" + SpotExporter.jsonString("\(error)") + "}\n")
+        try BatchLines.run(file) { line in
+            let results = try search.rankedSpots(try BatchRequest.parse(line))
+            var answer = Array("{\"results\":[".utf8)
+            for (position, result) in results.enumerated() {
+                if position > 0 { answer.append(UInt8(ascii: ",")) }
+                try SpotExporter.brief(result.spot, of: search.index, distance: result.distance, to: &answer)
             }
+            return answer + Array("]}".utf8)
         }
-        while true {
-            let chunk = handle.readData(ofLength: 1 << 16)
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                try answer(pending[pending.startIndex..<newline])
-                pending = pending[(newline + 1)...]
-            }
-            pending = Data(pending)
-        }
-        try answer(pending)
-        try sink.finish()
     }
 
     static func render(_ results: [SearchResult], format: String) -> String {
@@ -172,6 +137,15 @@ enum SearchCommand {
             default: width + (scalar.properties.generalCategory == .nonspacingMark ? 0 : 1)
             }
         }
+    }
+
+    /// The region of a `--bbox` value: MINLON,MINLAT,MAXLON,MAXLAT in degrees.
+    static func region(_ bbox: String) throws -> SearchRegion {
+        let parts = bbox.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let region = SearchRegion(minLongitude: parts[0], minLatitude: parts[1], maxLongitude: parts[2], maxLatitude: parts[3]) else {
+            throw UsageError("--bbox: expected MINLON,MINLAT,MAXLON,MAXLAT in degrees, got '\(bbox)'")
+        }
+        return region
     }
 
     static func categories(_ names: String, option: String) throws -> Set<Category> {
@@ -217,21 +191,10 @@ enum BatchRequest {
             guard case .number(let metres) = radius, metres >= 0 else { throw Failure(description: "radius: expected metres") }
             request.radius = metres
         }
-        if let bbox = object["bbox"] {
-            guard let box = numbers(bbox), box.count == 4,
-                let region = SearchRegion(minLongitude: box[0], minLatitude: box[1], maxLongitude: box[2], maxLatitude: box[3])
-            else { throw Failure(description: "bbox: expected [minlon, minlat, maxlon, maxlat]") }
-            request.region = region
-        }
+        if let bbox = object["bbox"] { request.region = try region(bbox) }
         for (key, including) in [("categories", true), ("exclude", false)] {
             guard let value = object[key] else { continue }
-            guard case .array(let items) = value else { throw Failure(description: "\(key): expected an array of category names") }
-            let categories = try Set(items.map { item in
-                guard case .string(let name) = item, let category = Category(rawValue: name) else {
-                    throw Failure(description: "\(key): expected known category names")
-                }
-                return category
-            })
+            let categories = try categories(value, key: key)
             guard request.pointOfInterestFilter == nil else { throw Failure(description: "give categories or exclude, not both") }
             request.pointOfInterestFilter = including ? PointOfInterestFilter(including: categories) : PointOfInterestFilter(excluding: categories)
         }
@@ -246,6 +209,25 @@ enum BatchRequest {
             request.limit = Int(number)
         }
         return request
+    }
+
+    /// The region of a `bbox` value: [minlon, minlat, maxlon, maxlat].
+    static func region(_ value: JSONLine.Value) throws -> SearchRegion {
+        guard let box = numbers(value), box.count == 4,
+            let region = SearchRegion(minLongitude: box[0], minLatitude: box[1], maxLongitude: box[2], maxLatitude: box[3])
+        else { throw Failure(description: "bbox: expected [minlon, minlat, maxlon, maxlat]") }
+        return region
+    }
+
+    /// The categories of a `categories` (or `exclude`) value named `key`: an array of names.
+    static func categories(_ value: JSONLine.Value, key: String) throws -> Set<Category> {
+        guard case .array(let items) = value else { throw Failure(description: "\(key): expected an array of category names") }
+        return try Set(items.map { item in
+            guard case .string(let name) = item, let category = Category(rawValue: name) else {
+                throw Failure(description: "\(key): expected known category names")
+            }
+            return category
+        })
     }
 
     /// The numbers of a JSON array of numbers.

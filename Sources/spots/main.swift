@@ -4,6 +4,7 @@ import Foundation
 func command(named name: String) -> (help: Help, options: [OptionSpec], run: (Arguments) throws -> Void)? {
     switch name {
     case "build": (BuildCommand.help, BuildCommand.options, BuildCommand.run)
+    case "cluster": (ClusterCommand.help, ClusterCommand.options, ClusterCommand.run)
     case "export": (ExportCommand.help, ExportCommand.options, ExportCommand.run)
     case "inspect": (InspectCommand.help, InspectCommand.options, InspectCommand.run)
     case "report": (ReportCommand.help, ReportCommand.options, ReportCommand.run)
@@ -20,6 +21,7 @@ let overview = """
 
     SUBCOMMANDS:
       build                   Build an index from OSM XML extracts (plain or gzip).
+      cluster                 Cluster an index's spots for a map viewport and zoom.
       export                  Export an index's spots as NDJSON, GeoJSON or CSV.
       inspect                 Show an index's header, counts and metadata; verify checksums.
       refresh                 Rebuild a published index nightly; publish only what passes the gates.

@@ -1,0 +1,88 @@
+/// Points of the plane sorted into square cells, for "every point within r of (x, y)" with r at
+/// most the cells' side: the 3 × 3 cells around a point hold every answer.
+///
+/// Only cells that hold points exist: a hash table (open addressing) maps a cell to its run of
+/// points, so a grid of 10^5 cells a side costs no more than the points in it. Building is a
+/// counting sort, linear in the points; within a cell, points keep their order.
+struct NeighbourGrid {
+    private let side: Double
+    /// Per slot of the hash table: a cell's key, or `empty`.
+    private var slotKeys: [Int64]
+    /// Per slot: the cell's number.
+    private var slotCells: [Int32]
+    private let slotShift: UInt64
+    /// Where each cell's points start in `points`; one more entry than cells.
+    private var cellStarts: [Int32]
+    /// Point numbers, cell after cell, ascending within a cell.
+    private var points: [Int32]
+    private static let empty = Int64.min
+
+    /// A grid of cells `side` wide over the points (`xs[i]`, `ys[i]`), which lie in [0, 1].
+    init(xs: [Double], ys: [Double], side: Double) {
+        self.side = side
+        // At least twice as many slots as points, so that probes stay short.
+        let bits = max(4, Int.bitWidth - (2 * xs.count).leadingZeroBitCount)
+        slotKeys = [Int64](repeating: Self.empty, count: 1 << bits)
+        slotCells = [Int32](repeating: 0, count: 1 << bits)
+        slotShift = UInt64(64 - bits)
+        var cellOfPoint = [Int32](repeating: 0, count: xs.count)
+        var counts: [Int32] = []
+        for point in xs.indices {
+            let key = Self.key(Self.cell(xs[point], side), Self.cell(ys[point], side))
+            var slot = Self.slot(of: key, shift: slotShift)
+            while slotKeys[slot] != Self.empty && slotKeys[slot] != key { slot = (slot + 1) & (slotKeys.count - 1) }
+            if slotKeys[slot] == Self.empty {
+                slotKeys[slot] = key
+                slotCells[slot] = Int32(counts.count)
+                counts.append(0)
+            }
+            cellOfPoint[point] = slotCells[slot]
+            counts[Int(slotCells[slot])] += 1
+        }
+        cellStarts = [0]
+        cellStarts.reserveCapacity(counts.count + 1)
+        for count in counts { cellStarts.append(cellStarts.last! + count) }
+        var next = cellStarts
+        points = [Int32](repeating: 0, count: xs.count)
+        for point in xs.indices {
+            let cell = Int(cellOfPoint[point])
+            points[Int(next[cell])] = Int32(point)
+            next[cell] += 1
+        }
+    }
+
+    /// Calls `body` with each point of the 3 × 3 cells around (x, y): a superset of the points
+    /// within `side` of it, for the caller to measure.
+    func forEachCandidate(nearX x: Double, y: Double, _ body: (Int) -> Void) {
+        let column = Self.cell(x, side)
+        let row = Self.cell(y, side)
+        for cellRow in row - 1...row + 1 {
+            for cellColumn in column - 1...column + 1 {
+                guard let cell = cell(Self.key(cellColumn, cellRow)) else { continue }
+                for position in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) { body(Int(points[position])) }
+            }
+        }
+    }
+
+    private func cell(_ key: Int64) -> Int? {
+        var slot = Self.slot(of: key, shift: slotShift)
+        while slotKeys[slot] != Self.empty {
+            if slotKeys[slot] == key { return Int(slotCells[slot]) }
+            slot = (slot + 1) & (slotKeys.count - 1)
+        }
+        return nil
+    }
+
+    /// The first slot to probe for `key`: Fibonacci hashing.
+    private static func slot(of key: Int64, shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    private static func cell(_ coordinate: Double, _ side: Double) -> Int64 {
+        Int64((coordinate / side).rounded(.down))
+    }
+
+    private static func key(_ column: Int64, _ row: Int64) -> Int64 {
+        row << 32 | (column & 0xFFFF_FFFF)
+    }
+}

@@ -1,0 +1,150 @@
+import SpotCluster
+import SpotIndex
+import Spots
+
+/// Pin clusters for a map: what supercluster's `getClusters`, `getChildren` and `getLeaves`
+/// answer, over a loaded index.
+///
+/// Without a category filter the index's cluster levels answer: a range search of the trees of
+/// the clusters shown at the zoom and of the spots shown as themselves, so a viewport costs
+/// about as much as the pins it returns. With a filter, or over an index built without cluster
+/// levels, the spots of the viewport (widened by two cluster radii, so that clusters at its
+/// edges see their neighbours) are clustered at query time, in one greedy pass at the zoom's
+/// radius (`GreedyClustering`): a pass per zoom from the maximum down, as the build does, would
+/// cost a dozen times more. Such clusters have no id; their expansion zoom is where they would
+/// split if clustered alone from their first spot.
+extension SpotSearch {
+    /// The settings clusters are made with: the index's, or supercluster's defaults for an index
+    /// without cluster levels.
+    public var clusterSettings: ClusterSettings {
+        index.clusterLevels?.settings ?? .standard
+    }
+
+    /// The clusters and single spots shown at `request.zoom` whose points lie in
+    /// `request.region`: clusters first, then spots, each in index order. Every spot the filter
+    /// keeps is counted once over the whole world; above the maximum zoom every spot is single.
+    public func clusters(_ request: ClusterRequest) throws -> [ClusterItem] {
+        guard request.zoom >= 0 else { throw SearchError(description: "zoom must not be negative") }
+        let filter = request.pointOfInterestFilter.map { filter in index.kinds.map { filter.allows($0.category) } }
+        let boxes = PlainBox.parts(of: request.region)
+        if request.zoom > clusterSettings.maxZoom {
+            return try boxes.flatMap { try spotsInside($0, kinds: filter) }.map(\.spot).sorted().map(ClusterItem.spot)
+        }
+        if let levels = index.clusterLevels, filter == nil {
+            return try precomputedClusters(levels, boxes: boxes, zoom: request.zoom)
+        }
+        return try queryTimeClusters(boxes: boxes, region: request.region, zoom: request.zoom, allowedKinds: filter)
+    }
+
+    /// The clusters and spots cluster `id` splits into at its expansion zoom.
+    public func children(ofCluster id: Int) throws -> [ClusterItem] {
+        try requireCluster(id)
+        let children = try index.children(ofCluster: id)
+        return try children.clusters.map { .cluster(try index.cluster($0)) } + children.spots.map(ClusterItem.spot)
+    }
+
+    /// The spots of cluster `id`, at most `limit` from the `offset`-th, in a fixed order (child
+    /// cluster by child cluster, depth first, then its own spots): pages of leaves.
+    public func leaves(ofCluster id: Int, limit: Int, offset: Int) throws -> [Int] {
+        guard limit >= 0, offset >= 0 else { throw SearchError(description: "limit and offset must not be negative") }
+        try requireCluster(id)
+        return try index.leaves(ofCluster: id, offset: offset, limit: limit)
+    }
+
+    /// Cluster `id` of the index, with its count, categories, box and expansion zoom.
+    public func cluster(_ id: Int) throws -> MapCluster {
+        try requireCluster(id)
+        return try index.cluster(id)
+    }
+
+    private func requireCluster(_ id: Int) throws {
+        guard let levels = index.clusterLevels else {
+            throw SearchError(description: "the index has no cluster levels (built with clusters disabled), so no cluster ids")
+        }
+        guard id >= 0, id < levels.count else { throw SearchError(description: "no cluster \(id): the index has clusters 0 to \(levels.count - 1)") }
+    }
+
+    // MARK: Precomputed
+
+    private func precomputedClusters(_ levels: ClusterLevels, boxes: [PlainBox], zoom: Int) throws -> [ClusterItem] {
+        var clusters: [Int] = []
+        var singles: [Int] = []
+        for box in boxes {
+            try levels.forEachCluster(shownAt: zoom, west: box.west, south: box.south, east: box.east, north: box.north) { clusters.append($0) }
+            singles += try spotsInside(box, shownAt: zoom).map(\.spot)
+        }
+        return try clusters.sorted().map { .cluster(try index.cluster($0)) } + singles.sorted().map(ClusterItem.spot)
+    }
+
+    // MARK: Query time
+
+    private func queryTimeClusters(boxes: [PlainBox], region: SearchRegion, zoom: Int, allowedKinds: [Bool]?) throws -> [ClusterItem] {
+        let settings = clusterSettings
+        let radius = settings.radius(atZoom: zoom)
+        var candidates = try spotsInside(boxes[0].widened(byMercator: 2 * radius), kinds: allowedKinds)
+        if boxes.count > 1 {
+            // The widened parts of a box that crosses the antimeridian may overlap.
+            var seen = Set(candidates.map(\.spot))
+            candidates += try spotsInside(boxes[1].widened(byMercator: 2 * radius), kinds: allowedKinds).filter { seen.insert($0.spot).inserted }
+            candidates.sort { $0.spot < $1.spot }
+        }
+        var (xs, ys) = ([Double](), [Double]())
+        xs.reserveCapacity(candidates.count)
+        ys.reserveCapacity(candidates.count)
+        for candidate in candidates {
+            let point = WebMercator.point(candidate.coordinate)
+            xs.append(point.x)
+            ys.append(point.y)
+        }
+        let groups = GreedyClustering(xs: xs, ys: ys, weights: [Int](repeating: 1, count: candidates.count), radius: radius)
+        var clusters: [ClusterItem] = []
+        var singles: [Int] = []
+        for group in groups.groups {
+            guard group.memberRange.count > 1 else {
+                let single = candidates[Int(groups.members[group.memberRange.lowerBound])]
+                if region.contains(single.coordinate) { singles.append(single.spot) }
+                continue
+            }
+            var tally = SpotTally(index)
+            for member in groups.members[group.memberRange] { tally.add(candidates[Int(member)].coordinate, kind: candidates[Int(member)].kind) }
+            let box = tally.boundingBox!
+            let point = Coordinate(
+                latitudeE7: min(box.maxLatitudeE7, max(box.minLatitudeE7, WebMercator.latitudeE7(y: group.y))),
+                longitudeE7: min(box.maxLongitudeE7, max(box.minLongitudeE7, WebMercator.longitudeE7(x: group.x))))!
+            guard region.contains(point) else { continue }
+            clusters.append(.cluster(MapCluster(
+                id: nil, coordinate: point, count: tally.count, categories: tally.categories(index), boundingBox: box,
+                expansionZoom: settings.splitZoom(spread: group.spread, above: zoom))))
+        }
+        return clusters + singles.sorted().map(ClusterItem.spot)
+    }
+
+    /// The spots in `box` that `kinds` allows and that are shown as themselves at `shownAt`.
+    private func spotsInside(_ box: PlainBox, kinds: [Bool]? = nil, shownAt zoom: Int? = nil) throws -> [(spot: Int, kind: Int, coordinate: Coordinate)] {
+        try index.spots(west: box.west, south: box.south, east: box.east, north: box.north, kinds: kinds, shownAt: zoom)
+    }
+}
+
+/// A box of the map that does not cross the antimeridian, in degrees × 10^7, edges included.
+struct PlainBox {
+    var west, south, east, north: Int32
+
+    /// The region as one box, or two when it crosses the antimeridian (its eastern part first).
+    static func parts(of region: SearchRegion) -> [PlainBox] {
+        let (west, south, east, north) = (region.minLongitudeE7, region.minLatitudeE7, region.maxLongitudeE7, region.maxLatitudeE7)
+        guard region.crossesAntimeridian else { return [PlainBox(west: west, south: south, east: east, north: north)] }
+        return [PlainBox(west: west, south: south, east: 1_800_000_000, north: north), PlainBox(west: -1_800_000_000, south: south, east: east, north: north)]
+    }
+
+    /// The box widened by `margin` Web Mercator units on every side, to the poles where the
+    /// projection's edge (±85.05°) is reached.
+    func widened(byMercator margin: Double) -> PlainBox {
+        let left = WebMercator.x(longitudeE7: west) - margin, right = WebMercator.x(longitudeE7: east) + margin
+        let top = WebMercator.y(latitudeE7: north) - margin, bottom = WebMercator.y(latitudeE7: south) + margin
+        return PlainBox(
+            west: left <= 0 ? -1_800_000_000 : min(west, WebMercator.longitudeE7(x: left)),
+            south: bottom >= 1 ? -900_000_000 : min(south, WebMercator.latitudeE7(y: bottom)),
+            east: right >= 1 ? 1_800_000_000 : max(east, WebMercator.longitudeE7(x: right)),
+            north: top <= 0 ? 900_000_000 : max(north, WebMercator.latitudeE7(y: top)))
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import SpotExport
+import SpotIndex
+
+/// The `--batch` loop of `search` and `cluster`: one JSON request per line of a file (or `-`
+/// for standard input), one JSON line of results per request, in order. A line that is not a
+/// valid request gets `{"error":"..."}` and the rest go on; a damaged index stops the batch.
+enum BatchLines {
+    /// Answers each non-empty line of `file` with the line `answer` makes of it.
+    static func run(_ file: String, answer: (Data) throws -> [UInt8]) throws {
+        let handle: FileHandle
+        if file == "-" {
+            handle = .standardInput
+        } else {
+            guard let opened = FileHandle(forReadingAtPath: file) else { throw UsageError("--batch: cannot read '\(file)'") }
+            handle = opened
+        }
+        let sink = try OutputSink(path: nil)
+        func respond(_ line: Data) throws {
+            guard !line.isEmpty else { return }
+            do {
+                try sink.write(try answer(line) + [0x0A])
+            } catch let error as IndexError {
+                throw error
+            } catch {
+                try sink.write("{\"error\":" + SpotExporter.jsonString("\(error)") + "}\n")
+            }
+        }
+        var pending = Data()
+        while true {
+            let chunk = handle.readData(ofLength: 1 << 16)
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                try respond(pending[pending.startIndex..<newline])
+                pending = pending[(newline + 1)...]
+            }
+            pending = Data(pending)
+        }
+        try respond(pending)
+        try sink.finish()
+    }
+}
