@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "SeededRandom"),
         // Benchmarks/search.sh's in-process timer: open time and request latency percentiles.
         .executableTarget(name: "search-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SeededRandom"], path: "Benchmarks/SearchLatency"),
+        // Benchmarks/cluster.sh's in-process timer: latency percentiles of cluster requests.
+        .executableTarget(name: "cluster-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots"], path: "Benchmarks/ClusterLatency"),
         .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files"]),
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
         .target(name: "SpotSearch", dependencies: ["SpotIndex", "Spots", "SpotCluster"]),

@@ -5,20 +5,22 @@
 #   bash Benchmarks/cluster.sh [--copies N] [--requests N] [--runs N]
 #
 #   --copies N    input: N tiled copies of pois-union (default 300: about 940,000 POIs)
-#   --requests N  viewports per zoom, zooms 0 to 18, each unfiltered and filtered (default 100)
+#   --requests N  viewports per zoom, zooms 0 to 18, each unfiltered and filtered (default 500)
 #   --runs N      interleaved rounds; the table shows medians (default 3)
 #
 # Environment:
 #   SPOTS_BENCH_DIR  cache for inputs, indexes and outputs (default ${TMPDIR:-/tmp}/spots-bench)
 #   SPOTS_BIN        a spots binary to time instead of building one with `swift build -c release`
 #
-# Needs ../shared (data/ and bench/) beside the repository and skips, saying so, without it;
-# needs python3 and GNU time at /usr/bin/time.
+# Besides the whole-process batches, `cluster-latency` (Benchmarks/ClusterLatency, built beside
+# spots; left out when SPOTS_BIN has none beside it) times the same requests inside one
+# process, for percentiles. Needs ../shared (data/ and bench/) beside the repository and skips,
+# saying so, without it; needs python3 and GNU time at /usr/bin/time.
 set -euo pipefail
 export LC_ALL=C # for printf's and awk's decimal point, and EPOCHREALTIME's
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
-copies=300 requests=100 runs=3 maxzoom=18
+copies=300 requests=500 runs=3 maxzoom=18
 while [ $# -gt 0 ]; do
   case "$1" in
     --copies|--requests|--runs)
@@ -34,6 +36,9 @@ bench_require_counts cluster.sh "$copies" "$requests" "$runs"
 
 bench_setup cluster.sh
 "$spots" cluster --help >/dev/null 2>&1 || { echo "cluster.sh: $spots has no 'cluster' command" >&2; exit 1; }
+latency=$(dirname "$spots")/cluster-latency
+[ -n "${SPOTS_BIN:-}" ] || (cd "$root" && swift build -c release --product cluster-latency)
+[ -x "$latency" ] || { latency=; echo "no cluster-latency beside $spots: no in-process percentiles"; }
 
 # The requests: viewports 1024 px wide (2^(1-z) of the world's width at zoom z, 512-px tiles)
 # centred on random spots, seeded; the filtered ones name 1 to 3 categories of the index.
@@ -117,6 +122,13 @@ for ((r = 1; r <= runs; r++)); do
   done
   echo "  round $r/$runs done"
 done
+declare -A p50s p99s
+if [ -n "$latency" ]; then
+  echo "timing the same requests in process ..."
+  while read -r file p50 p99 _ _; do
+    p50s[${file%.ndjson}]=$p50 p99s[${file%.ndjson}]=$p99
+  done < <("$latency" "$big.spots" "$dir"/cluster-requests/[uf]*.ndjson)
+fi
 
 # --- the report ------------------------------------------------------------------------------
 median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
@@ -138,8 +150,10 @@ awk -v a="$bc" -v b="$bp" -v c="$sc" -v d="$sp" \
   'BEGIN {printf "cluster levels add: build %+.1f%% (goal <= +30%%), size %+.1f%% (goal <= +35%%)\n", 100*(a/b-1), 100*(c/d-1)}'
 echo
 one=$(median <<<"${walls[one]}")
-echo "per request: (wall of $requests viewports - wall of one request, ${one} ms: process start and open) / $requests"
-printf '%5s %16s %18s %16s %18s\n' zoom "unfiltered ms" "clusters+spots" "filtered ms" "clusters+spots"
+echo "batch ms: (wall of $requests viewports - wall of one request, ${one} ms: process start and open) / $requests;"
+echo "p50, p99: in process (cluster-latency), without the JSON output; items: mean clusters+spots an answer"
+printf '%5s | %9s %7s %7s %12s | %9s %7s %7s %12s\n' "" unfiltered "" "" "" filtered "" "" ""
+printf '%5s | %9s %7s %7s %12s | %9s %7s %7s %12s\n' zoom "batch ms" p50 p99 items "batch ms" p50 p99 items
 worst_u=0 worst_f=0
 for ((z = 0; z <= maxzoom; z++)); do
   read -r uc us < <(python3 -c "$py" items "$dir/u$z.out")
@@ -148,8 +162,12 @@ for ((z = 0; z <= maxzoom; z++)); do
   mf=$(awk -v w="$(median <<<"${walls[f$z]}")" -v o="$one" -v n="$requests" 'BEGIN {printf "%.3f", (w-o)/n}')
   worst_u=$(awk -v a="$worst_u" -v b="$mu" 'BEGIN {print (b > a ? b : a)}')
   worst_f=$(awk -v a="$worst_f" -v b="$mf" 'BEGIN {print (b > a ? b : a)}')
-  printf '%5d %16s %18s %16s %18s\n' "$z" "$mu" "$uc+$us" "$mf" "$fc+$fs"
+  printf '%5d | %9s %7s %7s %12s | %9s %7s %7s %12s\n' "$z" "$mu" "${p50s[u$z]:--}" "${p99s[u$z]:--}" "$uc+$us" \
+    "$mf" "${p50s[f$z]:--}" "${p99s[f$z]:--}" "$fc+$fs"
 done
 echo
-echo "slowest zoom: unfiltered $worst_u ms a request (goal < 2 ms), filtered $worst_f ms (goal < 20 ms)"
+echo "slowest zoom, batch: unfiltered $worst_u ms a request (goal < 2 ms), filtered $worst_f ms (goal < 20 ms)"
+if [ -n "$latency" ]; then
+  echo "highest p99 in process: unfiltered $(for z in $(seq 0 $maxzoom); do echo "${p99s[u$z]}"; done | sort -g | tail -n 1) ms, filtered $(for z in $(seq 0 $maxzoom); do echo "${p99s[f$z]}"; done | sort -g | tail -n 1) ms"
+fi
 echo "peak RSS: unfiltered zoom 6 $(median <<<"${rsss[u6]}" | awk '{printf "%.1f", $1/1024}') MiB, filtered zoom 0 $(median <<<"${rsss[f0]}" | awk '{printf "%.1f", $1/1024}') MiB"

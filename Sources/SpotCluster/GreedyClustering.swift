@@ -25,9 +25,11 @@ public struct GreedyClustering: Sendable {
     /// The members of every group, point numbers, group after group.
     public private(set) var members: [Int32] = []
 
-    /// Groups the points (`xs[i]`, `ys[i]`) of weights `weights[i]` (1 for spots) within `radius`.
-    public init(xs: [Double], ys: [Double], weights: [Int], radius: Double) {
-        precondition(xs.count == ys.count && xs.count == weights.count, "one x, y and weight per point")
+    /// Groups the points (`xs[i]`, `ys[i]`) of weights `weights[i]` within `radius`; without
+    /// weights, every point weighs 1 (spots).
+    public init(xs: [Double], ys: [Double], weights: [Int]? = nil, radius: Double) {
+        precondition(xs.count == ys.count && xs.count == weights?.count ?? xs.count, "one x, y and weight per point")
+        func weight(_ point: Int) -> Int { weights?[point] ?? 1 }
         let grid = NeighbourGrid(xs: xs, ys: ys, side: radius)
         let squaredRadius = radius * radius
         var taken = [Bool](repeating: false, count: xs.count)
@@ -49,21 +51,21 @@ public struct GreedyClustering: Sendable {
             let start = members.count
             members.append(Int32(seed))
             guard !neighbours.isEmpty else {
-                groups.append(Group(x: x, y: y, weight: weights[seed], memberRange: start..<start + 1, spread: 0))
+                groups.append(Group(x: x, y: y, weight: weight(seed), memberRange: start..<start + 1, spread: 0))
                 continue
             }
             neighbours.sort()
-            var weight = weights[seed]
-            var (sumX, sumY) = (x * Double(weight), y * Double(weight))
+            var total = weight(seed)
+            var (sumX, sumY) = (x * Double(total), y * Double(total))
             for neighbour in neighbours {
                 let point = Int(neighbour)
                 taken[point] = true
-                weight += weights[point]
-                sumX += xs[point] * Double(weights[point])
-                sumY += ys[point] * Double(weights[point])
+                total += weight(point)
+                sumX += xs[point] * Double(weight(point))
+                sumY += ys[point] * Double(weight(point))
             }
             members += neighbours
-            groups.append(Group(x: sumX / Double(weight), y: sumY / Double(weight), weight: weight, memberRange: start..<members.count, spread: farthest.squareRoot()))
+            groups.append(Group(x: sumX / Double(total), y: sumY / Double(total), weight: total, memberRange: start..<members.count, spread: farthest.squareRoot()))
         }
     }
 }

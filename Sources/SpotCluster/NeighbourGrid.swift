@@ -1,45 +1,37 @@
 /// Points of the plane sorted into square cells, for "every point within r of (x, y)" with r at
 /// most the cells' side: the 3 × 3 cells around a point hold every answer.
 ///
-/// Only cells that hold points exist: a hash table (open addressing) maps a cell to its run of
-/// points, so a grid of 10^5 cells a side costs no more than the points in it. Building is a
-/// counting sort, linear in the points; within a cell, points keep their order.
+/// A grid rather than a k-d tree (supercluster's kdbush): the radius is fixed for a whole pass,
+/// so cells as wide as the radius answer each query from nine cells, and building is a counting
+/// sort, linear in the points (a k-d tree sorts). Only cells that hold points exist: a hash table
+/// (open addressing, grown with the cells) maps a cell to its run of points, so a grid of 10^5
+/// cells a side costs no more than its points. Within a cell, points keep their order.
 struct NeighbourGrid {
     private let side: Double
     /// Per slot of the hash table: a cell's key, or `empty`.
-    private var slotKeys: [Int64]
+    private var slotKeys = [Int64](repeating: empty, count: 16)
     /// Per slot: the cell's number.
-    private var slotCells: [Int32]
-    private let slotShift: UInt64
+    private var slotCells = [Int32](repeating: 0, count: 16)
+    /// 64 less the number of bits of a slot.
+    private var slotShift: UInt64 = 60
     /// Where each cell's points start in `points`; one more entry than cells.
-    private var cellStarts: [Int32]
+    private var cellStarts: [Int32] = [0]
     /// Point numbers, cell after cell, ascending within a cell.
-    private var points: [Int32]
+    private var points: [Int32] = []
     private static let empty = Int64.min
 
     /// A grid of cells `side` wide over the points (`xs[i]`, `ys[i]`), which lie in [0, 1].
     init(xs: [Double], ys: [Double], side: Double) {
         self.side = side
-        // At least twice as many slots as points, so that probes stay short.
-        let bits = max(4, Int.bitWidth - (2 * xs.count).leadingZeroBitCount)
-        slotKeys = [Int64](repeating: Self.empty, count: 1 << bits)
-        slotCells = [Int32](repeating: 0, count: 1 << bits)
-        slotShift = UInt64(64 - bits)
         var cellOfPoint = [Int32](repeating: 0, count: xs.count)
         var counts: [Int32] = []
         for point in xs.indices {
             let key = Self.key(Self.cell(xs[point], side), Self.cell(ys[point], side))
-            var slot = Self.slot(of: key, shift: slotShift)
-            while slotKeys[slot] != Self.empty && slotKeys[slot] != key { slot = (slot + 1) & (slotKeys.count - 1) }
-            if slotKeys[slot] == Self.empty {
-                slotKeys[slot] = key
-                slotCells[slot] = Int32(counts.count)
-                counts.append(0)
-            }
-            cellOfPoint[point] = slotCells[slot]
-            counts[Int(slotCells[slot])] += 1
+            let cell = self.cell(key) ?? insert(key, cell: counts.count)
+            if cell == counts.count { counts.append(0) }
+            cellOfPoint[point] = Int32(cell)
+            counts[cell] += 1
         }
-        cellStarts = [0]
         cellStarts.reserveCapacity(counts.count + 1)
         for count in counts { cellStarts.append(cellStarts.last! + count) }
         var next = cellStarts
@@ -64,6 +56,7 @@ struct NeighbourGrid {
         }
     }
 
+    /// The number of the cell `key`, or nil when no point lies in it.
     private func cell(_ key: Int64) -> Int? {
         var slot = Self.slot(of: key, shift: slotShift)
         while slotKeys[slot] != Self.empty {
@@ -71,6 +64,26 @@ struct NeighbourGrid {
             slot = (slot + 1) & (slotKeys.count - 1)
         }
         return nil
+    }
+
+    /// Adds cell `key` as number `cell`, doubling the table when it is half full; returns `cell`.
+    private mutating func insert(_ key: Int64, cell: Int) -> Int {
+        if 2 * (cell + 1) > slotKeys.count {
+            let (keys, cells) = (slotKeys, slotCells)
+            slotKeys = [Int64](repeating: Self.empty, count: 2 * keys.count)
+            slotCells = [Int32](repeating: 0, count: 2 * keys.count)
+            slotShift -= 1
+            for (known, number) in zip(keys, cells) where known != Self.empty { place(known, number) }
+        }
+        place(key, Int32(cell))
+        return cell
+    }
+
+    private mutating func place(_ key: Int64, _ cell: Int32) {
+        var slot = Self.slot(of: key, shift: slotShift)
+        while slotKeys[slot] != Self.empty { slot = (slot + 1) & (slotKeys.count - 1) }
+        slotKeys[slot] = key
+        slotCells[slot] = cell
     }
 
     /// The first slot to probe for `key`: Fibonacci hashing.

@@ -96,7 +96,7 @@ extension SpotSearch {
             xs.append(point.x)
             ys.append(point.y)
         }
-        let groups = GreedyClustering(xs: xs, ys: ys, weights: [Int](repeating: 1, count: candidates.count), radius: radius)
+        let groups = GreedyClustering(xs: xs, ys: ys, radius: radius)
         var clusters: [ClusterItem] = []
         var singles: [Int] = []
         for group in groups.groups {

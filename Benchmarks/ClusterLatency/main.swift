@@ -1,0 +1,44 @@
+import Dispatch
+import Foundation
+import SpotIndex
+import SpotSearch
+import Spots
+
+// cluster-latency INDEX FILE...: each FILE holds `spots cluster --batch` requests
+// ({"bbox":[minlon,minlat,maxlon,maxlat],"zoom":z,"categories":[...]}); prints, per file, the
+// latency of SpotSearch.clusters (with each cluster's details) inside one process as p50 / p99
+// / max. Run by Benchmarks/cluster.sh; the process start and the JSON output that the batch
+// timings include are left out here.
+
+func request(_ line: Substring) -> ClusterRequest? {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        let box = object["bbox"] as? [Double], box.count == 4, let zoom = object["zoom"] as? Double,
+        let region = SearchRegion(minLongitude: box[0], minLatitude: box[1], maxLongitude: box[2], maxLatitude: box[3])
+    else { return nil }
+    let categories = (object["categories"] as? [String])?.compactMap(Category.init(rawValue:))
+    return ClusterRequest(region: region, zoom: Int(zoom), pointOfInterestFilter: categories.map { PointOfInterestFilter(including: Set($0)) })
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: cluster-latency INDEX FILE...\n".utf8))
+    exit(64)
+}
+do {
+    let search = try SpotSearch(index: try SpotIndexReader(path: arguments[1]))
+    for file in arguments.dropFirst(2) {
+        let requests = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").compactMap(request)
+        var samples: [Double] = []
+        for request in requests {
+            let start = DispatchTime.now()
+            _ = try search.clusters(request)
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
+        }
+        samples.sort()
+        func at(_ fraction: Double) -> Double { samples.isEmpty ? 0 : samples[min(samples.count - 1, Int(Double(samples.count) * fraction))] }
+        print(String(format: "%@ %.3f %.3f %.3f %d", (file as NSString).lastPathComponent, at(0.5), at(0.99), samples.last ?? 0, samples.count))
+    }
+} catch {
+    FileHandle.standardError.write(Data("cluster-latency: \(error)\n".utf8))
+    exit(1)
+}
