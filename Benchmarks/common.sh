@@ -7,6 +7,24 @@
 # ${TMPDIR:-/tmp}/spots-bench) and spots (SPOTS_BIN, or a release build made here).
 
 # Exits 64 naming NAME unless every argument is a positive integer.
+# bench_parse_counts NAME ARG...: reads --copies, --requests and --runs into $copies, $requests
+# and $runs (whose defaults the caller sets), --help into the caller's `usage`; then checks them.
+bench_parse_counts() {
+  local name=$1
+  shift
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --copies|--requests|--runs)
+        [ $# -ge 2 ] || { echo "$name: $1 needs a value" >&2; exit 64; }
+        case "$1" in --copies) copies=$2 ;; --requests) requests=$2 ;; *) runs=$2 ;; esac
+        shift 2 ;;
+      -h|--help) usage; exit 0 ;;
+      *) echo "$name: unknown argument '$1'" >&2; usage >&2; exit 64 ;;
+    esac
+  done
+  bench_require_counts "$name" "$copies" "$requests" "$runs"
+}
+
 bench_require_counts() {
   local name=$1 n
   shift

@@ -20,18 +20,8 @@ export LC_ALL=C # for printf's and awk's decimal point, and EPOCHREALTIME's
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
 copies=300 requests=10000 runs=3 texts=1000
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --copies|--requests|--runs)
-      [ $# -ge 2 ] || { echo "search.sh: $1 needs a value" >&2; exit 64; }
-      case "$1" in --copies) copies=$2 ;; --requests) requests=$2 ;; *) runs=$2 ;; esac
-      shift 2 ;;
-    -h|--help) usage; exit 0 ;;
-    *) echo "search.sh: unknown argument '$1'" >&2; usage >&2; exit 64 ;;
-  esac
-done
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-bench_require_counts search.sh "$copies" "$requests" "$runs"
+bench_parse_counts search.sh "$@"
 
 bench_setup search.sh
 [ "$(sqlite3 :memory: 'select sin(0)' 2>/dev/null)" = 0.0 ] ||
