@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Ingest speed: `spots build` beside `osmium tags-filter` and the zlib + expat floor
-# (../shared/bench/expat_floor.c), on one large input tiled from a real extract.
+# Ingest speed: `spots build` beside `osmium tags-filter`, pyosmium (Benchmarks/pyosmium_filter.py)
+# and the zlib + expat floor (../shared/bench/expat_floor.c), on one large input tiled from a real
+# extract.
 #
 #   bash Benchmarks/ingest.sh [--copies N] [--runs N]
 #
@@ -13,7 +14,8 @@
 #
 # Needs ../shared (data/ and bench/) beside the repository and skips, saying so, without it;
 # needs python3, cc with libexpat and zlib headers, GNU time at /usr/bin/time; osmium-tool is
-# installed with apt-get when missing and running as root, else its row is left out.
+# installed with apt-get when missing and running as root, else its row is left out; the pyosmium
+# row needs `pip install osmium` and is left out without it.
 set -euo pipefail
 export LC_ALL=C # for printf's and awk's decimal point
 
@@ -48,6 +50,8 @@ if ! command -v osmium >/dev/null && [ "$(id -u)" = 0 ]; then
 fi
 have_osmium=1
 command -v osmium >/dev/null || { have_osmium=0; echo "osmium-tool is missing (and could not be installed): no osmium row"; }
+have_pyosmium=1
+python3 -c 'import osmium' 2>/dev/null || { have_pyosmium=0; echo "pyosmium is not installed (pip install osmium): no pyosmium row"; }
 
 # --- the input -------------------------------------------------------------------------
 input=$dir/metro$copies.osm.gz
@@ -62,21 +66,25 @@ if [ ! -f "$input.size" ] || [ "$input" -nt "$input.size" ]; then
 fi
 
 # --- the runs --------------------------------------------------------------------------
-names=(spots osmium floor1 floor2)
-declare -A label=([spots]="spots build" [osmium]="osmium tags-filter"
+names=(spots osmium pyosmium floor1 floor2)
+declare -A label=([spots]="spots build" [osmium]="osmium tags-filter" [pyosmium]="pyosmium KeyFilter"
   [floor1]="expat_floor (1 thread)" [floor2]="expat_floor (2 threads)")
-declare -A walls rsss
+declare -A walls cpus rsss
+runs_row() { # NAME: whether this machine can run that row
+  case "$1" in osmium) [ "$have_osmium" = 1 ] ;; pyosmium) [ "$have_pyosmium" = 1 ] ;; *) true ;; esac
+}
 
-timed() { # NAME: run it once, append its wall seconds and peak RSS (KiB)
+timed() { # NAME: run it once, append its wall seconds, CPU seconds (user + system) and peak RSS (KiB)
   local cmd out=""
   case "$1" in
     spots) out=$dir/out.spots; cmd=("$spots" build "$input" -o "$out" --quiet) ;;
     osmium) out=$dir/out.osm.pbf; cmd=(osmium tags-filter "$input" n/amenity n/tourism -o "$out" --overwrite) ;;
+    pyosmium) out=$dir/out.py.osm.pbf; cmd=(python3 "$root/Benchmarks/pyosmium_filter.py" "$input" "$out") ;;
     floor1) cmd=("$floor" "$input") ;;
     floor2) cmd=("$floor" "$input" 2) ;;
   esac
   [ -z "$out" ] || rm -f "$out"
-  if ! /usr/bin/time -f '%e %M' -o "$dir/time.txt" "${cmd[@]}" >"$dir/stdout.txt" 2>"$dir/stderr.txt"; then
+  if ! /usr/bin/time -f '%e %U %S %M' -o "$dir/time.txt" "${cmd[@]}" >"$dir/stdout.txt" 2>"$dir/stderr.txt"; then
     echo "ingest.sh: ${label[$1]} failed: ${cmd[*]}" >&2
     tail -n 5 "$dir/stderr.txt" >&2
     exit 1
@@ -85,21 +93,21 @@ timed() { # NAME: run it once, append its wall seconds and peak RSS (KiB)
     echo "ingest.sh: ${label[$1]} exited 0 but wrote no $out: ${cmd[*]}" >&2
     exit 1
   fi
-  local wall rss
-  read -r wall rss < <(tail -n 1 "$dir/time.txt")
+  local wall user system rss
+  read -r wall user system rss < <(tail -n 1 "$dir/time.txt")
   walls[$1]+=" $wall"
+  cpus[$1]+=" $(awk -v u="$user" -v s="$system" 'BEGIN {print u + s}')"
   rsss[$1]+=" $rss"
 }
 
 echo "timing $runs interleaved rounds on $(basename "$input") ..."
 for ((r = 1; r <= runs; r++)); do
   for name in "${names[@]}"; do
-    [ "$name" = osmium ] && [ "$have_osmium" = 0 ] && continue
-    timed "$name"
+    runs_row "$name" && timed "$name"
   done
   echo "  round $r/$runs done"
 done
-rm -f "$dir/out.spots" "$dir/out.osm.pbf"
+rm -f "$dir/out.spots" "$dir/out.osm.pbf" "$dir/out.py.osm.pbf"
 
 median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
@@ -116,13 +124,17 @@ echo "POIs:    $(tr -d '\n' <"$dir/stdout.txt") (expat_floor)"
 [ "$have_osmium" = 1 ] && echo "osmium:  $(osmium --version | head -n 1)"
 echo "medians of $runs interleaved runs"
 echo
-printf '%-26s %8s %14s\n' tool "wall s" "peak RSS MiB"
+printf '%-26s %8s %8s %14s %13s\n' tool "wall s" "CPU s" "peak RSS MiB" "spots / tool"
 declare -A med
 for name in "${names[@]}"; do
   [ -n "${walls[$name]:-}" ] || continue
   med[$name]=$(median <<<"${walls[$name]}")
+done
+for name in "${names[@]}"; do
+  [ -n "${walls[$name]:-}" ] || continue
   rss=$(median <<<"${rsss[$name]}")
-  printf '%-26s %8.2f %14.1f\n' "${label[$name]}" "${med[$name]}" "$(awk -v k="$rss" 'BEGIN {print k/1024}')"
+  printf '%-26s %8.2f %8.2f %14.1f %13s\n' "${label[$name]}" "${med[$name]}" "$(median <<<"${cpus[$name]}")" \
+    "$(awk -v k="$rss" 'BEGIN {print k/1024}')" "$(ratio "${med[spots]}" "${med[$name]}")"
 done
 echo
 echo "spots / osmium tags-filter wall:     $([ "$have_osmium" = 1 ] && ratio "${med[spots]}" "${med[osmium]}" || echo n/a)"

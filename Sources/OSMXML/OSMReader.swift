@@ -53,13 +53,23 @@ public struct OSMReadProgress: Sendable {
 /// are positions in the whole input (`TextPosition`, `PositionOrigin`); when several pieces are
 /// malformed, the first in input order is reported, with the message one thread gives.
 ///
-/// Memory is bounded by the ring, `(2 × threads + 2) × pieceSize` bytes, whatever the input's
-/// size, plus expat's own buffers of `chunkSize` bytes per parser.
+/// ## Memory
+/// Memory is bounded by the ring, `2 × threads + 2` buffers of `pieceSize` bytes, whatever the
+/// input's size, plus expat's own buffers of `chunkSize` bytes per parser. Pieces are 4 MiB
+/// (swift-expat.md: 4 to 16 MiB parse alike) while the ring fits in `ringBudget`, and shrink
+/// with more threads so that it keeps fitting. Threads stop at `maxThreads`: the one reading
+/// thread inflates and cuts several times faster than a parser parses, but not arbitrarily
+/// faster, so more parsers would only wait for it and hold memory.
 public struct OSMReader {
     /// XML bytes handed to expat at a time.
     public static let chunkSize = 1 << 18
-    /// Bytes of XML text in a piece (the size of each ring buffer) unless a test asks for others.
+    /// Bytes of XML text in a piece (the size of each ring buffer) while the ring fits in
+    /// `ringBudget`.
     public static let defaultPieceSize = 4 << 20
+    /// The most bytes the ring's buffers take, whatever the thread count.
+    public static let ringBudget = 64 << 20
+    /// The most parsing threads a reader runs, whatever it is asked for.
+    public static let maxThreads = 16
 
     /// The input as the user named it.
     public let file: String
@@ -71,9 +81,11 @@ public struct OSMReader {
     let pieceSize: Int
 
     /// A reader of `file` ("-" is standard input) keeping what `filter` asks for, parsing on
-    /// `threads` threads (at least 1; by default one per active core).
+    /// `threads` threads (1 to `maxThreads`; by default one per active core).
     public init(file: String, filter: OSMElementFilter, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        self.init(file: file, filter: filter, threads: threads, pieceSize: Self.defaultPieceSize)
+        let threads = Self.parsingThreads(threads)
+        let pieceSize = min(Self.defaultPieceSize, Self.ringBudget / Self.ringSlots(threads: threads))
+        self.init(file: file, filter: filter, threads: threads, pieceSize: pieceSize)
     }
 
     /// A reader that cuts pieces of `pieceSize` bytes (at least 64): small pieces put cuts
@@ -81,8 +93,19 @@ public struct OSMReader {
     init(file: String, filter: OSMElementFilter, threads: Int, pieceSize: Int) {
         self.file = file
         self.filter = filter
-        self.threads = max(1, threads)
+        self.threads = Self.parsingThreads(threads)
         self.pieceSize = max(64, pieceSize)
+    }
+
+    /// The parsing threads a reader runs when asked for `threads`.
+    public static func parsingThreads(_ threads: Int) -> Int {
+        min(max(1, threads), maxThreads)
+    }
+
+    /// Buffers in the ring: one per thread being parsed, one per piece parsed and waiting to be
+    /// handed over, and two for the reading thread and the caller.
+    private static func ringSlots(threads: Int) -> Int {
+        2 * threads + 2
     }
 
     /// Reads the whole input, calling `handler` for each element the filter keeps, `progress`
@@ -101,7 +124,7 @@ public struct OSMReader {
         let stream = try DecodedStream(input)
         let totalBytes = input.size
         let parallel = threads > 1
-        let pipeline = ReadPipeline(pieceSize: pieceSize, slots: 2 * threads + 2)
+        let pipeline = ReadPipeline(pieceSize: pieceSize, slots: Self.ringSlots(threads: threads))
         // The reading thread owns the input from here on.
         let producer = Handover(value: PieceProducer(input: input, stream: stream, pipeline: pipeline, parallel: parallel))
         pipeline.spawn { producer.value.run() }

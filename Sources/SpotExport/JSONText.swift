@@ -57,11 +57,22 @@ public enum JSONText {
 
     /// Appends `"key":`, after `{` when `first`, else after a comma.
     public static func appendKey(_ key: StaticString, first: Bool = false, to bytes: inout [UInt8]) {
-        bytes.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let count = key.utf8CodeUnitCount
+        appendInPlace(count + 4, to: &bytes) { text in
+            text[0] = first ? UInt8(ascii: "{") : UInt8(ascii: ",")
+            text[1] = UInt8(ascii: "\"")
+            _ = UnsafeMutableBufferPointer(rebasing: text[2..<2 + count]).initialize(from: UnsafeBufferPointer(start: key.utf8Start, count: count))
+            text[count + 2] = UInt8(ascii: "\"")
+            text[count + 3] = UInt8(ascii: ":")
+        }
+    }
+
+    /// Appends `count` bytes that `write` fills in on the stack, in one copy.
+    private static func appendInPlace(_ count: Int, to bytes: inout [UInt8], _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { text in
+            write(text)
+            bytes.append(contentsOf: text)
+        }
     }
 
     /// Appends `value` as a JSON string, or null.
@@ -109,12 +120,7 @@ public enum JSONText {
         let magnitude = Int64(value).magnitude
         appendDigits(magnitude / 10_000_000, to: &bytes)
         bytes.append(UInt8(ascii: "."))
-        let fraction = magnitude % 10_000_000
-        var divisor: UInt64 = 1_000_000
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-            divisor /= 10
-        }
+        appendDigits(magnitude % 10_000_000, width: 7, to: &bytes)
     }
 
     /// Appends a whole number.
@@ -123,12 +129,17 @@ public enum JSONText {
         appendDigits(value.magnitude, to: &bytes)
     }
 
-    private static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
-        var divisor: UInt64 = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
+    /// Appends the decimal digits of `value`, with leading zeros up to `width` (at most 20) digits.
+    private static func appendDigits(_ value: UInt64, width: Int = 1, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+            var rest = value
+            var start = text.count
+            repeat {
+                start -= 1
+                text[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0 || text.count - start < width
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start...]))
         }
     }
 

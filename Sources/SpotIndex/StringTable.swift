@@ -64,13 +64,94 @@ struct StringTable {
     }
 
     /// The bytes of string `index`.
+    ///
+    /// The strings before it in its block matter only for the prefixes they pass on, so their
+    /// entries' headers are read first, and each is decoded only as far as the strings after it
+    /// keep of it (a block of names often shares little).
     func bytes(_ index: Int) throws(IndexError) -> [UInt8] {
         guard index >= 0 && index < count else { throw corrupt("string \(index) of \(count) is out of bounds") }
+        let target = index % blockSize
         var position = try start(ofBlock: index / blockSize)
-        var string: [UInt8] = []
-        string.reserveCapacity(64)
-        for _ in 0...index % blockSize { try advance(&position, &string) }
-        return string
+        return try withUnsafeTemporaryAllocation(of: EntryHeader.self, capacity: target + 1) { headers throws(IndexError) in
+            var previousLength = 0
+            for entry in 0...target {
+                let header = try self.header(at: position, previousLength: previousLength)
+                headers.initializeElement(at: entry, to: header)
+                previousLength = header.shared + header.decodedLength
+                position = header.coded.upperBound
+            }
+            // What each string must pass on: the target all of itself, a string before it the
+            // prefix that the next string shares and must itself pass on.
+            var kept = Int.max
+            for entry in stride(from: target, through: 0, by: -1) {
+                headers[entry].kept = kept
+                kept = min(kept, headers[entry].shared)
+            }
+            // Every string is built in place over the one before: it keeps that string's prefix.
+            var capacity = 0
+            for entry in 0...target { capacity = max(capacity, headers[entry].keptLength) }
+            return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                for entry in 0...target {
+                    let header = headers[entry]
+                    expand(header, into: buffer, from: min(header.shared, header.keptLength), to: header.keptLength)
+                }
+                initialized = headers[target].keptLength
+            }
+        }
+    }
+
+    /// An entry of a block: how much it shares with the string before, where its coded rest is,
+    /// and how long the rest is decoded.
+    private struct EntryHeader {
+        var shared: Int
+        var coded: Range<Int>
+        var decodedLength: Int
+        /// How much of the decoded string the strings after it need (`Int.max`: all).
+        var kept = Int.max
+        /// The length of the string as far as it is kept.
+        var keptLength: Int { min(shared + decodedLength, kept) }
+    }
+
+    /// Reads the header of the entry at `position`, which follows a string of `previousLength` bytes.
+    private func header(at position: Int, previousLength: Int) throws(IndexError) -> EntryHeader {
+        var varints = VarintReader(entries, from: position)
+        guard let shared = varints.next(), let length = varints.next(), Int(shared) <= previousLength,
+            Int(length) <= entries.count - varints.position
+        else { throw corrupt("a string's entry runs past the table or shares too long a prefix") }
+        let coded = varints.position..<varints.position + Int(length)
+        let decodedLength = expansionStarts.withUnsafeBufferPointer { starts in
+            UnsafeRawBufferPointer(rebasing: entries[coded]).reduce(0) { $0 + starts[Int($1) + 1] - starts[Int($1)] }
+        }
+        return EntryHeader(shared: Int(shared), coded: coded, decodedLength: decodedLength)
+    }
+
+    /// Writes the decoded rest of `entry` into `buffer` from `start` (where it follows the shared
+    /// prefix) up to `end`; `start` and `end` are at most the entry's length.
+    private func expand(_ entry: EntryHeader, into buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int, to end: Int) {
+        guard start < end else { return }
+        expansionBytes.withUnsafeBufferPointer { expansions in
+            expansionStarts.withUnsafeBufferPointer { starts in
+                // Bytes of the decoded rest to skip: those that `start` says are already there.
+                var skip = start - entry.shared
+                var next = start
+                for symbol in UnsafeRawBufferPointer(rebasing: entries[entry.coded]) {
+                    var from = starts[Int(symbol)]
+                    let to = starts[Int(symbol) + 1]
+                    if skip >= to - from {
+                        skip -= to - from
+                        continue
+                    }
+                    from += skip
+                    skip = 0
+                    while from < to && next < end {
+                        buffer[next] = expansions[from]
+                        next += 1
+                        from += 1
+                    }
+                    if next == end { return }
+                }
+            }
+        }
     }
 
     /// The number of the string equal to `string`, or nil when the table does not hold it.
@@ -124,30 +205,14 @@ struct StringTable {
     /// Decodes the entry at `position` into `string`, which holds the string before it in its
     /// block (empty at a block's start), and moves `position` to the next entry.
     private func advance(_ position: inout Int, _ string: inout [UInt8]) throws(IndexError) {
-        var varints = VarintReader(entries, from: position)
-        guard let shared = varints.next(), let length = varints.next(), Int(shared) <= string.count,
-            Int(length) <= entries.count - varints.position
-        else { throw corrupt("a string's entry runs past the table or shares too long a prefix") }
-        let coded = UnsafeRawBufferPointer(rebasing: entries[varints.position..<varints.position + Int(length)])
-        expansionBytes.withUnsafeBufferPointer { expansions in
-            expansionStarts.withUnsafeBufferPointer { starts in
-                // Two passes: the decoded length, then the bytes, written in place.
-                var decodedLength = 0
-                for symbol in coded { decodedLength += starts[Int(symbol) + 1] - starts[Int(symbol)] }
-                string.removeLast(string.count - Int(shared))
-                string.append(contentsOf: repeatElement(0, count: decodedLength))
-                string.withUnsafeMutableBufferPointer { output in
-                    var next = Int(shared)
-                    for symbol in coded {
-                        for index in starts[Int(symbol)]..<starts[Int(symbol) + 1] {
-                            output[next] = expansions[index]
-                            next += 1
-                        }
-                    }
-                }
-            }
+        let header = try header(at: position, previousLength: string.count)
+        let length = header.shared + header.decodedLength
+        string = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+            _ = buffer.initialize(from: string.prefix(header.shared))
+            expand(header, into: buffer, from: header.shared, to: length)
+            initialized = length
         }
-        position = varints.position + Int(length)
+        position = header.coded.upperBound
     }
 
     private func corrupt(_ message: String) -> IndexError { IndexError(.corrupt, file: file, section: name, message) }

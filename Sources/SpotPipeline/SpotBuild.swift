@@ -48,14 +48,15 @@ public struct SpotBuild {
     /// The build time to record, as seconds since 1970 (SOURCE_DATE_EPOCH); when nil, the
     /// newest timestamp found in the inputs.
     public let sourceDateEpoch: Int?
-    /// Threads that parse XML (OSMReader); the index is the same for any number.
+    /// Threads that parse XML (OSMReader: as asked, at most `OSMReader.maxThreads`); the index
+    /// is the same for any number.
     public let threads: Int
 
     /// A build of `pipeline`, parsing on `threads` threads (by default one per core).
     public init(pipeline: Pipeline, sourceDateEpoch: Int? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.pipeline = pipeline
         self.sourceDateEpoch = sourceDateEpoch
-        self.threads = threads
+        self.threads = OSMReader.parsingThreads(threads)
     }
 
     /// The stages after reading, in order.

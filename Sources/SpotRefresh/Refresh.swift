@@ -57,7 +57,7 @@ public struct Refresh {
         let lock = try log.timed("lock") { (try RefreshLock(output: output), [:], nil) }
         defer { withExtendedLifetime(lock) {} }
         unlink(generations.candidate)  // left by a run that was killed; the lock is ours now
-        let published = try log.timed("check") { () -> (SpotIndexReader?, counts: [String: Int], message: String?) in
+        let published = log.timed("check") { () -> (SpotIndexReader?, counts: [String: Int], message: String?) in
             guard FileManager.default.fileExists(atPath: output) else { return (nil, [:], "nothing published yet") }
             do {
                 let index = try SpotIndexReader(path: output)

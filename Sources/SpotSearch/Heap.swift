@@ -1,66 +1,64 @@
-import Spots
-
-/// A node or a spot waiting in the best-first queue. Order: distance, then what may still hold
-/// or become a closer result (a lower bound not yet made exact, a box) before a spot at its exact
-/// distance, then OSM reference.
-struct Entry {
-    /// A lower bound of the distance, or the exact distance (of a spot) or bound (of a box).
+/// A box of the spatial tree waiting in the best-first queue, nearest (lower bound) first.
+struct Entry: Comparable {
+    /// A lower bound of the distance to anything in the box: the cheap bound along the meridian,
+    /// or the exact bound.
     let distance: Double
-    /// Whether `distance` is exact rather than the cheap bound along the meridian.
+    /// Whether `distance` is the exact bound of the box.
     let exact: Bool
-    /// 0 for a spot; otherwise the tree level + 1 of a box (the root is the highest).
+    /// The box's tree level + 1 (the root is the highest).
     let level: Int
     let index: Int
-    let ref: OSMRef?
 
-    /// Whether this entry is a spot at its exact distance: the only kind that is a result.
-    var isFinal: Bool { exact && level == 0 }
-
-    static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-        if a.distance != b.distance { return a.distance < b.distance }
-        if a.isFinal != b.isFinal { return !a.isFinal }
-        if let ra = a.ref, let rb = b.ref { return ra < rb }
-        return false
-    }
+    static func < (a: Entry, b: Entry) -> Bool { a.distance < b.distance }
+    static func == (a: Entry, b: Entry) -> Bool { a.distance == b.distance }
 }
 
-/// A binary min-heap, ordered by `precedes`.
-struct Heap<Element> {
+/// A binary min-heap of `Comparable` elements (the smallest pops first). Sifting moves a hole
+/// rather than swapping, and works on the storage directly: the near search pushes and pops an
+/// entry per box and per spot it looks at, so this loop is its hottest.
+struct Heap<Element: Comparable> {
     private var items: [Element] = []
-    private let precedes: (Element, Element) -> Bool
 
-    init(by precedes: @escaping (Element, Element) -> Bool) {
-        self.precedes = precedes
-    }
-
-    mutating func push(_ entry: Element) {
-        items.append(entry)
-        var child = items.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard precedes(items[child], items[parent]) else { break }
-            items.swapAt(child, parent)
-            child = parent
+    mutating func push(_ element: Element) {
+        items.append(element)
+        items.withUnsafeMutableBufferPointer { items in
+            var hole = items.count - 1
+            while hole > 0 {
+                let parent = (hole - 1) / 2
+                guard element < items[parent] else { break }
+                items[hole] = items[parent]
+                hole = parent
+            }
+            items[hole] = element
         }
     }
 
     mutating func pop() -> Element? {
-        guard let top = items.first else { return nil }
-        let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
-            var parent = 0
+        guard let last = items.popLast() else { return nil }
+        guard let top = items.first else { return last }
+        items.withUnsafeMutableBufferPointer { items in
+            let count = items.count
+            var hole = 0
             while true {
-                let left = 2 * parent + 1
-                let right = left + 1
-                var smallest = parent
-                if left < items.count && precedes(items[left], items[smallest]) { smallest = left }
-                if right < items.count && precedes(items[right], items[smallest]) { smallest = right }
-                if smallest == parent { break }
-                items.swapAt(parent, smallest)
-                parent = smallest
+                var child = 2 * hole + 1
+                guard child < count else { break }
+                if child + 1 < count && items[child + 1] < items[child] { child += 1 }
+                guard items[child] < last else { break }
+                items[hole] = items[child]
+                hole = child
             }
+            items[hole] = last
         }
         return top
     }
+}
+
+/// The head of one posting list while lists are merged in reference order.
+struct ListHead: Comparable {
+    /// The reference rank of the list's next spot.
+    let rank: Int
+    /// Which list.
+    let list: Int
+
+    static func < (a: ListHead, b: ListHead) -> Bool { a.rank < b.rank }
 }

@@ -165,9 +165,9 @@ public final class SpotSearch: @unchecked Sendable {
         var found: [(spot: Int, distance: Double?)] = []
         var seen = Set<Int>()
         for var lists in groups {
-            var heads = Heap<(rank: Int, list: Int)>(by: { $0.rank < $1.rank })
+            var heads = Heap<ListHead>()
             func pushHead(_ list: Int) throws {
-                if let rank = try lists[list].next() { heads.push((rank, list)) }
+                if let rank = try lists[list].next() { heads.push(ListHead(rank: rank, list: list)) }
             }
             for list in lists.indices { try pushHead(list) }
             while found.count < limit, let head = heads.pop() {
@@ -216,32 +216,26 @@ public final class SpotSearch: @unchecked Sendable {
     /// The `limit` spots nearest to `origin` that pass, nearest first (ties by OSM type and id),
     /// within `maximum` metres and `region`.
     ///
-    /// Children enter the queue with a cheap lower bound (the distance along the meridian alone)
-    /// and get their exact distance, or the exact bound of their box, only when they reach the
-    /// head of the queue; most never do.
+    /// Boxes of the tree are visited nearest first. A box enters the queue with a cheap lower
+    /// bound (the distance along the meridian alone) and gets the exact bound of its box only
+    /// when it reaches the head of the queue. Spots go straight to the bounded list of the best
+    /// results, whose last distance, once the list is full, prunes every box and spot farther
+    /// away; the search ends when the nearest box left is farther than that.
     private func nearest(
         to origin: Coordinate, within maximum: Double, region: SearchRegion?, limit: Int, passes: (Int) throws -> Bool
     ) throws -> [(spot: Int, distance: Double)] {
-        var found: [(spot: Int, distance: Double)] = []
         let levels = index.levelCounts.count
-        guard levels > 0 else { return [] }
+        guard levels > 0, limit > 0 else { return [] }
         let bound = BoxDistance(origin)
-        var queue = Heap<Entry>(by: Entry.precedes)
-        queue.push(Entry(distance: 0, exact: true, level: levels, index: 0, ref: nil))
+        var best = TopResults(limit: limit)
+        var queue = Heap<Entry>()
+        queue.push(Entry(distance: 0, exact: true, level: levels, index: 0))
         while let entry = queue.pop() {
-            if entry.distance > maximum { break }
+            var farthest = best.distanceBound(within: maximum)
+            if entry.distance > farthest { break }
             if !entry.exact {
-                let distance = entry.level == 0
-                    ? try index.coordinate(at: entry.index).distance(to: origin)
-                    : bound.minimum(to: index.box(level: entry.level - 1, index: entry.index))
-                if distance <= maximum {
-                    queue.push(Entry(distance: distance, exact: true, level: entry.level, index: entry.index, ref: entry.ref))
-                }
-                continue
-            }
-            if entry.level == 0 {
-                found.append((entry.index, entry.distance))
-                if found.count == limit { break }
+                let distance = bound.minimum(to: index.box(level: entry.level - 1, index: entry.index))
+                if distance <= farthest { queue.push(Entry(distance: distance, exact: true, level: entry.level, index: entry.index)) }
                 continue
             }
             let childLevel = entry.level - 1
@@ -251,19 +245,21 @@ public final class SpotSearch: @unchecked Sendable {
                 if childLevel == 0 {
                     let coordinate = try index.coordinate(at: child)
                     if let region, !region.contains(coordinate) { continue }
-                    guard try passes(child) else { continue }
-                    let distance = bound.alongMeridian(coordinate.latitudeE7, coordinate.latitudeE7)
-                    if distance <= maximum { queue.push(Entry(distance: distance, exact: false, level: 0, index: child, ref: try index.ref(at: child))) }
+                    guard bound.alongMeridian(coordinate.latitudeE7, coordinate.latitudeE7) <= farthest, try passes(child) else { continue }
+                    let distance = coordinate.distance(to: origin)
+                    guard distance <= farthest else { continue }
+                    best.offer(ResultKey(distance: distance, rank: 0, ref: try index.ref(at: child)), spot: child, distance: distance)
+                    farthest = best.distanceBound(within: maximum)
                 } else {
                     let box = index.box(level: childLevel - 1, index: child)
                     if let region, !region.intersects(west: box.minLongitudeE7, south: box.minLatitudeE7, east: box.maxLongitudeE7, north: box.maxLatitudeE7) {
                         continue
                     }
                     let distance = bound.alongMeridian(box.minLatitudeE7, box.maxLatitudeE7)
-                    if distance <= maximum { queue.push(Entry(distance: distance, exact: false, level: childLevel, index: child, ref: nil)) }
+                    if distance <= farthest { queue.push(Entry(distance: distance, exact: false, level: childLevel, index: child)) }
                 }
             }
         }
-        return found
+        return best.results.map { ($0.spot, $0.distance ?? 0) }
     }
 }

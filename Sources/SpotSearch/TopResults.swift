@@ -28,5 +28,12 @@ struct TopResults {
         if entries.count > limit { entries.removeLast() }
     }
 
+    /// The largest distance a new result may have and still be kept: `maximum` until there are
+    /// `limit` results, then the distance of the last (ties are settled by the rest of the key).
+    func distanceBound(within maximum: Double) -> Double {
+        guard entries.count == limit, let worst = entries.last else { return maximum }
+        return min(maximum, worst.key.distance)
+    }
+
     var results: [(spot: Int, distance: Double?)] { entries.map { ($0.spot, $0.distance) } }
 }

@@ -9,7 +9,7 @@ enum BuildCommand {
         OptionSpec(names: ["--keep-all"], valueName: nil, help: "Keep every amenity/tourism node: no exclusions, values\nwithout a category kept with category null."),
         OptionSpec(names: ["--no-dedupe"], valueName: nil, help: "Do not merge same-name places. (The same OSM object\nmet twice is always one record.)"),
         OptionSpec(names: ["--no-clusters"], valueName: nil, help: "Write no cluster levels ('spots cluster' then clusters\nat query time): a smaller index, a faster build."),
-        OptionSpec(names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core). The\nindex is the same for any number."),
+        OptionSpec(names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core; at\nmost 16 run). The index is the same for any number."),
         OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print nothing but errors."),
         Help.option,
     ]
@@ -53,7 +53,8 @@ enum BuildCommand {
         let output = try AtomicOutput(path: outputPath)
         let progress = ProgressBar(enabled: !quiet)
         defer { progress.finish() }
-        let (index, statistics) = try SpotBuild(pipeline: pipeline, sourceDateEpoch: sourceDateEpoch, threads: threads).run { step in
+        let build = SpotBuild(pipeline: pipeline, sourceDateEpoch: sourceDateEpoch, threads: threads)
+        let (index, statistics) = try build.run { step in
             progress.update(done: step.bytesRead, total: step.totalBytes)
         }
         try output.write(index)
@@ -65,7 +66,7 @@ enum BuildCommand {
                 "spots: wrote \(outputPath): \(grouped(statistics.spots)) spots from \(grouped(statistics.nodes)) nodes, "
                     + "\(ProgressBar.bytes(index.count)), in \(seconds) s; XML in "
                     + "\(grouped(statistics.parallelPieces + statistics.sequentialPieces)) pieces, "
-                    + "\(grouped(statistics.parallelPieces)) parsed in parallel (\(threads) threads), "
+                    + "\(grouped(statistics.parallelPieces)) parsed in parallel (\(build.threads) threads), "
                     + "\(grouped(statistics.sequentialPieces)) in order")
         }
     }

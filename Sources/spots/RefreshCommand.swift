@@ -11,7 +11,7 @@ enum RefreshCommand {
         OptionSpec(names: ["--force"], valueName: nil, help: "Rebuild even when the inputs and the pipeline file\nare those of the published index."),
         OptionSpec(names: ["--rollback"], valueName: nil, help: "Make the previous generation (NAME.1.spots) current\nagain; the replaced one is kept as NAME.rolledback.spots."),
         OptionSpec(names: ["--log-format"], valueName: "format", help: "text (default) or json: one JSON object per line\non standard error."),
-        OptionSpec(names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core)."),
+        OptionSpec(names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core; at\nmost 16 run)."),
         Help.option,
     ]
 
