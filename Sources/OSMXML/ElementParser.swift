@@ -13,11 +13,17 @@ public struct OSMElementFilter: Sendable {
     public var types: Set<OSMElementType>
     /// Deliver only elements with a tag whose key is one of these; empty delivers all.
     public var tagKeys: [String]
+    /// Types (among `types`) whose elements without any of `tagKeys` are delivered too, bare:
+    /// with their location, node references or members but no tags. Area geometry needs every
+    /// node's location and every way's nodes, tagged or not.
+    public var bareTypes: Set<OSMElementType>
 
-    /// A filter for `types` carrying any of `tagKeys` (all elements of those types when empty).
-    public init(types: Set<OSMElementType>, tagKeys: [String] = []) {
+    /// A filter for `types` carrying any of `tagKeys` (all elements of those types when empty),
+    /// and the rest of `bareTypes` without their tags.
+    public init(types: Set<OSMElementType>, tagKeys: [String] = [], bareTypes: Set<OSMElementType> = []) {
         self.types = types
         self.tagKeys = tagKeys
+        self.bareTypes = bareTypes.intersection(types)
     }
 }
 
@@ -245,6 +251,8 @@ struct ParseState {
     let parser: XML_Parser
     /// The wanted types, one bit per `OSMElementType.rawValue` (no hashing per element).
     let types: UInt8
+    /// The types delivered bare when no tag matches, one bit per type.
+    let bareTypes: UInt8
     let tagKeys: [[UInt8]]
     var batch = ElementBatch()
     var summary = OSMReadSummary()
@@ -262,6 +270,7 @@ struct ParseState {
     init(parser: XML_Parser, filter: OSMElementFilter) {
         self.parser = parser
         types = filter.types.reduce(0) { $0 | 1 << $1.rawValue }
+        bareTypes = filter.bareTypes.reduce(0) { $0 | 1 << $1.rawValue }
         tagKeys = filter.tagKeys.map { Array($0.utf8) }
     }
 
@@ -281,7 +290,7 @@ struct ParseState {
                 noteTimestamp(attributes, key: "osm_base")
             }
         case 2:
-            if open != nil && equal(name, "tag") { addTag(attributes) }
+            if open != nil { addChild(name, attributes) }
         default:
             break
         }
@@ -296,9 +305,17 @@ struct ParseState {
         }
         if openMatches && !openIsDeleted {
             batch.elements.append(element)
+        } else if bareTypes & 1 << element.type.rawValue != 0 && !openIsDeleted {
+            // Delivered without its tags; their bytes stay in the arena until the batch is emptied.
+            batch.tags.removeLast(batch.tags.count - Int(element.firstTag))
+            var bare = element
+            bare.tagCount = 0
+            batch.elements.append(bare)
         } else {
             batch.bytes.removeLast(batch.bytes.count - openArenaStart)
             batch.tags.removeLast(batch.tags.count - Int(element.firstTag))
+            batch.refs.removeLast(batch.refs.count - Int(element.firstRef))
+            batch.members.removeLast(batch.members.count - Int(element.firstMember))
         }
     }
 
@@ -314,13 +331,21 @@ struct ParseState {
         let tags = batch.tags[firstTag...].map { tag in
             TagRecord(key: tag.key.shifted(by: -shift), value: tag.value.shifted(by: -shift))
         }
+        let members = batch.members[Int(element.firstMember)...].map { member in
+            MemberRecord(type: member.type, ref: member.ref, role: member.role.shifted(by: -shift))
+        }
+        let refs = batch.refs[Int(element.firstRef)...]
         let bytes = batch.bytes[openArenaStart...]
         batch.removeAll()
         batch.bytes.append(contentsOf: bytes)
         batch.tags.append(contentsOf: tags)
+        batch.refs.append(contentsOf: refs)
+        batch.members.append(contentsOf: members)
         element.latitude = element.latitude.shifted(by: -shift)
         element.longitude = element.longitude.shifted(by: -shift)
         element.firstTag = 0
+        element.firstRef = 0
+        element.firstMember = 0
         open = element
         openArenaStart = 0
     }
@@ -348,7 +373,8 @@ struct ParseState {
         var record = ElementRecord(
             type: type, id: 0, version: 0,
             line: origin.map(line: Int(XML_GetCurrentLineNumber(parser)), column: 0).line,
-            latitude: .absent, longitude: .absent, firstTag: Int32(batch.tags.count), tagCount: 0)
+            latitude: .absent, longitude: .absent, firstTag: Int32(batch.tags.count), tagCount: 0,
+            firstRef: Int32(batch.refs.count), firstMember: Int32(batch.members.count))
         var id: Int64?
         var index = 0
         while let key = attributes[index], let value = attributes[index + 1] {
@@ -383,6 +409,47 @@ struct ParseState {
         }
         record.id = id
         open = record
+    }
+
+    /// Reads a child of the open element: a tag, a way's node reference, a relation's member.
+    private mutating func addChild(_ name: UnsafePointer<CChar>, _ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>) {
+        if equal(name, "tag") {
+            addTag(attributes)
+        } else if open!.type == .way && equal(name, "nd") {
+            addNodeRef(attributes)
+        } else if open!.type == .relation && equal(name, "member") {
+            addMember(attributes)
+        }
+    }
+
+    private mutating func addNodeRef(_ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>) {
+        var index = 0
+        while let name = attributes[index], let value = attributes[index + 1] {
+            index += 2
+            if equal(name, "ref"), let ref = Self.integer(value) {
+                batch.refs.append(ref)
+                open!.refCount += 1
+                return
+            }
+        }
+        halt("<nd> without a valid ref attribute")
+    }
+
+    private mutating func addMember(_ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>) {
+        var member = MemberRecord(type: nil, ref: nil, role: ByteSpan(start: Int32(batch.bytes.count), count: 0))
+        var index = 0
+        while let name = attributes[index], let value = attributes[index + 1] {
+            index += 2
+            if equal(name, "type") {
+                member.type = Self.elementType(value)
+            } else if equal(name, "ref") {
+                member.ref = Self.integer(value)
+            } else if equal(name, "role") {
+                member.role = batch.append(value, count: strlen(value))
+            }
+        }
+        batch.members.append(member)
+        open!.memberCount += 1
     }
 
     private mutating func addTag(_ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>) {

@@ -17,14 +17,30 @@ public struct OSMElement {
     let record: ElementRecord
     let bytes: UnsafeBufferPointer<UInt8>
     let tags: UnsafeBufferPointer<TagRecord>
+    let refs: UnsafeBufferPointer<Int64>
+    let members: UnsafeBufferPointer<MemberRecord>
 
     /// The `lat` attribute in degrees × 10^7; nil when absent, not a number or out of Int32.
     public var latitudeE7: Int32? { slice(record.latitude)?.fixedPointE7 }
     /// The `lon` attribute in degrees × 10^7; nil when absent, not a number or out of Int32.
     public var longitudeE7: Int32? { slice(record.longitude)?.fixedPointE7 }
 
-    /// How many `<tag>` children the element has.
+    /// How many `<tag>` children the element has (0 for an element delivered bare).
     public var tagCount: Int { Int(record.tagCount) }
+
+    /// A way's node references (`<nd ref>`), in order; empty for nodes and relations.
+    public var nodeRefs: UnsafeBufferPointer<Int64> {
+        UnsafeBufferPointer(rebasing: refs[Int(record.firstRef)..<Int(record.firstRef + record.refCount)])
+    }
+
+    /// How many `<member>` children a relation has; 0 for nodes and ways.
+    public var memberCount: Int { Int(record.memberCount) }
+
+    /// Member `index` of a relation, in document order.
+    public func member(at index: Int) -> OSMMember {
+        let member = members[Int(record.firstMember) + index]
+        return OSMMember(type: member.type, ref: member.ref, role: slice(member.role)!)
+    }
 
     /// The key and value of tag `index`, in document order.
     public func tag(at index: Int) -> (key: OSMBytes, value: OSMBytes) {
@@ -59,6 +75,23 @@ struct ByteSpan {
     }
 }
 
+/// One member of a relation: the referenced object and its role, as bytes (`outer`, `inner`).
+public struct OSMMember {
+    /// The member's type; nil when the `type` attribute names none of the three.
+    public let type: OSMElementType?
+    /// The member's id (`ref`); nil when absent or not a number.
+    public let ref: Int64?
+    /// The `role` attribute, empty when absent.
+    public let role: OSMBytes
+}
+
+/// A relation member in a batch: its type, id and role bytes in the arena.
+struct MemberRecord {
+    var type: OSMElementType?
+    var ref: Int64?
+    var role: ByteSpan
+}
+
 /// A tag in a batch: its key and value in the arena.
 struct TagRecord {
     var key: ByteSpan
@@ -75,6 +108,10 @@ struct ElementRecord {
     var longitude: ByteSpan
     var firstTag: Int32
     var tagCount: Int32
+    var firstRef: Int32 = 0
+    var refCount: Int32 = 0
+    var firstMember: Int32 = 0
+    var memberCount: Int32 = 0
 }
 
 /// Elements parsed from one stretch of input, in document order: flat arrays that are reused
@@ -83,6 +120,8 @@ struct ElementRecord {
 struct ElementBatch {
     var bytes: [UInt8] = []
     var tags: [TagRecord] = []
+    var refs: [Int64] = []
+    var members: [MemberRecord] = []
     var elements: [ElementRecord] = []
 
     /// Copies `count` bytes at `pointer` into the arena and returns where they went.
@@ -98,10 +137,14 @@ struct ElementBatch {
     func forEach(lineOffset: Int = 0, _ body: (OSMElement) -> Void) {
         bytes.withUnsafeBufferPointer { bytes in
             tags.withUnsafeBufferPointer { tags in
-                for record in elements {
-                    body(OSMElement(
-                        type: record.type, id: record.id, version: record.version, line: record.line + lineOffset,
-                        record: record, bytes: bytes, tags: tags))
+                refs.withUnsafeBufferPointer { refs in
+                    members.withUnsafeBufferPointer { members in
+                        for record in elements {
+                            body(OSMElement(
+                                type: record.type, id: record.id, version: record.version, line: record.line + lineOffset,
+                                record: record, bytes: bytes, tags: tags, refs: refs, members: members))
+                        }
+                    }
                 }
             }
         }
@@ -111,6 +154,8 @@ struct ElementBatch {
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         tags.removeAll(keepingCapacity: true)
+        refs.removeAll(keepingCapacity: true)
+        members.removeAll(keepingCapacity: true)
         elements.removeAll(keepingCapacity: true)
     }
 }
