@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "OSMXML", dependencies: ["CExpat", "CZlib"]),
         // The domain: spots, categories, coordinates. Foundation only.
         .target(name: "Spots"),
+        // Area geometry for the build: node locations, way node lists, rings, representative points.
+        .target(name: "OSMGeometry", dependencies: ["Spots"]),
         // Pin clustering by the supercluster method, in Web Mercator. Foundation only.
         .target(name: "SpotCluster", dependencies: ["Spots"]),
         // The index file format: writer and memory-mapped reader. Foundation only.
@@ -28,7 +30,7 @@ let package = Package(
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedPipelines plugin.
         .target(
-            name: "SpotPipeline", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotCluster", "CCrypto"],
+            name: "SpotPipeline", dependencies: ["OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster", "CCrypto"],
             plugins: ["EmbedPipelines"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
         // A seeded random number generator shared by the tests and benchmarks.
@@ -52,6 +54,7 @@ let package = Package(
 
         .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
+        .testTarget(name: "OSMGeometryTests", dependencies: ["OSMGeometry", "Spots"]),
         .testTarget(name: "SpotClusterTests", dependencies: ["SpotCluster", "Spots", "SeededRandom"]),
         .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "SpotCluster", "CZlib", "SeededRandom"]),
         .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "Spots", "SpotIndex", "SpotCluster"]),

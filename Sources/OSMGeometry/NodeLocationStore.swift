@@ -1,0 +1,166 @@
+/// The location of every node read, for the ways that name them, in at most 12 bytes a node.
+///
+/// Nodes are appended as they are read. `finish()` then chooses the layout by id density:
+/// - sparse (the usual case for an extract: ids spread over billions): entries of the low 32 bits
+///   of the id and the two coordinates (12 bytes), sorted by id, with a short table of where
+///   each value of the high 32 bits starts; a lookup is two binary searches;
+/// - dense, when the ids fill at least two thirds of their range: the two coordinates (8 bytes)
+///   at index id − smallest id, an absent node marked by `Int32.min`; a lookup is one read.
+///
+/// Both live in `SpillBuffer`s, which move into a memory-mapped temporary file beyond
+/// `memoryLimit`. Nodes in id order (as extracts list them) are appended with no sorting; other
+/// orders (hand-edited files, several inputs) are sorted once by `finish()`, and of two
+/// entries for one id the later one wins.
+public final class NodeLocationStore {
+    /// One stored node in the sparse layout: 12 bytes.
+    struct Entry: BitwiseCopyable {
+        var low: UInt32
+        var latitudeE7: Int32
+        var longitudeE7: Int32
+    }
+
+    /// Where the entries with one value of the high 32 bits of the id start.
+    struct Run {
+        var high: Int32
+        var start: Int
+    }
+
+    /// A node's coordinates in the dense layout: 8 bytes.
+    struct Location: BitwiseCopyable {
+        var latitudeE7: Int32
+        var longitudeE7: Int32
+    }
+
+    private let memoryLimit: Int
+    private var entries: SpillBuffer
+    private var runs: [Run] = []
+    private var lastID = Int64.min
+    private var isSorted = true
+    private var hasDuplicates = false
+    /// The dense layout once chosen, and the id at its index 0.
+    private var dense: SpillBuffer?
+    private var denseBase: Int64 = 0
+    private var finished = false
+
+    /// An empty store whose layouts spill to a temporary file beyond `memoryLimit` bytes each.
+    public init(memoryLimit: Int = 64 << 20) {
+        self.memoryLimit = memoryLimit
+        entries = SpillBuffer(memoryLimit: memoryLimit)
+    }
+
+    /// Nodes stored.
+    public private(set) var count = 0
+
+    /// Whether `finish()` chose the dense layout.
+    public var isDense: Bool { dense != nil }
+
+    /// Whether the store's bytes live in a memory-mapped temporary file.
+    public var isSpilled: Bool { dense?.isSpilled ?? entries.isSpilled }
+
+    /// Bytes the store's layout takes.
+    public var byteCount: Int { dense?.count ?? (entries.count + runs.count * MemoryLayout<Run>.stride) }
+
+    /// Stores node `id` at the given fixed-point coordinates. Only before `finish()`.
+    public func append(id: Int64, latitudeE7: Int32, longitudeE7: Int32) {
+        precondition(!finished, "NodeLocationStore.append after finish()")
+        if id <= lastID {
+            isSorted = false
+            hasDuplicates = hasDuplicates || id == lastID
+        }
+        lastID = max(lastID, id)
+        let high = Int32(truncatingIfNeeded: id >> 32)
+        if runs.last?.high != high { runs.append(Run(high: high, start: count)) }
+        entries.append(Entry(low: UInt32(truncatingIfNeeded: id), latitudeE7: latitudeE7, longitudeE7: longitudeE7))
+        count += 1
+    }
+
+    /// Ends appending: sorts when needed and chooses the layout by density.
+    public func finish() {
+        guard !finished else { return }
+        finished = true
+        if !isSorted || hasDuplicates { sortEntries() }
+        guard count > 0 else { return }
+        let first = id(at: 0)
+        let span = Double(id(at: count - 1)) - Double(first) + 1
+        guard span * 8 <= Double(count) * 12 else { return }
+        let layout = SpillBuffer(memoryLimit: memoryLimit)
+        layout.resize(to: Int(span) * MemoryLayout<Location>.stride, fill: Location(latitudeE7: .min, longitudeE7: .min))
+        let locations = layout.base!.assumingMemoryBound(to: Location.self)
+        for index in 0..<count {
+            let entry = entry(at: index)
+            locations[Int(id(at: index) - first)] = Location(latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7)
+        }
+        entries.release()
+        runs = []
+        dense = layout
+        denseBase = first
+    }
+
+    /// The coordinates of node `id`, or nil when it was not stored. Only after `finish()`.
+    public func location(of id: Int64) -> (latitudeE7: Int32, longitudeE7: Int32)? {
+        precondition(finished, "NodeLocationStore.location before finish()")
+        if let dense {
+            let offset = id &- denseBase
+            guard offset >= 0, offset < dense.count / MemoryLayout<Location>.stride else { return nil }
+            let location = dense.base!.assumingMemoryBound(to: Location.self)[Int(offset)]
+            return location.latitudeE7 == .min ? nil : (location.latitudeE7, location.longitudeE7)
+        }
+        let high = Int32(truncatingIfNeeded: id >> 32)
+        let low = UInt32(truncatingIfNeeded: id)
+        // The run of `high`: the last run starting at or below it.
+        var lower = 0
+        var upper = runs.count
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if runs[middle].high <= high { lower = middle + 1 } else { upper = middle }
+        }
+        guard lower > 0, runs[lower - 1].high == high else { return nil }
+        let runEnd = lower < runs.count ? runs[lower].start : count
+        var start = runs[lower - 1].start
+        var end = runEnd
+        while start < end {
+            let middle = (start + end) / 2
+            if entry(at: middle).low < low { start = middle + 1 } else { end = middle }
+        }
+        guard start < runEnd else { return nil }
+        let found = entry(at: start)
+        return found.low == low ? (found.latitudeE7, found.longitudeE7) : nil
+    }
+
+    private func entry(at index: Int) -> Entry {
+        entries.base!.assumingMemoryBound(to: Entry.self)[index]
+    }
+
+    /// The full id of entry `index` (sorted layout: its run is found by binary search).
+    private func id(at index: Int) -> Int64 {
+        var lower = 0
+        var upper = runs.count
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if runs[middle].start <= index { lower = middle + 1 } else { upper = middle }
+        }
+        return Int64(runs[lower - 1].high) << 32 | Int64(entry(at: index).low)
+    }
+
+    /// Sorts the entries by id, the later of two entries for one id kept, and rebuilds the runs.
+    /// Takes 16 bytes a node while it runs.
+    private func sortEntries() {
+        var nodes: [(id: Int64, order: Int, entry: Entry)] = []
+        nodes.reserveCapacity(count)
+        var run = 0
+        for index in 0..<count {
+            while run + 1 < runs.count && runs[run + 1].start <= index { run += 1 }
+            nodes.append((Int64(runs[run].high) << 32 | Int64(entry(at: index).low), index, entry(at: index)))
+        }
+        nodes.sort { ($0.id, $0.order) < ($1.id, $1.order) }
+        entries.release()
+        runs = []
+        count = 0
+        for (position, node) in nodes.enumerated() where position + 1 == nodes.count || nodes[position + 1].id != node.id {
+            let high = Int32(truncatingIfNeeded: node.id >> 32)
+            if runs.last?.high != high { runs.append(Run(high: high, start: count)) }
+            entries.append(node.entry)
+            count += 1
+        }
+    }
+}
