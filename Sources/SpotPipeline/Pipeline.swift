@@ -46,6 +46,8 @@ public struct Pipeline: Sendable {
     public var exclude: Set<String>
     /// Keep every amenity/tourism object: no exclusions, unmapped values kept with no category.
     public var keepAll: Bool
+    /// Ways and multipolygon relations become spots too (`areas`; `--no-areas` reads nodes only).
+    public var areas: Bool
     /// Same-name merging.
     public var dedupe: DedupeSettings
     /// The refresh gates.
@@ -90,7 +92,7 @@ public struct Pipeline: Sendable {
 
 /// The JSON form of a pipeline file.
 enum PipelineFile {
-    static let keys: Set<String> = ["inputs", "output", "categories", "category_words", "exclude", "keep_all", "dedupe", "gates", "keep", "clusters"]
+    static let keys: Set<String> = ["inputs", "output", "categories", "category_words", "exclude", "keep_all", "areas", "dedupe", "gates", "keep", "clusters"]
 
     /// Parses `text` (the contents of `file`), resolving paths against `folder` (nil: the
     /// built-in folder), taking absent fields from `base` (nil: every field but inputs and
@@ -122,13 +124,14 @@ enum PipelineFile {
             Set(try node.array().map { (item) throws(PipelineError) in try tag(item).key + "=" + tag(item).value })
         } ?? base!.exclude
         let keepAll = try field("keep_all")?.bool() ?? base!.keepAll
+        let areas = try field("areas")?.bool() ?? base!.areas
         let dedupe = try dedupeSettings(try field("dedupe"), base: base?.dedupe)
         let gates = try gateSettings(try field("gates"), base: base?.gates)
         let keep = try field("keep")?.integer(atLeast: 1) ?? base!.keep
         let clusters = try clusterSettings(try field("clusters"), base: base)
         return Pipeline(
             file: nil, fileSHA256: nil, inputs: inputs, output: output, categories: categories, categoryWords: categoryWords, exclude: exclude,
-            keepAll: keepAll,
+            keepAll: keepAll, areas: areas,
             dedupe: dedupe, gates: gates, keep: keep, clusters: clusters)
     }
 

@@ -75,11 +75,11 @@ public struct SpotBuild {
     public func run(progress: ((BuildProgress) -> Void)? = nil) throws -> (index: [UInt8], statistics: BuildStatistics) {
         let sizes = pipeline.inputs.map(Self.fileSize)
         let total = sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + $1! }
-        var extractor = SpotExtractor(contextKeys: pipeline.categories.consultedKeys)
+        var extractor = SpotExtractor(contextKeys: pipeline.categories.consultedKeys, areas: pipeline.areas)
         var statistics = BuildStatistics()
         var newestTimestamp: String?
         var inputRecords: [IndexMetadata.Input] = []
-        let filter = OSMElementFilter(types: [.node], tagKeys: SpotExtractor.selectingKeys)
+        let filter = SpotExtractor.filter(areas: pipeline.areas)
         for input in pipeline.inputs {
             let done = statistics.inputBytes
             let hasher = SHA256()
@@ -98,11 +98,14 @@ public struct SpotBuild {
             newestTimestamp = [newestTimestamp, summary.newestTimestamp].compactMap { $0 }.max()
             inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }
+        extractor.finish()
         var read = StageReport(stage: "read")
-        read.input = extractor.records.count + extractor.badCoordinates + extractor.badIDs
-        read.output = extractor.records.count
+        read.dropped = extractor.areaFailures
         if extractor.badCoordinates > 0 { read.dropped["bad_coordinates"] = extractor.badCoordinates }
         if extractor.badIDs > 0 { read.dropped["bad_ids"] = extractor.badIDs }
+        if extractor.otherRelations > 0 { read.dropped["not_multipolygons"] = extractor.otherRelations }
+        read.output = extractor.records.count
+        read.input = read.output + read.dropped.values.reduce(0, +)
         statistics.stages = [read]
         var records = extractor.records
         for stage in stages {

@@ -1,8 +1,10 @@
+import OSMGeometry
 import SpotIndex
 import Spots
 
 /// A spot on its way through the build: the spot, its OSM version (to choose between two
-/// meetings of one object), and the object's tags that the category table consults.
+/// meetings of one object), the object's tags that the category table consults, and the area
+/// of a closed way or multipolygon (for deduplication).
 public struct SpotRecord: Sendable {
     /// The spot as far as the build has made it.
     public var spot: Spot
@@ -10,12 +12,15 @@ public struct SpotRecord: Sendable {
     public var version: Int64
     /// Other tags of the object that categorizing needs ("historic": "castle").
     public var context: [String: String]
+    /// The polygon a way or relation maps, or nil (nodes, open ways).
+    public var area: Area?
 
     /// A record.
-    public init(spot: Spot, version: Int64 = 0, context: [String: String] = [:]) {
+    public init(spot: Spot, version: Int64 = 0, context: [String: String] = [:], area: Area? = nil) {
         self.spot = spot
         self.version = version
         self.context = context
+        self.area = area
     }
 }
 

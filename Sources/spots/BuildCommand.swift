@@ -8,6 +8,7 @@ enum BuildCommand {
         OptionSpec(names: ["-o", "--output"], valueName: "output", help: "The index file to write. Written to a temporary file\nbeside it and renamed, so it is replaced only on success."),
         OptionSpec(names: ["--keep-all"], valueName: nil, help: "Keep every amenity/tourism node: no exclusions, values\nwithout a category kept with category null."),
         OptionSpec(names: ["--no-dedupe"], valueName: nil, help: "Do not merge same-name places. (The same OSM object\nmet twice is always one record.)"),
+        OptionSpec(names: ["--no-areas"], valueName: nil, help: "Read nodes only: no spots for ways and multipolygon\nrelations, and no node locations kept (faster)."),
         OptionSpec(names: ["--no-clusters"], valueName: nil, help: "Write no cluster levels ('spots cluster' then clusters\nat query time): a smaller index, a faster build."),
         OptionSpec(names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core; at\nmost 16 run). The index is the same for any number."),
         OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print nothing but errors."),
@@ -16,11 +17,12 @@ enum BuildCommand {
 
     static let help = Help(
         overview: "Build a place-search index from OpenStreetMap extracts.",
-        usage: "spots build [<input> ...] [-o <output>] [--pipeline <file>] [--keep-all] [--no-dedupe] [--no-clusters] [--threads <n>] [--quiet]",
+        usage: "spots build [<input> ...] [-o <output>] [--pipeline <file>] [--keep-all] [--no-dedupe] [--no-areas] [--no-clusters] [--threads <n>] [--quiet]",
         arguments: [("<input>", "OSM XML, plain or gzip (detected by content, every\nmember read); - for standard input.")],
         options: options,
         discussion: """
-            Every node tagged amenity=* or tourism=* is a candidate; the pipeline (by default the
+            Every node, way and multipolygon relation tagged amenity=* or tourism=* is a
+            candidate (an area at a point inside it, an open way halfway along); the pipeline (by default the
             built-in Pipelines/default.json) excludes street furniture, maps values to categories,
             drops values without one, and merges same-name places within 50 m. SOURCE_DATE_EPOCH,
             when set, is recorded as the build time; otherwise the newest timestamp in the inputs.
@@ -39,6 +41,7 @@ enum BuildCommand {
         if let output = arguments.value("--output") { pipeline.output = output }
         if arguments.flag("--keep-all") { pipeline.keepAll = true }
         if arguments.flag("--no-dedupe") { pipeline.dedupe.enabled = false }
+        if arguments.flag("--no-areas") { pipeline.areas = false }
         if arguments.flag("--no-clusters") { pipeline.clusters = nil }
         guard !pipeline.inputs.isEmpty else { throw UsageError("missing <input>: give at least one OSM file") }
         guard let outputPath = pipeline.output else { throw UsageError("missing '-o <output>'") }
@@ -64,6 +67,8 @@ enum BuildCommand {
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
             printError(
                 "spots: wrote \(outputPath): \(grouped(statistics.spots)) spots from \(grouped(statistics.nodes)) nodes, "
+                    + (pipeline.areas ? "\(grouped(statistics.ways)) ways and \(grouped(statistics.relations)) relations, " : "")
+                    + "
                     + "\(ProgressBar.bytes(index.count)), in \(seconds) s; XML in "
                     + "\(grouped(statistics.parallelPieces + statistics.sequentialPieces)) pieces, "
                     + "\(grouped(statistics.parallelPieces)) parsed in parallel (\(build.threads) threads), "
