@@ -68,7 +68,6 @@ enum BuildCommand {
             printError(
                 "spots: wrote \(outputPath): \(grouped(statistics.spots)) spots from \(grouped(statistics.nodes)) nodes, "
                     + (pipeline.areas ? "\(grouped(statistics.ways)) ways and \(grouped(statistics.relations)) relations, " : "")
-                    + "
                     + "\(ProgressBar.bytes(index.count)), in \(seconds) s; XML in "
                     + "\(grouped(statistics.parallelPieces + statistics.sequentialPieces)) pieces, "
                     + "\(grouped(statistics.parallelPieces)) parsed in parallel (\(build.threads) threads), "
