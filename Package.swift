@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "OSMGeometryTests", dependencies: ["OSMGeometry", "Spots"]),
         .testTarget(name: "SpotClusterTests", dependencies: ["SpotCluster", "Spots", "SeededRandom"]),
         .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "SpotCluster", "CZlib", "SeededRandom"]),
-        .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "Spots", "SpotIndex", "SpotCluster"]),
+        .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster"]),
         .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom"]),
         .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex", "SeededRandom"]),
         .testTarget(name: "SpotReportTests", dependencies: ["SpotReport", "SpotIndex", "Spots", "SpotPipeline"]),

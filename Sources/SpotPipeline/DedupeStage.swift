@@ -5,7 +5,11 @@ import Spots
 /// Merges spots that are one place: same category (the selecting tag when there is none), equal
 /// normalized names (`NameKey`), and within the category's distance.
 ///
-/// Merging is greedy in OSM type then id order: each spot joins the first group whose head (its
+/// First, an area (a closed way or multipolygon) with a node of its group inside it is that
+/// node's place, however far the node is from the area's point: the node survives (its location
+/// is where a mapper put the place), filled from the area, with the area in `merged`.
+///
+/// Then merging is greedy in OSM type then id order: each spot joins the first group whose head (its
 /// first spot) lies within the distance, or heads a group of its own; so a group never stretches
 /// beyond the distance from its head. Of a group, the record with the most attributes survives
 /// (the first on a tie), missing attributes are filled from the others in order, and `merged`
@@ -32,7 +36,8 @@ struct DedupeStage: Stage {
         var output = unnamed
         for members in groups.values {
             let radius = settings.radius(for: records[members[0]].spot.category)
-            for place in Self.places(members.map { records[$0] }, radius: radius) {
+            let group = Self.foldAreas(members.map { records[$0] }, report: &report)
+            for place in Self.places(group, radius: radius) {
                 output.append(Self.merge(place, report: &report))
             }
         }
@@ -59,6 +64,21 @@ struct DedupeStage: Stage {
         return groups
     }
 
+    /// Same-name records (in order, so nodes first) with each area that holds a node folded into
+    /// the first such node.
+    static func foldAreas(_ records: [SpotRecord], report: inout StageReport) -> [SpotRecord] {
+        var kept = records
+        var folded = IndexSet()
+        for (position, record) in records.enumerated() {
+            guard let area = record.area,
+                let node = kept.indices.first(where: { kept[$0].spot.ref.type == .node && area.contains(kept[$0].spot.coordinate) })
+            else { continue }
+            fold(record, into: &kept[node], report: &report)
+            folded.insert(position)
+        }
+        return kept.enumerated().filter { !folded.contains($0.offset) }.map(\.element)
+    }
+
     /// One record for a place: the richest survives, filled from the rest.
     static func merge(_ place: [SpotRecord], report: inout StageReport) -> SpotRecord {
         guard place.count > 1 else { return place[0] }
@@ -68,16 +88,20 @@ struct DedupeStage: Stage {
             richest = position
         }
         var survivor = place[richest]
-        var merged = survivor.spot.merged
         for (position, other) in place.enumerated() where position != richest {
-            report.drop("duplicates_merged")
-            for (key, value) in other.spot.attributeTags where !survivor.spot.attributeTags.contains(where: { $0.key == key }) {
-                survivor.spot.setAttribute(key: key, value: value)
-            }
-            merged += [other.spot.ref] + other.spot.merged
+            fold(other, into: &survivor, report: &report)
         }
-        survivor.spot.merged = merged.sorted()
         return survivor
+    }
+
+    /// Merges `other` into `survivor`: its attributes fill the missing ones, its reference (and
+    /// what was merged into it) joins `merged`.
+    static func fold(_ other: SpotRecord, into survivor: inout SpotRecord, report: inout StageReport) {
+        report.drop("duplicates_merged")
+        for (key, value) in other.spot.attributeTags where !survivor.spot.attributeTags.contains(where: { $0.key == key }) {
+            survivor.spot.setAttribute(key: key, value: value)
+        }
+        survivor.spot.merged = (survivor.spot.merged + [other.spot.ref] + other.spot.merged).sorted()
     }
 }
 

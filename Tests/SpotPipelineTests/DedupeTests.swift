@@ -1,4 +1,5 @@
 import Foundation
+import OSMGeometry
 import SpotIndex
 import Testing
 
@@ -108,5 +109,51 @@ struct DedupeTests {
         let merged = dedupe(doubled.shuffled())
         #expect(merged.spots.count == 5000)
         #expect(merged.spots.allSatisfy { $0.merged.count == 1 })
+    }
+}
+
+/// A square area `side` metres wide centred on `record`'s point, as a closed way's polygon.
+func withSquareArea(_ record: SpotRecord, side: Double) -> SpotRecord {
+    let metresPerDegree: Double = Coordinate.earthRadius * Double.pi / 180
+    let center = record.spot.coordinate
+    let halfLatitude = Int32((side / 2 / metresPerDegree * 1e7).rounded())
+    let halfLongitude = Int32((side / 2 / (metresPerDegree * cos(center.latitude * Double.pi / 180)) * 1e7).rounded())
+    let corners = [(-1, -1), (1, -1), (1, 1), (-1, 1), (-1, -1)].map { corner in
+        Coordinate(latitudeE7: center.latitudeE7 + Int32(corner.1) * halfLatitude, longitudeE7: center.longitudeE7 + Int32(corner.0) * halfLongitude)!
+    }
+    var record = record
+    record.area = Area(outers: [corners])
+    return record
+}
+
+@Suite("Deduplication of areas")
+struct AreaDedupeTests {
+    @Test("a node inside a same-name area is that place however far from the area's point: the node survives, filled from the area")
+    func nodeInsideAreaSurvives() {
+        let area = withSquareArea(record(40, "Kaisaniemi", type: .way, attributes: ["website": "https://k.fi", "phone": "+358 2"]), side: 400)
+        let node = record(3, "KAISANIEMI", north: 150, east: 120, attributes: ["phone": "+358 1"])
+        let (spots, report) = dedupe([area, node])
+        #expect(spots.count == 1)
+        #expect(spots[0].ref == OSMRef(.node, 3))
+        #expect(spots[0].coordinate == node.spot.coordinate)
+        #expect(spots[0].details == [.phone: "+358 1", .website: "https://k.fi"])
+        #expect(spots[0].merged == [OSMRef(.way, 40)])
+        #expect(report.dropped["duplicates_merged"] == 1)
+    }
+
+    @Test("a node outside the area, or of another name or category inside it, stays its own place")
+    func nodeOutsideOrDifferentStays() {
+        let area = withSquareArea(record(40, "Kaisaniemi", type: .relation), side: 100)
+        #expect(dedupe([area, record(3, "Kaisaniemi", north: 120)]).spots.count == 2)
+        #expect(dedupe([area, record(3, "Kaisaniemen kahvila", north: 10)]).spots.count == 2)
+        #expect(dedupe([area, record(3, "Kaisaniemi", category: .bakery, north: 10)]).spots.count == 2)
+    }
+
+    @Test("an area folds into the first node inside it, in id order; the other node stays when beyond the distance")
+    func firstNodeInsideTakesTheArea() {
+        let area = withSquareArea(record(40, "Kaisaniemi", type: .way), side: 400)
+        let spots = dedupe([area, record(9, "Kaisaniemi", north: 150), record(4, "Kaisaniemi", north: -150)]).spots
+        #expect(spots.map(\.ref) == [OSMRef(.node, 4), OSMRef(.node, 9)])
+        #expect(spots[0].merged == [OSMRef(.way, 40)] && spots[1].merged.isEmpty)
     }
 }
