@@ -66,8 +66,8 @@ if [ ! -f "$input.size" ] || [ "$input" -nt "$input.size" ]; then
 fi
 
 # --- the runs --------------------------------------------------------------------------
-names=(spots osmium pyosmium floor1 floor2)
-declare -A label=([spots]="spots build" [osmium]="osmium tags-filter" [pyosmium]="pyosmium KeyFilter"
+names=(spots areas osmium pyosmium floor1 floor2)
+declare -A label=([spots]="spots build --no-areas" [areas]="spots build (areas)" [osmium]="osmium tags-filter" [pyosmium]="pyosmium KeyFilter"
   [floor1]="expat_floor (1 thread)" [floor2]="expat_floor (2 threads)")
 declare -A walls cpus rsss
 runs_row() { # NAME: whether this machine can run that row
@@ -77,7 +77,8 @@ runs_row() { # NAME: whether this machine can run that row
 timed() { # NAME: run it once, append its wall seconds, CPU seconds (user + system) and peak RSS (KiB)
   local cmd out=""
   case "$1" in
-    spots) out=$dir/out.spots; cmd=("$spots" build "$input" -o "$out" --quiet) ;;
+    spots) out=$dir/out.spots; cmd=("$spots" build "$input" -o "$out" --no-areas --quiet) ;;
+    areas) out=$dir/out.areas.spots; cmd=("$spots" build "$input" -o "$out" --quiet) ;;
     osmium) out=$dir/out.osm.pbf; cmd=(osmium tags-filter "$input" n/amenity n/tourism -o "$out" --overwrite) ;;
     pyosmium) out=$dir/out.py.osm.pbf; cmd=(python3 "$root/Benchmarks/pyosmium_filter.py" "$input" "$out") ;;
     floor1) cmd=("$floor" "$input") ;;
@@ -107,7 +108,7 @@ for ((r = 1; r <= runs; r++)); do
   done
   echo "  round $r/$runs done"
 done
-rm -f "$dir/out.spots" "$dir/out.osm.pbf" "$dir/out.py.osm.pbf"
+rm -f "$dir/out.spots" "$dir/out.areas.spots" "$dir/out.osm.pbf" "$dir/out.py.osm.pbf"
 
 median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
@@ -139,3 +140,4 @@ done
 echo
 echo "spots / osmium tags-filter wall:     $([ "$have_osmium" = 1 ] && ratio "${med[spots]}" "${med[osmium]}" || echo n/a)"
 echo "spots / expat_floor (1 thread) wall: $(ratio "${med[spots]}" "${med[floor1]}")"
+echo "spots with areas / --no-areas wall:  $(ratio "${med[areas]}" "${med[spots]}") (goal <= 1.5; peak RSS goal <= 300 MiB)"
