@@ -77,7 +77,7 @@ struct RealDataTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = Spots.sharedData.appendingPathComponent("liechtenstein-2015-07.osm.gz")
         let index = directory.appendingPathComponent("stdin.spots").path
-        let build = try Spots.run(["build", "-", "-o", index, "--quiet", "--keep-all", "--no-dedupe"], stdin: try Data(contentsOf: file))
+        let build = try Spots.run(["build", "-", "-o", index, "--quiet", "--keep-all", "--no-dedupe", "--no-areas"], stdin: try Data(contentsOf: file))
         try #require(build.status == 0, "\(build.stderr)")
         let fromStdin = try Spots.run(["export", index]).output
         let fromFile = try Spots.buildAndExport([file.path], in: directory)

@@ -27,6 +27,20 @@ struct Collector: OSMElementHandler {
     }
 }
 
+/// Collects ways' node references and relations' members.
+struct References: OSMElementHandler {
+    var refs: [[Int64]] = []
+    var members: [[String]] = []
+
+    mutating func handle(_ element: OSMElement) {
+        refs.append(Array(element.nodeRefs))
+        members.append((0..<element.memberCount).map { index in
+            let member = element.member(at: index)
+            return "\(member.type.map { "\($0)" } ?? "nil") \(member.ref.map(String.init) ?? "nil") \(member.role.string)"
+        })
+    }
+}
+
 /// Writes `text` to a temporary file and reads it with `filter`.
 func read(_ text: String, filter: OSMElementFilter = OSMElementFilter(types: [.node, .way, .relation])) throws -> (elements: [Collector.Element], summary: OSMReadSummary) {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("osmxml-\(UUID().uuidString).osm")
@@ -54,6 +68,36 @@ struct OSMReaderTests {
         #expect(elements[0] == Collector.Element(type: .node, id: 1, latitudeE7: 15_000_000, longitudeE7: -22_500_000, tags: ["amenity": "cafe"], line: 2))
         #expect(elements[2].tags == ["building": "yes"])
         #expect(summary.nodes == 2 && summary.ways == 1 && summary.relations == 1)
+    }
+
+    @Test("ways carry their node references and relations their members")
+    func deliversReferences() throws {
+        var collector = References()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("osmxml-\(UUID().uuidString).osm")
+        try Data("""
+            <osm><way id="3"><nd ref="1"/><nd ref="-2"/><nd ref="8592764893"/><tag k="a" v="b"/></way>
+            <relation id="4"><member type="way" ref="3" role="outer"/><member type="node" ref="1" role=""/>
+            <member type="area" ref="x"/></relation></osm>
+            """.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        _ = try OSMReader(file: url.path, filter: OSMElementFilter(types: [.way, .relation])).read(into: &collector)
+        #expect(collector.refs == [[1, -2, 8_592_764_893], []])
+        #expect(collector.members == [[], ["way 3 outer", "node 1 ", "nil nil "]])
+    }
+
+    @Test("bare types are delivered without their tags when no wanted key is present")
+    func deliversBareElements() throws {
+        let (elements, summary) = try read("""
+            <osm><node id="1" lat="1" lon="2"><tag k="name" v="x"/></node>
+            <node id="2" lat="0" lon="0"><tag k="tourism" v="hotel"/></node>
+            <node id="6" lat="0" lon="0" visible="false"/>
+            <way id="5"><nd ref="1"/><tag k="highway" v="path"/></way>
+            <relation id="7"><tag k="type" v="route"/></relation></osm>
+            """, filter: OSMElementFilter(types: [.node, .way, .relation], tagKeys: ["tourism"], bareTypes: [.node, .way]))
+        #expect(elements.map(\.id) == [1, 2, 5])
+        #expect(elements[0].tags.isEmpty && elements[0].latitudeE7 == 10_000_000 && elements[2].tags.isEmpty)
+        #expect(elements[1].tags == ["tourism": "hotel"])
+        #expect(summary.deleted == 1 && summary.relations == 1)
     }
 
     @Test("the filter keeps only elements with a wanted key, yet counts all")

@@ -66,15 +66,16 @@ struct CoverageTests {
     func droppedAndUnmapped() throws {
         let report = try Fixtures.report(Fixtures.sample).coverage
         let metadata = try SpotIndexReader(path: Fixtures.sample).metadata()
-        #expect(report.unmapped.map(\.key) == ["amenity=embassy", "amenity=coworking_space", "amenity=public_building", "amenity=tickets"])
+        #expect(report.unmapped.map(\.key) == ["amenity=embassy", "amenity=courthouse", "amenity=coworking_space", "amenity=public_building", "amenity=tickets"])
         #expect(Dictionary(uniqueKeysWithValues: report.unmapped.map { ($0.key, $0.count) }) == metadata.tagCounts("unmapped"))
         let unmappedDropped = report.dropped.first { $0.stage == "categorize" && $0.reason == "unmapped" }?.count
         #expect(unmappedDropped == report.unmapped.reduce(0) { $0 + $1.count })
-        #expect(report.dropped.contains(DroppedCount(stage: "select", reason: "excluded", count: 366)))
+        #expect(report.dropped.contains(DroppedCount(stage: "select", reason: "excluded", count: 389)))
         let merged = report.dropped.first { $0.reason == "duplicates_merged" }?.count
         #expect(merged == report.mergedDuplicates)
         #expect(report.dropped.map { "\($0.stage) \($0.reason)" }
-                == ["select excluded", "categorize uncategorized", "categorize unmapped", "dedupe duplicates_merged"])
+                == ["read missing_nodes", "read not_multipolygons", "select excluded", "categorize uncategorized", "categorize unmapped", "dedupe duplicates_merged"])
+        #expect(report.dropped.contains(DroppedCount(stage: "read", reason: "missing_nodes", count: 10)))
     }
 
     @Test("categories are sorted by count, then name; MapKit categories, extensions and none are told apart")
