@@ -32,7 +32,7 @@ struct AreaCollector {
     }
 
     /// Why an area got no point, as the read stage counts it.
-    enum Failure: String {
+    enum Failure: String, Error {
         /// A way names a node the inputs do not have.
         case missingNodes = "missing_nodes"
         /// A relation names a way the inputs do not have.
@@ -139,5 +139,3 @@ struct AreaCollector {
         return line
     }
 }
-
-extension AreaCollector.Failure: Error {}

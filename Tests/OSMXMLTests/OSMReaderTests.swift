@@ -158,6 +158,16 @@ struct OSMReaderTests {
         #expect(throws: OSMInputError.self) { try read("<osm><node id=\"99999999999999999999\"/></osm>") }
     }
 
+    @Test("a way's node reference without a valid ref is an error at its position")
+    func refusesBadNodeRef() throws {
+        #expect {
+            _ = try read("<osm>\n <way id=\"1\">\n  <nd ref=\"x\"/></way></osm>")
+        } throws: { error in
+            let error = error as! OSMInputError
+            return error.kind == .malformed && error.location == .line(3, column: 3) && error.message == "<nd> without a valid ref attribute"
+        }
+    }
+
     @Test("other compressions and PBF are named in the refusal")
     func namesUnsupportedFormats() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("x-\(UUID().uuidString)")
