@@ -88,6 +88,7 @@ struct PipelineFileTests {
         (#"{"gates": {"min_spots": 2.5}}"#, ".gates.min_spots", "whole number"),
         (#"{"keep": 0}"#, ".keep", "at least 1"),
         (#"{"keep_all": "yes"}"#, ".keep_all", "expected true or false"),
+        (#"{"areas": 1}"#, ".areas", "expected true or false"),
         (#"{"frobnicate": true}"#, ".frobnicate", "unknown key"),
         (#"[1, 2]"#, ".", "expected an object"),
         (#"{"categories": "missing.json"}"#, ".categories", "cannot read the file"),
