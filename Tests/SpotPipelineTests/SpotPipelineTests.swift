@@ -67,6 +67,27 @@ struct SpotBuildTests {
         }
     }
 
+    @Test("areas are resolved after the last input: a way and a multipolygon may use nodes and ways of other inputs")
+    func areasAcrossInputs() throws {
+        let nodes = #"<osm><node id="1" lat="1" lon="1"/><node id="2" lat="1" lon="1.002"/><node id="3" lat="1.002" lon="1.002"/><node id="4" lat="1.002" lon="1"/></osm>"#
+        let ways = #"""
+            <osm><way id="7"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="1"/><tag k="amenity" v="school"/></way>
+            <way id="8"><nd ref="1"/><nd ref="3"/></way><way id="9"><nd ref="3"/><nd ref="4"/><nd ref="1"/></way>
+            <relation id="5"><member type="way" ref="8" role="outer"/><member type="way" ref="9" role="outer"/>
+            <tag k="type" v="multipolygon"/><tag k="tourism" v="museum"/></relation></osm>
+            """#
+        let (index, statistics) = try build([ways, nodes]) { $0.dedupe.enabled = false }
+        #expect(index.count == 2)
+        let school = try index.spot(at: try #require(try index.spotIndex(for: OSMRef(.way, 7))))
+        #expect(school.coordinate == Coordinate(latitudeE7: 10_010_000, longitudeE7: 10_010_000))
+        // The triangle 1-3-4: its centroid, a third of the way from the corner 4.
+        let museum = try index.spot(at: try #require(try index.spotIndex(for: OSMRef(.relation, 5))))
+        #expect(museum.coordinate == Coordinate(latitudeE7: 10_013_333, longitudeE7: 10_006_667))
+        #expect(statistics.stages[0].dropped.isEmpty)
+        let (alone, aloneStatistics) = try build([ways]) { $0.dedupe.enabled = false }
+        #expect(alone.count == 0 && aloneStatistics.stages[0].dropped == ["missing_nodes": 2])
+    }
+
     @Test("the build time is SOURCE_DATE_EPOCH when given, else the newest input timestamp")
     func recordsBuildTime() throws {
         let document = #"<osm><node id="1" lat="1" lon="1" timestamp="2020-02-02T02:02:02Z"><tag k="amenity" v="cafe"/></node></osm>"#
