@@ -437,6 +437,14 @@ public final class SpotIndexReader: @unchecked Sendable {
         }
     }
 
+    /// Throws for the first section whose bytes do not match its CRC-32: for commands that
+    /// read a whole index (export, report) and must not pass on damaged bytes.
+    public func requireValidChecksums() throws(IndexError) {
+        if let bad = verifyChecksums().first(where: { !$0.isValid }) {
+            throw IndexError(.corrupt, file: file, section: bad.section.name, "checksum mismatch")
+        }
+    }
+
     private func recordOffset(_ index: Int) -> Int {
         precondition(index >= 0 && index < count, "spot index out of range")
         return index * IndexLayout.spotRecordSize
