@@ -88,31 +88,33 @@ extension SpotIndexReader {
     private func spotsFromTree(
         inside box: (west: Int32, south: Int32, east: Int32, north: Int32), allowed: [Bool]?, shownAt zoom: Int?
     ) throws(IndexError) -> [(spot: Int, kind: Int, coordinate: Coordinate)] {
+        guard let top = levelCounts.indices.last else { return [] }
         let levels = zoom.map { _ in requireClusterLevels() }
         let levelStarts = levelCounts.reduce(into: [0]) { $0.append($0.last! + $1) }
-        let (records, boxes, kindCount) = (spots, boxes, kinds.count)
+        let kindCount = kinds.count
         var found: [(spot: Int, kind: Int, coordinate: Coordinate)] = []
-        func visit(level: Int, node: Int) throws(IndexError) {
+        // Depth first, children in order, so that spots come in spot order: a stack of boxes.
+        var pending: [(level: Int, node: Int)] = [(top, 0)]
+        while let (level, node) = pending.popLast() {
             let offset = (levelStarts[level] + node) * IndexLayout.boxSize
             let (boxWest, boxSouth): (Int32, Int32) = (boxes.load(offset), boxes.load(offset + 4))
             let (boxEast, boxNorth): (Int32, Int32) = (boxes.load(offset + 8), boxes.load(offset + 12))
-            guard boxWest <= box.east, boxSouth <= box.north, boxEast >= box.west, boxNorth >= box.south else { return }
-            if let levels, let zoom, levels.visibleFrom(treeBox: node, level: level) > zoom { return }
+            guard boxWest <= box.east, boxSouth <= box.north, boxEast >= box.west, boxNorth >= box.south else { continue }
+            if let levels, let zoom, levels.visibleFrom(treeBox: node, level: level) > zoom { continue }
             let first = node * nodeSize
             guard level == 0 else {
-                for child in first..<min(first + nodeSize, levelCounts[level - 1]) { try visit(level: level - 1, node: child) }
-                return
+                for child in (first..<min(first + nodeSize, levelCounts[level - 1])).reversed() { pending.append((level - 1, child)) }
+                continue
             }
             // Spots in order; the kind (one load) is checked before the coordinate (two).
             for spot in first..<min(first + nodeSize, count) {
                 let record = spot &* IndexLayout.spotRecordSize
-                let kind = Int(records.load(record &+ 12) as UInt16)
+                let kind = Int(spots.load(record &+ 12) as UInt16)
                 guard kind < kindCount else { throw corrupt("SPOT", "spot \(spot) has kind \(kind) of \(kindCount)") }
                 if let allowed, !allowed[kind] { continue }
                 if let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) { found.append(item) }
             }
         }
-        if let top = levelCounts.indices.last { try visit(level: top, node: 0) }
         return found
     }
 
@@ -136,6 +138,7 @@ extension SpotIndexReader {
 
     /// Spot `spot` of kind `kind` with its coordinate when it lies in `box` and, with `levels`,
     /// is shown as itself at `zoom`; nil otherwise.
+    @inline(__always)
     private func shownSpot(
         _ spot: Int, kind: Int, inside box: (west: Int32, south: Int32, east: Int32, north: Int32), levels: ClusterLevels?, zoom: Int?
     ) throws(IndexError) -> (spot: Int, kind: Int, coordinate: Coordinate)? {
