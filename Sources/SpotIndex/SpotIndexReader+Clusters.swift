@@ -6,28 +6,30 @@ import Spots
 public struct SpotTally {
     /// How many spots were added.
     public private(set) var count = 0
-    /// Their box; nil before the first.
-    public private(set) var boundingBox: BoundingBox?
     private var kindCounts: [Int]
+    private var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
 
     /// An empty tally of spots of `index`.
     public init(_ index: SpotIndexReader) {
         kindCounts = [Int](repeating: 0, count: index.kinds.count)
     }
 
+    /// Their box; nil before the first.
+    public var boundingBox: BoundingBox? {
+        guard count > 0, let southWest = Coordinate(latitudeE7: south, longitudeE7: west),
+            let northEast = Coordinate(latitudeE7: north, longitudeE7: east)
+        else { return nil }
+        return BoundingBox(enclosing: [southWest, northEast])
+    }
+
     /// Adds a spot at `coordinate` of kind number `kind`.
     public mutating func add(_ coordinate: Coordinate, kind: Int) {
         count += 1
         kindCounts[kind] += 1
-        guard var box = boundingBox else {
-            boundingBox = BoundingBox(enclosing: [coordinate])
-            return
-        }
-        box.minLatitudeE7 = min(box.minLatitudeE7, coordinate.latitudeE7)
-        box.maxLatitudeE7 = max(box.maxLatitudeE7, coordinate.latitudeE7)
-        box.minLongitudeE7 = min(box.minLongitudeE7, coordinate.longitudeE7)
-        box.maxLongitudeE7 = max(box.maxLongitudeE7, coordinate.longitudeE7)
-        boundingBox = box
+        south = min(south, coordinate.latitudeE7)
+        north = max(north, coordinate.latitudeE7)
+        west = min(west, coordinate.longitudeE7)
+        east = max(east, coordinate.longitudeE7)
     }
 
     /// The spots of each category, by category name, with the kinds of `index`.
