@@ -25,9 +25,18 @@ struct NeighbourGrid {
         self.side = side
         var cellOfPoint = [Int32](repeating: 0, count: xs.count)
         var counts: [Int32] = []
+        // Points near each other in order (spots in the tree's order) often share a cell: the
+        // last cell is tried before the hash table.
+        var last: (key: Int64, cell: Int)?
         for point in xs.indices {
             let key = Self.key(Self.cell(xs[point], side), Self.cell(ys[point], side))
-            let cell = self.cell(key) ?? insert(key, cell: counts.count)
+            let cell: Int
+            if let last, last.key == key {
+                cell = last.cell
+            } else {
+                cell = self.cell(key) ?? insert(key, cell: counts.count)
+                last = (key, cell)
+            }
             if cell == counts.count { counts.append(0) }
             cellOfPoint[point] = Int32(cell)
             counts[cell] += 1

@@ -6,28 +6,30 @@ import Spots
 public struct SpotTally {
     /// How many spots were added.
     public private(set) var count = 0
-    /// Their box; nil before the first.
-    public private(set) var boundingBox: BoundingBox?
     private var kindCounts: [Int]
+    private var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
 
     /// An empty tally of spots of `index`.
     public init(_ index: SpotIndexReader) {
         kindCounts = [Int](repeating: 0, count: index.kinds.count)
     }
 
+    /// Their box; nil before the first.
+    public var boundingBox: BoundingBox? {
+        guard count > 0, let southWest = Coordinate(latitudeE7: south, longitudeE7: west),
+            let northEast = Coordinate(latitudeE7: north, longitudeE7: east)
+        else { return nil }
+        return BoundingBox(enclosing: [southWest, northEast])
+    }
+
     /// Adds a spot at `coordinate` of kind number `kind`.
     public mutating func add(_ coordinate: Coordinate, kind: Int) {
         count += 1
         kindCounts[kind] += 1
-        guard var box = boundingBox else {
-            boundingBox = BoundingBox(enclosing: [coordinate])
-            return
-        }
-        box.minLatitudeE7 = min(box.minLatitudeE7, coordinate.latitudeE7)
-        box.maxLatitudeE7 = max(box.maxLatitudeE7, coordinate.latitudeE7)
-        box.minLongitudeE7 = min(box.minLongitudeE7, coordinate.longitudeE7)
-        box.maxLongitudeE7 = max(box.maxLongitudeE7, coordinate.longitudeE7)
-        boundingBox = box
+        south = min(south, coordinate.latitudeE7)
+        north = max(north, coordinate.latitudeE7)
+        west = min(west, coordinate.longitudeE7)
+        east = max(east, coordinate.longitudeE7)
     }
 
     /// The spots of each category, by category name, with the kinds of `index`.
@@ -43,44 +45,113 @@ extension SpotIndexReader {
     /// The spots whose coordinates lie in the box (degrees × 10^7, edges included, not crossing
     /// the antimeridian), in spot order, with their kind numbers and coordinates: only kinds
     /// that `kinds` allows (by kind number) when given, and only spots shown as themselves at
-    /// `shownAt` (by the cluster levels) when given. A walk of TREE that skips boxes outside,
-    /// and with `shownAt` boxes whose spots are all in clusters at that zoom.
+    /// `shownAt` (by the cluster levels) when given.
+    ///
+    /// Two walks give the same answer at different costs. The walk of TREE skips boxes outside
+    /// (and, with `shownAt`, boxes whose spots are all in clusters at that zoom) and reads every
+    /// spot of the leaves it reaches: its cost grows with the box. The walk of the allowed kinds'
+    /// lists (KLST) reads only spots of those kinds, wherever they are, then sorts them: its cost
+    /// grows with the filter. A whole-world box with a rare category is the case the lists are
+    /// for; the tree's share of the box (by area) estimates how many spots the tree walk reads.
     public func spots(
         west: Int32, south: Int32, east: Int32, north: Int32, kinds allowed: [Bool]? = nil, shownAt zoom: Int? = nil
     ) throws(IndexError) -> [(spot: Int, kind: Int, coordinate: Coordinate)] {
         precondition(allowed.map { $0.count == kinds.count } ?? true, "one flag per kind")
+        let box = (west: west, south: south, east: east, north: north)
+        if let allowed {
+            var listed = 0
+            for kind in kinds.indices where allowed[kind] { listed += try kindList(ofKind: kind).remaining }
+            // A spot from a list costs a rank, two reads at random places (REFS, then SPOT) and
+            // a share of the sort: measured, about as much as 32 spots read in the tree's order,
+            // which streams through SPOT.
+            if listed * 32 < estimatedSpots(inside: box) {
+                return try spotsFromKindLists(inside: box, allowed: allowed, shownAt: zoom)
+            }
+        }
+        return try spotsFromTree(inside: box, allowed: allowed, shownAt: zoom)
+    }
+
+    /// About how many spots lie in `box`: the spots in proportion to the share of the root box's
+    /// area that `box` covers.
+    private func estimatedSpots(inside box: (west: Int32, south: Int32, east: Int32, north: Int32)) -> Int {
+        guard let top = levelCounts.indices.last else { return 0 }
+        let offset = levelCounts[..<top].reduce(0, +) * IndexLayout.boxSize
+        let root = (west: boxes.load(offset) as Int32, south: boxes.load(offset + 4) as Int32,
+                    east: boxes.load(offset + 8) as Int32, north: boxes.load(offset + 12) as Int32)
+        func overlap(_ low: Int32, _ high: Int32, _ rootLow: Int32, _ rootHigh: Int32) -> Double {
+            let span = Double(rootHigh) - Double(rootLow)
+            guard span > 0 else { return low <= rootLow && high >= rootHigh ? 1 : 0 }
+            return max(0, min(Double(high), Double(rootHigh)) - max(Double(low), Double(rootLow))) / span
+        }
+        let share = overlap(box.west, box.east, root.west, root.east) * overlap(box.south, box.north, root.south, root.north)
+        return Int(share * Double(count))
+    }
+
+    private func spotsFromTree(
+        inside box: (west: Int32, south: Int32, east: Int32, north: Int32), allowed: [Bool]?, shownAt zoom: Int?
+    ) throws(IndexError) -> [(spot: Int, kind: Int, coordinate: Coordinate)] {
+        guard let top = levelCounts.indices.last else { return [] }
         let levels = zoom.map { _ in requireClusterLevels() }
         let levelStarts = levelCounts.reduce(into: [0]) { $0.append($0.last! + $1) }
-        let (records, boxes, kindCount) = (spots, boxes, kinds.count)
+        let kindCount = kinds.count
         var found: [(spot: Int, kind: Int, coordinate: Coordinate)] = []
-        func visit(level: Int, node: Int) throws(IndexError) {
+        // Depth first, children in order, so that spots come in spot order: a stack of boxes.
+        var pending: [(level: Int, node: Int)] = [(top, 0)]
+        while let (level, node) = pending.popLast() {
             let offset = (levelStarts[level] + node) * IndexLayout.boxSize
             let (boxWest, boxSouth): (Int32, Int32) = (boxes.load(offset), boxes.load(offset + 4))
             let (boxEast, boxNorth): (Int32, Int32) = (boxes.load(offset + 8), boxes.load(offset + 12))
-            guard boxWest <= east, boxSouth <= north, boxEast >= west, boxNorth >= south else { return }
-            if let levels, let zoom, levels.visibleFrom(treeBox: node, level: level) > zoom { return }
+            guard boxWest <= box.east, boxSouth <= box.north, boxEast >= box.west, boxNorth >= box.south else { continue }
+            if let levels, let zoom, levels.visibleFrom(treeBox: node, level: level) > zoom { continue }
             let first = node * nodeSize
             guard level == 0 else {
-                for child in first..<min(first + nodeSize, levelCounts[level - 1]) { try visit(level: level - 1, node: child) }
-                return
+                for child in (first..<min(first + nodeSize, levelCounts[level - 1])).reversed() { pending.append((level - 1, child)) }
+                continue
             }
             // Spots in order; the kind (one load) is checked before the coordinate (two).
             for spot in first..<min(first + nodeSize, count) {
                 let record = spot &* IndexLayout.spotRecordSize
-                let kind = Int(records.load(record &+ 12) as UInt16)
+                let kind = Int(spots.load(record &+ 12) as UInt16)
                 guard kind < kindCount else { throw corrupt("SPOT", "spot \(spot) has kind \(kind) of \(kindCount)") }
                 if let allowed, !allowed[kind] { continue }
-                let (latitude, longitude): (Int32, Int32) = (records.load(record), records.load(record &+ 4))
-                guard longitude >= west, longitude <= east, latitude >= south, latitude <= north else { continue }
-                if let levels, let zoom, try levels.visibleFrom(spot: spot) > zoom { continue }
-                guard let coordinate = Coordinate(latitudeE7: latitude, longitudeE7: longitude) else {
-                    throw corrupt("SPOT", "spot \(spot) has an impossible coordinate")
-                }
-                found.append((spot, kind, coordinate))
+                if let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) { found.append(item) }
             }
         }
-        if let top = levelCounts.indices.last { try visit(level: top, node: 0) }
         return found
+    }
+
+    private func spotsFromKindLists(
+        inside box: (west: Int32, south: Int32, east: Int32, north: Int32), allowed: [Bool], shownAt zoom: Int?
+    ) throws(IndexError) -> [(spot: Int, kind: Int, coordinate: Coordinate)] {
+        let levels = zoom.map { _ in requireClusterLevels() }
+        var found: [(spot: Int, kind: Int, coordinate: Coordinate)] = []
+        for kind in kinds.indices where allowed[kind] {
+            var list = try kindList(ofKind: kind)
+            while let rank = try list.next() {
+                let spot = try spot(atRank: rank)
+                let stored = Int(spots.load(spot &* IndexLayout.spotRecordSize &+ 12) as UInt16)
+                guard stored == kind else { throw corrupt("KLST", "spot \(spot) is listed under kind \(kind) but has kind \(stored)") }
+                if let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) { found.append(item) }
+            }
+        }
+        found.sort { $0.spot < $1.spot }
+        return found
+    }
+
+    /// Spot `spot` of kind `kind` with its coordinate when it lies in `box` and, with `levels`,
+    /// is shown as itself at `zoom`; nil otherwise.
+    @inline(__always)
+    private func shownSpot(
+        _ spot: Int, kind: Int, inside box: (west: Int32, south: Int32, east: Int32, north: Int32), levels: ClusterLevels?, zoom: Int?
+    ) throws(IndexError) -> (spot: Int, kind: Int, coordinate: Coordinate)? {
+        let record = spot &* IndexLayout.spotRecordSize
+        let (latitude, longitude): (Int32, Int32) = (spots.load(record), spots.load(record &+ 4))
+        guard longitude >= box.west, longitude <= box.east, latitude >= box.south, latitude <= box.north else { return nil }
+        if let levels, let zoom, try levels.visibleFrom(spot: spot) > zoom { return nil }
+        guard let coordinate = Coordinate(latitudeE7: latitude, longitudeE7: longitude) else {
+            throw corrupt("SPOT", "spot \(spot) has an impossible coordinate")
+        }
+        return (spot, kind, coordinate)
     }
 
     /// Cluster `id` of `clusterLevels` as an app shows it: its box and category counts as

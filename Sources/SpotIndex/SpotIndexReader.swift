@@ -278,6 +278,24 @@ public final class SpotIndexReader: @unchecked Sendable {
         return nil
     }
 
+    /// The numbers of the attribute keys of spot `index`, in stored order, without decoding any
+    /// string: for a caller that counts keys (a report) and names each number once
+    /// (`attributeKey(numbered:)`).
+    public func attributeKeyNumbers(at index: Int) throws(IndexError) -> [Int] {
+        var attributes = try attributeReader(index)
+        var keys: [Int] = []
+        while !attributes.isAtEnd {
+            keys.append(Int(try varint(&attributes)))
+            _ = try varint(&attributes)
+        }
+        return keys
+    }
+
+    /// The attribute key that `attributeKeyNumbers(at:)` gives as `number`.
+    public func attributeKey(numbered number: Int) throws(IndexError) -> String {
+        try string(UInt32(clamping: number), in: "ATTR")
+    }
+
     private func attributeReader(_ index: Int) throws(IndexError) -> VarintReader {
         let start = Int(spots.load(recordOffset(index) + 8) as UInt32)
         let end = index + 1 < count ? Int(spots.load(recordOffset(index + 1) + 8) as UInt32) : attributes.count
@@ -336,7 +354,8 @@ public final class SpotIndexReader: @unchecked Sendable {
         return entry
     }
 
-    private func mergedRefs(of index: Int) throws(IndexError) -> [OSMRef] {
+    /// The references merged into spot `index` (its `merged`), without reading the rest of it.
+    public func mergedRefs(of index: Int) throws(IndexError) -> [OSMRef] {
         let entries = merged.count / IndexLayout.refRecordSize
         func spotOf(_ entry: Int) -> Int { Int(merged.load(entry * IndexLayout.refRecordSize + 12) as UInt32) }
         var low = 0
@@ -434,6 +453,14 @@ public final class SpotIndexReader: @unchecked Sendable {
         sections.map { section in
             let bytes = UnsafeRawBufferPointer(rebasing: mapped.bytes[section.offset..<section.offset + section.length])
             return (section, CRC32.checksum(bytes) == section.checksum)
+        }
+    }
+
+    /// Throws for the first section whose bytes do not match its CRC-32: for commands that
+    /// read a whole index (export, report) and must not pass on damaged bytes.
+    public func requireValidChecksums() throws(IndexError) {
+        if let bad = verifyChecksums().first(where: { !$0.isValid }) {
+            throw IndexError(.corrupt, file: file, section: bad.section.name, "checksum mismatch")
         }
     }
 

@@ -18,16 +18,39 @@ public enum SpotAttribute: String, CaseIterable, Hashable, Sendable {
     /// The attribute as a column heading: "opening hours".
     public var title: String { rawValue.replacingOccurrences(of: "_", with: " ") }
 
-    /// Whether `spot` has the attribute.
-    public func isPresent(in spot: Spot) -> Bool {
-        switch self {
-        case .name: spot.name != nil
-        case .address: !spot.address.isEmpty
-        case .phone: spot.details[.phone] != nil
-        case .website: spot.details[.website] != nil
-        case .openingHours: spot.details[.openingHours] != nil
-        case .localizedNames: !spot.names.isEmpty
+    /// The attribute that a tag with key `key` gives a spot, as `Spot.setAttribute` files it:
+    /// "name", any "addr:*", "phone", "website", "opening_hours", any "name:xx"; nil for others.
+    public init?(key: String) {
+        if key == "name" {
+            self = .name
+        } else if Spot.languageCode(ofNameKey: key) != nil {
+            self = .localizedNames
+        } else if key.hasPrefix("addr:") {
+            self = .address
+        } else {
+            switch Spot.Detail(rawValue: key) {
+            case .phone?: self = .phone
+            case .website?: self = .website
+            case .openingHours?: self = .openingHours
+            default: return nil
+            }
         }
+    }
+}
+
+/// The attributes one spot has: a bit per `SpotAttribute`.
+struct SpotAttributeSet {
+    private var bits: UInt8 = 0
+
+    /// No attributes.
+    init() {}
+
+    mutating func insert(_ attribute: SpotAttribute) {
+        bits |= 1 << SpotAttribute.allCases.firstIndex(of: attribute)!
+    }
+
+    func contains(_ attribute: SpotAttribute) -> Bool {
+        bits & 1 << SpotAttribute.allCases.firstIndex(of: attribute)! != 0
     }
 }
 
@@ -40,10 +63,10 @@ public struct Coverage: Equatable, Sendable {
     /// An empty tally.
     public init() {}
 
-    /// Counts `spot` and its attributes.
-    public mutating func add(_ spot: Spot) {
+    /// Counts a spot with `attributes`.
+    mutating func add(_ attributes: SpotAttributeSet) {
         count += 1
-        for attribute in SpotAttribute.allCases where attribute.isPresent(in: spot) {
+        for attribute in SpotAttribute.allCases where attributes.contains(attribute) {
             present[attribute, default: 0] += 1
         }
     }

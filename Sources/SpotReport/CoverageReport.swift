@@ -57,14 +57,25 @@ public struct CoverageReport: Equatable, Sendable {
         var byCategory: [Category?: Coverage] = [:]
         var languages: [String: Int] = [:]
         var merged = 0
+        // Only the keys of a spot's attributes matter here: each key number is named and
+        // understood once, and no value is decoded.
+        var meaning: [Int: (attribute: SpotAttribute?, language: String?)] = [:]
         for position in 0..<reader.count {
-            let spot = try reader.spot(at: position)
-            coordinates.append(spot.coordinate)
-            overall.add(spot)
-            byType[spot.ref.type, default: 0] += 1
-            byCategory[spot.category, default: Coverage()].add(spot)
-            for language in spot.names.keys { languages[language, default: 0] += 1 }
-            merged += spot.merged.count
+            var attributes = SpotAttributeSet()
+            for number in try reader.attributeKeyNumbers(at: position) {
+                if meaning[number] == nil {
+                    let key = try reader.attributeKey(numbered: number)
+                    meaning[number] = (SpotAttribute(key: key), Spot.languageCode(ofNameKey: key))
+                }
+                let (attribute, language) = meaning[number]!
+                if let attribute { attributes.insert(attribute) }
+                if let language { languages[language, default: 0] += 1 }
+            }
+            coordinates.append(try reader.coordinate(at: position))
+            overall.add(attributes)
+            byType[try reader.ref(at: position).type, default: 0] += 1
+            byCategory[try reader.kind(at: position).category, default: Coverage()].add(attributes)
+            merged += try reader.mergedRefs(of: position).count
         }
         self.overall = overall
         self.byType = byType

@@ -145,4 +145,9 @@ public struct SearchResult: Sendable, Equatable {
 public struct SearchError: Error, CustomStringConvertible, Sendable {
     /// What is wrong with it.
     public let description: String
+
+    /// An error saying `description`.
+    public init(description: String) {
+        self.description = description
+    }
 }

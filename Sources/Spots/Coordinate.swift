@@ -12,7 +12,8 @@ public struct Coordinate: Hashable, Sendable {
     public let longitudeE7: Int32
 
     /// A coordinate from fixed-point values, or nil when either lies outside the Earth
-    /// (|lat| > 90° or |lon| > 180°).
+    /// (|lat| > 90° or |lon| > 180°). Inlinable: index readers check every coordinate they load.
+    @inlinable
     public init?(latitudeE7: Int32, longitudeE7: Int32) {
         guard abs(Int64(latitudeE7)) <= 900_000_000, abs(Int64(longitudeE7)) <= 1_800_000_000 else {
             return nil

@@ -97,14 +97,14 @@ enum ClusterCommand {
         return number
     }
 
-    /// Runs `body` with the cluster id `text`; a malformed id, or one the index does not hold,
-    /// is a usage error naming `option`.
+    /// Runs `body` with the cluster id `text`; a malformed id is a usage error, and one the
+    /// index does not hold a search error (exit 64 too, without the usage line), naming `option`.
     private static func withClusterID<T>(_ text: String, option: String, _ body: (Int) throws -> T) throws -> T {
         guard let id = Int(text) else { throw UsageError("\(option): expected a cluster id (a whole number), got '\(text)'") }
         do {
             return try body(id)
         } catch let error as SearchError {
-            throw UsageError("\(option): \(error.description)")
+            throw SearchError(description: "\(option): \(error.description)")
         }
     }
 

@@ -23,9 +23,7 @@ enum ExportCommand {
             throw UsageError("--format must be ndjson, geojson or csv, not '\(name)'")
         }
         let index = try SpotIndexReader(path: path)
-        if let bad = index.verifyChecksums().first(where: { !$0.isValid }) {
-            throw IndexError(.corrupt, file: index.file, section: bad.section.name, "checksum mismatch")
-        }
+        try index.requireValidChecksums()
         let sink = try OutputSink(path: arguments.value("--output"))
         try SpotExporter(format: format).export(index) { try sink.write($0) }
         try sink.finish()

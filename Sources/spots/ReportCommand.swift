@@ -56,9 +56,7 @@ enum ReportCommand {
     /// The index at `path`, refused (exit 65) when a section's checksum does not match.
     private static func verified(_ path: String) throws -> SpotIndexReader {
         let index = try SpotIndexReader(path: path)
-        if let bad = index.verifyChecksums().first(where: { !$0.isValid }) {
-            throw IndexError(.corrupt, file: index.file, section: bad.section.name, "checksum mismatch")
-        }
+        try index.requireValidChecksums()
         return index
     }
 }

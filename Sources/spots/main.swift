@@ -67,9 +67,10 @@ func main(_ arguments: [String]) -> ExitCode {
         try command.run(parsed)
         return .ok
     } catch {
-        let code = exitCode(for: error)
-        printError("spots: \(error)" + (code == .usage ? "\nUSAGE: \(command.help.usage)" : ""))
-        return code
+        // How to call the command is shown after a mistake in calling it, not after a request
+        // (a search, a cluster id) that is well formed but cannot be answered.
+        printError("spots: \(error)" + (error is UsageError ? "\nUSAGE: \(command.help.usage)" : ""))
+        return exitCode(for: error)
     }
 }
 

@@ -141,6 +141,10 @@ struct ClusterCommandTests {
             let run = try Spots.run(["cluster", index] + arguments)
             #expect(run.status == 64, "\(arguments)")
             #expect(run.stderr.hasPrefix("spots: ") && run.stderr.contains(message), "\(arguments): \(run.stderr)")
+            // A well-formed request for a cluster the index does not hold is one line, without
+            // the usage that follows a mistake in calling the command.
+            let isRequest = message.contains("no cluster")
+            #expect(run.stderr.contains("USAGE:") != isRequest, "\(arguments): \(run.stderr)")
         }
         var bytes = try Data(contentsOf: URL(fileURLWithPath: index))
         bytes[bytes.count - 3] ^= 0xFF

@@ -113,6 +113,40 @@ struct ClusterLevelsTests {
         }
     }
 
+    @Test("the spots of a box, filtered by kind and by zoom, are those a scan of every spot finds, whichever walk answers")
+    func spotsOfABox() throws {
+        try withTemporaryFile(clusteredIndex(townSpots(700, seed: 11))) { path in
+            let reader = try SpotIndexReader(path: path)
+            let boxes: [(west: Int32, south: Int32, east: Int32, north: Int32)] = [
+                (-1_800_000_000, -900_000_000, 1_800_000_000, 900_000_000),  // the world: rare kinds take the lists
+                (240_000_000, 590_000_000, 260_000_000, 610_000_000),  // one town
+                (249_000_000, 601_500_000, 249_800_000, 601_900_000),  // a few streets
+            ]
+            // Every kind alone (the rarest are read from their lists over the world), and all kinds.
+            let rarest = try reader.kinds.indices.map { try reader.kindList(ofKind: $0).remaining }.min() ?? 0
+            #expect(rarest * 32 < reader.count, "a kind rare enough for its list to answer over the world")
+            let filters = reader.kinds.indices.map { kind in reader.kinds.indices.map { $0 == kind } }
+                + [[Bool](repeating: true, count: reader.kinds.count)]
+            for box in boxes {
+                let inside = try (0..<reader.count).filter { spot in
+                    let coordinate = try reader.coordinate(at: spot)
+                    return coordinate.longitudeE7 >= box.west && coordinate.longitudeE7 <= box.east
+                        && coordinate.latitudeE7 >= box.south && coordinate.latitudeE7 <= box.north
+                }
+                for zoom in [nil, 3, 12] as [Int?] {
+                    let shown = try Set(reader.spots(west: box.west, south: box.south, east: box.east, north: box.north, shownAt: zoom).map(\.spot))
+                    if zoom == nil { #expect(shown == Set(inside)) }
+                    for allowed in filters {
+                        let expected = try inside.filter { allowed[try reader.kindNumber(at: $0)] && shown.contains($0) }
+                        let found = try reader.spots(west: box.west, south: box.south, east: box.east, north: box.north, kinds: allowed, shownAt: zoom)
+                        #expect(found.map(\.spot) == expected, "box \(box), zoom \(String(describing: zoom)), kinds \(allowed)")
+                        #expect(try found.allSatisfy { try $0.kind == reader.kindNumber(at: $0.spot) && $0.coordinate == reader.coordinate(at: $0.spot) })
+                    }
+                }
+            }
+        }
+    }
+
     @Test("boxes and category counts, stored for large clusters and worked out for small ones, are those of the spots")
     func boxesAndCategories() throws {
         let spots = townSpots(900, seed: 11)
