@@ -19,8 +19,13 @@ struct DedupeStage: Stage {
     let name = "dedupe"
     let settings: DedupeSettings
 
-    func run(_ records: [SpotRecord], report: inout StageReport) -> [SpotRecord] {
-        guard settings.enabled else { return records }
+    func run(_ records: inout [SpotRecord], report: inout StageReport) {
+        guard settings.enabled else { return }
+        records = deduplicated(records, report: &report)
+    }
+
+    /// One record for each place of `records`, in no particular order (the collect stage sorts).
+    private func deduplicated(_ records: [SpotRecord], report: inout StageReport) -> [SpotRecord] {
         let order = records.indices.sorted { records[$0].spot.ref < records[$1].spot.ref }
         var groups: [String: [Int]] = [:]
         var unnamed: [SpotRecord] = []

@@ -107,12 +107,8 @@ public struct SpotBuild {
         read.output = extractor.records.count
         read.input = read.output + read.dropped.values.reduce(0, +)
         statistics.stages = [read]
-        var records = extractor.records
-        for stage in stages {
-            let step = stage.run(records)
-            records = step.records
-            statistics.stages.append(step.report)
-        }
+        var records = extractor.takeRecords()
+        for stage in stages { statistics.stages.append(stage.run(&records)) }
         let spots = records.map(\.spot)
         let box = BoundingBox(enclosing: spots.map(\.coordinate))
         let metadata = IndexMetadata(

@@ -83,6 +83,13 @@ struct SpotExtractor: OSMElementHandler {
         areas = nil
     }
 
+    /// Hands over the records, leaving none here: the stages then own the only copy and can
+    /// change it in place.
+    mutating func takeRecords() -> [SpotRecord] {
+        defer { records = [] }
+        return records
+    }
+
     /// The record of a selected element at `coordinate` (a placeholder for areas until
     /// `finish()`), or nil when the element has no selecting tag, its coordinate is impossible
     /// (nil) or its id cannot be stored.

@@ -43,22 +43,37 @@ extension StageReport {
 }
 
 /// One step of the build's chain: select → categorize → normalize → dedupe → collect.
-/// A stage takes all records and returns the ones it keeps, counting in its report what it
-/// dropped and why.
+/// A stage works on all records in place, keeping the ones it keeps in order and counting in its
+/// report what it dropped and why. In place, because the records are most of a build's memory:
+/// a stage that built a new array would hold two copies of them at its peak.
 public protocol Stage {
     /// The stage's name in the build statistics.
     var name: String { get }
-    /// Runs the stage over `records`.
-    func run(_ records: [SpotRecord], report: inout StageReport) -> [SpotRecord]
+    /// Runs the stage over `records`, in place.
+    func run(_ records: inout [SpotRecord], report: inout StageReport)
 }
 
 extension Stage {
-    /// Runs the stage and returns its output with a filled report.
-    func run(_ records: [SpotRecord]) -> (records: [SpotRecord], report: StageReport) {
+    /// Runs the stage over `records`, in place, and returns its filled report.
+    func run(_ records: inout [SpotRecord]) -> StageReport {
         var report = StageReport(stage: name)
         report.input = records.count
-        let output = run(records, report: &report)
-        report.output = output.count
-        return (output, report)
+        run(&records, report: &report)
+        report.output = records.count
+        return report
+    }
+}
+
+extension Array {
+    /// Keeps, in order, the elements for which `keep` returns true, after letting it change
+    /// each one; `keep` gets each element's position before any is removed. In place: kept
+    /// elements are moved, never copied.
+    mutating func retain(_ keep: (_ position: Int, _ element: inout Element) -> Bool) {
+        var kept = 0
+        for position in indices where keep(position, &self[position]) {
+            if kept != position { swapAt(kept, position) }
+            kept += 1
+        }
+        removeLast(count - kept)
     }
 }

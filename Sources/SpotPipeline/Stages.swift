@@ -10,28 +10,29 @@ struct SelectStage: Stage {
     /// Selecting tags to drop; empty with `--keep-all`.
     let exclude: Set<String>
 
-    func run(_ records: [SpotRecord], report: inout StageReport) -> [SpotRecord] {
-        var positions: [OSMRef: Int] = [:]
-        var kept: [SpotRecord] = []
-        for record in records {
-            if let position = positions[record.spot.ref] {
-                report.drop("repeated_objects")
-                if record.version > kept[position].version { kept[position] = record }
-            } else {
-                positions[record.spot.ref] = kept.count
-                kept.append(record)
+    func run(_ records: inout [SpotRecord], report: inout StageReport) {
+        // A later meeting of an object with a higher version takes the first meeting's place.
+        var first: [OSMRef: Int] = [:]
+        var repeated = [Bool](repeating: false, count: records.count)
+        for position in records.indices {
+            guard let earlier = first[records[position].spot.ref] else {
+                first[records[position].spot.ref] = position
+                continue
             }
+            report.drop("repeated_objects")
+            repeated[position] = true
+            if records[position].version > records[earlier].version { records.swapAt(earlier, position) }
         }
-        return kept.compactMap { record in
-            guard exclude.contains(record.spot.tag) else { return record }
+        records.retain { position, record in
+            guard !repeated[position] else { return false }
+            guard exclude.contains(record.spot.tag) else { return true }
             if let tourism = record.context["tourism"], !exclude.contains("tourism=" + tourism) {
-                var record = record
                 record.spot.tagKey = "tourism"
                 record.spot.kind = tourism
-                return record
+                return true
             }
             report.drop("excluded", tag: record.spot.tag)
-            return nil
+            return false
         }
     }
 }
@@ -45,18 +46,17 @@ struct CategorizeStage: Stage {
     let table: CategoryTable
     let keepUnmapped: Bool
 
-    func run(_ records: [SpotRecord], report: inout StageReport) -> [SpotRecord] {
-        records.compactMap { record in
-            var record = record
+    func run(_ records: inout [SpotRecord], report: inout StageReport) {
+        records.retain { _, record in
             record.spot.category = table.category(key: record.spot.tagKey, value: record.spot.kind, context: record.context)
-            guard record.spot.category == nil else { return record }
+            guard record.spot.category == nil else { return true }
             let reason = table.hasRule(key: record.spot.tagKey, value: record.spot.kind) ? "uncategorized" : "unmapped"
             if keepUnmapped {
                 report.count(reason, tag: record.spot.tag)
-                return record
+                return true
             }
             report.drop(reason, tag: record.spot.tag)
-            return nil
+            return false
         }
     }
 }
@@ -66,10 +66,9 @@ struct CategorizeStage: Stage {
 struct NormalizeStage: Stage {
     let name = "normalize"
 
-    func run(_ records: [SpotRecord], report: inout StageReport) -> [SpotRecord] {
-        records.map { record in
-            var record = record
-            let original = record.spot
+    func run(_ records: inout [SpotRecord], report: inout StageReport) {
+        for position in records.indices {
+            let original = records[position].spot
             var spot = Spot(
                 ref: original.ref, coordinate: original.coordinate, tagKey: original.tagKey, kind: original.kind,
                 category: original.category, merged: original.merged)
@@ -81,8 +80,7 @@ struct NormalizeStage: Stage {
                     spot.setAttribute(key: key, value: tidy)
                 }
             }
-            record.spot = spot
-            return record
+            records[position].spot = spot
         }
     }
 
@@ -96,7 +94,7 @@ struct NormalizeStage: Stage {
 struct CollectStage: Stage {
     let name = "collect"
 
-    func run(_ records: [SpotRecord], report: inout StageReport) -> [SpotRecord] {
-        records.sorted { $0.spot.ref < $1.spot.ref }
+    func run(_ records: inout [SpotRecord], report: inout StageReport) {
+        records.sort { $0.spot.ref < $1.spot.ref }
     }
 }

@@ -20,7 +20,7 @@ func record(_ id: Int64, _ name: String?, category: Category? = .cafe, north met
 
 func dedupe(_ records: [SpotRecord], radius: Double = 50, byCategory: [Category: Double] = [:]) -> (spots: [Spot], report: StageReport) {
     let stage = DedupeStage(settings: DedupeSettings(enabled: true, radius: radius, radiusByCategory: byCategory))
-    let (output, report) = stage.run(records)
+    let (output, report) = stage.output(for: records)
     return (output.map(\.spot).sorted { $0.ref < $1.ref }, report)
 }
 

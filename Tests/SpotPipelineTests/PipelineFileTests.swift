@@ -132,7 +132,7 @@ struct SelectCategorizeTests {
     @Test("excluded values are dropped and counted by tag; an excluded amenity falls back to its tourism tag")
     func excludes() {
         let stage = SelectStage(exclude: ["amenity=bench", "amenity=shelter"])
-        let (kept, report) = stage.run([
+        let (kept, report) = stage.output(for: [
             record(1, "amenity=bench"), record(2, "amenity=cafe"), record(3, "amenity=bench"),
             record(4, "amenity=shelter", context: ["tourism": "wilderness_hut"]),
         ])
@@ -145,10 +145,10 @@ struct SelectCategorizeTests {
     func categorizes() throws {
         let table = try Pipeline.defaults().categories
         let records = [record(1, "amenity=cafe"), record(2, "amenity=unheard_of"), record(3, "tourism=attraction", context: ["historic": "castle"])]
-        let (strict, report) = CategorizeStage(table: table, keepUnmapped: false).run(records)
+        let (strict, report) = CategorizeStage(table: table, keepUnmapped: false).output(for: records)
         #expect(strict.map(\.spot.category) == [.cafe, .castle])
         #expect(report.dropped == ["unmapped": 1] && report.tags["unmapped"] == ["amenity=unheard_of": 1])
-        let (lenient, counted) = CategorizeStage(table: table, keepUnmapped: true).run(records)
+        let (lenient, counted) = CategorizeStage(table: table, keepUnmapped: true).output(for: records)
         #expect(lenient.map(\.spot.category) == [.cafe, nil, .castle])
         #expect(counted.dropped.isEmpty && counted.tags["unmapped"] == ["amenity=unheard_of": 1])
     }
@@ -159,7 +159,7 @@ struct SelectCategorizeTests {
         input.spot.name = "  Café \t Central "
         input.spot.details[.phone] = "   "
         input.spot.address["street"] = "Main\nStreet"
-        let (output, report) = NormalizeStage().run([input])
+        let (output, report) = NormalizeStage().output(for: [input])
         #expect(output[0].spot.name == "Café Central" && output[0].spot.details.isEmpty)
         #expect(output[0].spot.address == ["street": "Main Street"])
         #expect(report.tags["empty_attributes"] == ["phone": 1])
