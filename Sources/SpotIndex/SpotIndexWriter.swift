@@ -15,10 +15,11 @@ public enum SpotIndexWriter {
     /// the categories they name) for search; with cluster levels made with `clusters` when
     /// given. Every spot's id must be in `storableIDs`.
     public static func encode(
-        _ spots: [Spot], metadata: IndexMetadata, categoryWords: [String: [Category]] = [:], clusters: ClusterSettings? = nil
+        _ spots: consuming [Spot], metadata: IndexMetadata, categoryWords: [String: [Category]] = [:], clusters: ClusterSettings? = nil
     ) -> [UInt8] {
         precondition(spots.allSatisfy { storableIDs.contains($0.ref.id) }, "an OSM id outside SpotIndexWriter.storableIDs")
-        let ordered = hilbertOrder(spots)
+        // The spots in input order are not kept beside the ordered ones.
+        let ordered = hilbertOrder(consume spots)
         let referenceOrder = ordered.indices.sorted { ordered[$0].ref < ordered[$1].ref }
         var rankOfSpot = [Int](repeating: 0, count: ordered.count)
         for (rank, spot) in referenceOrder.enumerated() { rankOfSpot[spot] = rank }
@@ -107,7 +108,10 @@ public enum SpotIndexWriter {
     /// OSM type then id.
     static func hilbertOrder(_ spots: [Spot]) -> [Spot] {
         guard let keys = HilbertKeys(enclosing: spots.map(\.coordinate)) else { return [] }
-        return spots.map { (keys.key($0.coordinate), $0) }.sorted { ($0.0, $0.1.ref) < ($1.0, $1.1.ref) }.map(\.1)
+        // Positions are sorted, not spots: a spot is large, and the sort's buffer would be too.
+        let key = spots.map { keys.key($0.coordinate) }
+        let order = spots.indices.sorted { (key[$0], spots[$0].ref) < (key[$1], spots[$1].ref) }
+        return order.map { spots[$0] }
     }
 
     /// 16 bytes per reference: id, type, 3 reserved bytes, spot index.

@@ -110,6 +110,7 @@ public struct SpotBuild {
         var records = extractor.takeRecords()
         for stage in stages { statistics.stages.append(stage.run(&records)) }
         let spots = records.map(\.spot)
+        records = []  // the spots share their attributes; the records' own memory goes now
         let box = BoundingBox(enclosing: spots.map(\.coordinate))
         let metadata = IndexMetadata(
             generator: Self.generator,
@@ -119,7 +120,7 @@ public struct SpotBuild {
             statistics: statistics.byName,
             stages: statistics.stages,
             pipeline: pipeline.settings)
-        let index = SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: pipeline.categoryWords, clusters: pipeline.clusters)
+        let index = SpotIndexWriter.encode(consume spots, metadata: metadata, categoryWords: pipeline.categoryWords, clusters: pipeline.clusters)
         return (index, statistics)
     }
 
