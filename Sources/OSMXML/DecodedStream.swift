@@ -84,20 +84,23 @@ final class GzipInflater {
         stream.pointee.avail_out = capacity
         while !finished && stream.pointee.avail_out == capacity {
             if stream.pointee.avail_in == 0 && !fileEnded { try refill() }
-            if stream.pointee.avail_in == 0 && fileEnded {
-                guard !memberOpen else {
-                    throw OSMInputError(.malformed, file: file.name, at: .byte(file.bytesRead), "truncated gzip stream")
-                }
-                finished = true
-                break
-            }
             if !memberOpen {
+                if stream.pointee.avail_in == 0 {  // the input ended after a whole member
+                    finished = true
+                    break
+                }
                 inflateReset(stream)
                 memberOpen = true
             }
+            // Called even when the input has ended: zlib may still hold output, or an error, for
+            // input it has taken in (a small `output` leaves them there).
             switch inflate(stream, Z_NO_FLUSH) {
             case Z_STREAM_END: memberOpen = false
-            case Z_OK, Z_BUF_ERROR: break
+            case Z_OK: break
+            case Z_BUF_ERROR:  // no progress: zlib needs more input
+                if stream.pointee.avail_in == 0 && fileEnded {
+                    throw OSMInputError(.malformed, file: file.name, at: .byte(file.bytesRead), "truncated gzip stream")
+                }
             case Z_MEM_ERROR: throw OSMInputError(.io, file: file.name, "out of memory in zlib")
             default:
                 let reason = stream.pointee.msg.map { String(cString: $0) } ?? "invalid data"
