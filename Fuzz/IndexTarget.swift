@@ -55,7 +55,7 @@ private func query(_ index: SpotIndexReader) {
         SearchRequest(naturalLanguageQuery: firstName ?? "cafe"),
         SearchRequest(naturalLanguageQuery: "cafe 博物館", near: centre),
         SearchRequest(pointOfInterestFilter: cafes, near: centre),
-        SearchRequest(pointOfInterestFilter: PointOfInterestFilter(excluding: [.cafe]), region: world),
+        SearchRequest(region: world, pointOfInterestFilter: PointOfInterestFilter(excluding: [.cafe])),
     ]
     for request in requests { _ = try? search.search(request) }
     for zoom in [0, 3, 8, 12, 16, 17, 24] {

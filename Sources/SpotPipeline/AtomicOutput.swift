@@ -119,7 +119,12 @@ public final class AtomicOutput {
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 PendingTemporaries.shared.removeAll()
+                // Dispatch keeps the signal blocked; unblocked on this thread, it ends the process.
                 signal(signalNumber, SIG_DFL)
+                var signals = sigset_t()
+                sigemptyset(&signals)
+                sigaddset(&signals, signalNumber)
+                pthread_sigmask(SIG_UNBLOCK, &signals, nil)
                 raise(signalNumber)
             }
             source.resume()
