@@ -213,6 +213,8 @@ final class ElementParser {
             line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)))
         return OSMInputError(.malformed, file: file, at: .line(position.line, column: position.column + 1), message)
     }
+
+    /// The error for a stop of this parser.
     private func error(at stop: ParseStop) -> OSMInputError {
         OSMInputError(.malformed, file: file, at: .line(stop.line, column: stop.column), stop.message)
     }
