@@ -56,6 +56,8 @@ final class GzipInflater {
     private var fileEnded = false
     private var memberOpen = true
     private var finished = false
+    /// An error met after some bytes of a read: thrown by the next read, once they are handled.
+    private var pendingError: OSMInputError?
 
     /// Starts inflating with the bytes already read from the front of `file`.
     init(_ file: InputFile, firstBytes: [UInt8]) throws(OSMInputError) {
@@ -77,27 +79,44 @@ final class GzipInflater {
         input.deallocate()
     }
 
-    /// Fills `output` with inflated bytes; returns 0 after the last member.
+    /// Fills `output` with inflated bytes; returns 0 after the last member. The bytes inflated
+    /// before an error are returned first, and the error thrown by the next call, so that what
+    /// comes first in the input is reported first whatever the size of `output`.
     func read(into output: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
+        if let pendingError { throw pendingError }
         let capacity = UInt32(min(output.count, Int(UInt32.max)))
         stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_out = capacity
+        do throws(OSMInputError) {
+            try inflateSome(capacity: capacity)
+        } catch {
+            guard stream.pointee.avail_out < capacity else { throw error }
+            pendingError = error
+        }
+        return Int(capacity - stream.pointee.avail_out)
+    }
+
+    /// Inflates into the output set up in `stream` until some bytes are there or the input ends.
+    private func inflateSome(capacity: UInt32) throws(OSMInputError) {
         while !finished && stream.pointee.avail_out == capacity {
             if stream.pointee.avail_in == 0 && !fileEnded { try refill() }
-            if stream.pointee.avail_in == 0 && fileEnded {
-                guard !memberOpen else {
-                    throw OSMInputError(.malformed, file: file.name, at: .byte(file.bytesRead), "truncated gzip stream")
-                }
-                finished = true
-                break
-            }
             if !memberOpen {
+                if stream.pointee.avail_in == 0 {  // the input ended after a whole member
+                    finished = true
+                    break
+                }
                 inflateReset(stream)
                 memberOpen = true
             }
+            // Called even when the input has ended: zlib may still hold output, or an error, for
+            // input it has taken in (a small `output` leaves them there).
             switch inflate(stream, Z_NO_FLUSH) {
             case Z_STREAM_END: memberOpen = false
-            case Z_OK, Z_BUF_ERROR: break
+            case Z_OK: break
+            case Z_BUF_ERROR:  // no progress: zlib needs more input
+                if stream.pointee.avail_in == 0 && fileEnded {
+                    throw OSMInputError(.malformed, file: file.name, at: .byte(file.bytesRead), "truncated gzip stream")
+                }
             case Z_MEM_ERROR: throw OSMInputError(.io, file: file.name, "out of memory in zlib")
             default:
                 let reason = stream.pointee.msg.map { String(cString: $0) } ?? "invalid data"
@@ -105,7 +124,6 @@ final class GzipInflater {
                 throw OSMInputError(.malformed, file: file.name, at: .byte(offset), "corrupt gzip data (\(reason))")
             }
         }
-        return Int(capacity - stream.pointee.avail_out)
     }
 
     private func refill() throws(OSMInputError) {

@@ -85,15 +85,17 @@ final class ElementParser {
     private let parser: XML_Parser
     private let state: UnsafeMutablePointer<ParseState>
     private let file: String
+    /// Bytes fed to expat so far, as expat counts its byte index.
+    private var bytesFed = 0
 
-    /// A parser for the input named `file` that keeps what `filter` asks for.
-    init(file: String, filter: OSMElementFilter) {
+    /// A parser for the input named `file` that keeps what `filter` asks for, within `limits`.
+    init(file: String, filter: OSMElementFilter, limits: OSMReadLimits) {
         self.file = file
         // The encoding is forced to UTF-8 whatever the document declares: bytes that are not
         // UTF-8 are an error, never silently converted.
         parser = XML_ParserCreate("UTF-8")
         state = .allocate(capacity: 1)
-        state.initialize(to: ParseState(parser: parser, filter: filter))
+        state.initialize(to: ParseState(parser: parser, filter: filter, limits: limits))
         XML_SetUserData(parser, UnsafeMutableRawPointer(state))
         XML_SetElementHandler(
             parser,
@@ -146,10 +148,16 @@ final class ElementParser {
     func clearBatch() { state.pointee.removeDeliveredElements() }
 
     /// Parses the next bytes of the document; `isFinal` with the last (possibly empty) piece.
+    /// Throws when the bytes expat holds back for an unfinished element exceed the limit, so
+    /// that its buffer stays bounded.
     func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) throws(OSMInputError) {
         let status = XML_Parse(
             parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0)
-        guard status == XML_STATUS_ERROR else { return }
+        guard status == XML_STATUS_ERROR else {
+            bytesFed += bytes.count
+            if let stop = state.pointee.heldBackTooMuch(bytesFed: bytesFed) { throw error(at: stop) }
+            return
+        }
         throw failure()
     }
 
@@ -168,10 +176,12 @@ final class ElementParser {
     /// (`PieceCutter`). Positions in the result are relative to the piece, which starts at line 1,
     /// column 0; the reader places them once it knows where the piece starts. The parser is freed
     /// before this returns: only the batch and the counts stay.
-    static func parsePiece(_ bytes: UnsafeRawBufferPointer, file: String, filter: OSMElementFilter, step: Int) -> PieceResult {
+    static func parsePiece(
+        _ bytes: UnsafeRawBufferPointer, file: String, filter: OSMElementFilter, limits: OSMReadLimits, step: Int
+    ) -> PieceResult {
         let open: StaticString = "<osm>"
         let close: StaticString = "</osm>"
-        let parser = ElementParser(file: file, filter: filter)
+        let parser = ElementParser(file: file, filter: filter, limits: limits)
         parser.origin = PositionOrigin(parser: TextPosition(line: 1, column: open.utf8CodeUnitCount), input: TextPosition())
         var result = PieceResult()
         do throws(OSMInputError) {
@@ -195,8 +205,8 @@ final class ElementParser {
 
     /// The error that stopped the parser, at the position where it stopped.
     private func failure() -> OSMInputError {
-        if let stop = state.pointee.stop {
-            return OSMInputError(.malformed, file: file, at: .line(stop.line, column: stop.column), stop.message)
+        if let stop = state.pointee.stop ?? state.pointee.elementTooLarge(errorAt: Int(XML_GetCurrentByteIndex(parser))) {
+            return error(at: stop)
         }
         let code = XML_GetErrorCode(parser)
         var message = String(cString: XML_ErrorString(code))
@@ -209,6 +219,12 @@ final class ElementParser {
             line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)))
         return OSMInputError(.malformed, file: file, at: .line(position.line, column: position.column + 1), message)
     }
+
+    /// The error for a stop of this parser.
+    private func error(at stop: ParseStop) -> OSMInputError {
+        OSMInputError(.malformed, file: file, at: .line(stop.line, column: stop.column), stop.message)
+    }
+
     /// Whether the bytes at the error position are not UTF-8 (rather than a misplaced character).
     private func errorIsInvalidUTF8() -> Bool {
         var offset: Int32 = 0
@@ -254,6 +270,7 @@ struct ParseState {
     /// The types delivered bare when no tag matches, one bit per type.
     let bareTypes: UInt8
     let tagKeys: [[UInt8]]
+    let limits: OSMReadLimits
     var batch = ElementBatch()
     var summary = OSMReadSummary()
     var stop: ParseStop?
@@ -266,9 +283,14 @@ struct ParseState {
     private var openMatches = false
     private var openArenaStart = 0
     private var newestTimestamp: [UInt8] = []
+    /// Expat's byte index where the top-level element being read starts (0 before the root:
+    /// the prolog counts as one), or -1 between them; and its position, for errors.
+    private var elementStart = 0
+    private var elementPosition = (line: 1, column: 0)
 
-    init(parser: XML_Parser, filter: OSMElementFilter) {
+    init(parser: XML_Parser, filter: OSMElementFilter, limits: OSMReadLimits) {
         self.parser = parser
+        self.limits = limits
         types = filter.types.reduce(0) { $0 | 1 << $1.rawValue }
         bareTypes = filter.bareTypes.reduce(0) { $0 | 1 << $1.rawValue }
         tagKeys = filter.tagKeys.map { Array($0.utf8) }
@@ -282,23 +304,30 @@ struct ParseState {
                 halt("expected <osm> as the root element, found <\(String(cString: name))>")
                 return
             }
+            elementStart = -1
             noteTimestamp(attributes, key: "timestamp")
         case 1:
+            startTopLevel()
             if let type = Self.elementType(name) {
                 startElement(type, attributes)
             } else if equal(name, "meta") {
                 noteTimestamp(attributes, key: "osm_base")
             }
         case 2:
+            checkElementSize()
             if open != nil { addChild(name, attributes) }
         default:
-            break
+            checkElementSize()
         }
     }
 
     mutating func end() {
         depth -= 1
-        guard depth == 1, let element = open else { return }
+        guard depth >= 1 else { return }
+        checkElementSize()
+        guard depth == 1 else { return }
+        elementStart = -1
+        guard let element = open else { return }
         open = nil
         if openIsDeleted {
             summary.deleted += 1
@@ -348,6 +377,40 @@ struct ParseState {
         element.firstMember = 0
         open = element
         openArenaStart = 0
+    }
+
+    /// Notes where a top-level element starts; refuses a start tag larger than the limit.
+    private mutating func startTopLevel() {
+        elementStart = Int(XML_GetCurrentByteIndex(parser))
+        elementPosition = origin.map(
+            line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)))
+        checkElementSize()
+    }
+
+    /// Stops the parser when the current event ends more than the limit after the start of
+    /// the top-level element it belongs to.
+    private mutating func checkElementSize() {
+        let end = Int(XML_GetCurrentByteIndex(parser)) + Int(XML_GetCurrentByteCount(parser))
+        guard elementStart >= 0, end - elementStart > limits.maxElementBytes else { return }
+        halt(limits.elementTooLarge, at: elementPosition)
+    }
+
+    /// The stop for an element whose bytes held back by expat, after `bytesFed` bytes, exceed
+    /// the limit: an unfinished top-level element (or the prolog), or one unfinished piece of
+    /// markup between them. Nil when within the limit.
+    func heldBackTooMuch(bytesFed: Int) -> ParseStop? {
+        let start = elementStart >= 0 ? elementStart : Int(XML_GetCurrentByteIndex(parser))
+        guard start >= 0, bytesFed - start > limits.maxElementBytes else { return nil }
+        let position = elementStart >= 0 ? elementPosition : origin.map(
+            line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)))
+        return ParseStop(line: position.line, column: position.column + 1, message: limits.elementTooLarge)
+    }
+
+    /// The stop for an error that expat found at byte `index` beyond the limit of the element
+    /// being read: the element is too large, whatever follows. Nil otherwise.
+    func elementTooLarge(errorAt index: Int) -> ParseStop? {
+        guard elementStart >= 0, index - elementStart > limits.maxElementBytes else { return nil }
+        return ParseStop(line: elementPosition.line, column: elementPosition.column + 1, message: limits.elementTooLarge)
     }
 
     private static func elementType(_ name: UnsafePointer<CChar>) -> OSMElementType? {
@@ -461,11 +524,20 @@ struct ParseState {
             if equal(name, "k") { key = text } else if equal(name, "v") { value = text }
         }
         guard let key, let value else { return }
+        guard open!.tagCount < limits.maxTags else {
+            halt("more than \(limits.maxTags) tags on one element (max_tags)")
+            return
+        }
         let keyLength = strlen(key)
+        let valueLength = strlen(value)
+        guard keyLength <= limits.maxValueBytes && valueLength <= limits.maxValueBytes else {
+            halt("a tag key or value longer than \(limits.maxValueBytes) bytes (max_value_bytes)")
+            return
+        }
         if !openMatches {
             openMatches = tagKeys.contains { $0.count == keyLength && memcmp($0, key, keyLength) == 0 }
         }
-        let tag = TagRecord(key: batch.append(key, count: keyLength), value: batch.append(value, count: strlen(value)))
+        let tag = TagRecord(key: batch.append(key, count: keyLength), value: batch.append(value, count: valueLength))
         batch.tags.append(tag)
         open!.tagCount += 1
     }
@@ -492,10 +564,10 @@ struct ParseState {
         }
     }
 
-    /// Stops the parser at the current position with `message`.
-    private mutating func halt(_ message: String) {
+    /// Stops the parser with `message` at `position` (by default the current one).
+    private mutating func halt(_ message: String, at position: (line: Int, column: Int)? = nil) {
         guard stop == nil else { return }
-        let position = origin.map(
+        let position = position ?? origin.map(
             line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)))
         stop = ParseStop(line: position.line, column: position.column + 1, message: message)
         XML_StopParser(parser, XML_FALSE)

@@ -75,24 +75,30 @@ public struct OSMReader {
     public let file: String
     /// What to hand to the handler.
     public let filter: OSMElementFilter
+    /// Bounds on one element; an input over them is refused as malformed.
+    public let limits: OSMReadLimits
     /// Parsing threads; 1 parses every piece in order on the caller's thread.
     public let threads: Int
     /// Bytes of XML text in a piece.
     let pieceSize: Int
 
-    /// A reader of `file` ("-" is standard input) keeping what `filter` asks for, parsing on
-    /// `threads` threads (1 to `maxThreads`; by default one per active core).
-    public init(file: String, filter: OSMElementFilter, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    /// A reader of `file` ("-" is standard input) keeping what `filter` asks for, within
+    /// `limits`, parsing on `threads` threads (1 to `maxThreads`; by default one per active core).
+    public init(
+        file: String, filter: OSMElementFilter, limits: OSMReadLimits = .standard,
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         let threads = Self.parsingThreads(threads)
         let pieceSize = min(Self.defaultPieceSize, Self.ringBudget / Self.ringSlots(threads: threads))
-        self.init(file: file, filter: filter, threads: threads, pieceSize: pieceSize)
+        self.init(file: file, filter: filter, limits: limits, threads: threads, pieceSize: pieceSize)
     }
 
     /// A reader that cuts pieces of `pieceSize` bytes (at least 64): small pieces put cuts
-    /// everywhere, for tests.
-    init(file: String, filter: OSMElementFilter, threads: Int, pieceSize: Int) {
+    /// everywhere, for tests and the fuzz targets.
+    init(file: String, filter: OSMElementFilter, limits: OSMReadLimits = .standard, threads: Int, pieceSize: Int) {
         self.file = file
         self.filter = filter
+        self.limits = limits
         self.threads = Self.parsingThreads(threads)
         self.pieceSize = max(64, pieceSize)
     }
@@ -130,10 +136,10 @@ public struct OSMReader {
         pipeline.spawn { producer.value.run() }
         if parallel {
             for _ in 0..<threads {
-                pipeline.spawn { [file, filter] in
+                pipeline.spawn { [file, filter, limits] in
                     while let piece = pipeline.nextWork() {
                         let result = ElementParser.parsePiece(
-                            pipeline.bytes(of: piece), file: file, filter: filter, step: Self.chunkSize)
+                            pipeline.bytes(of: piece), file: file, filter: filter, limits: limits, step: Self.chunkSize)
                         pipeline.finish(piece, result: result)
                     }
                 }
@@ -141,7 +147,7 @@ public struct OSMReader {
         }
         defer { pipeline.stop() }
 
-        let sequential = ElementParser(file: file, filter: filter)
+        let sequential = ElementParser(file: file, filter: filter, limits: limits)
         var summary = OSMReadSummary()
         // With parsing threads: where the next piece starts in the input; the piece that would
         // directly follow the sequential parser's input, and where the first piece parsed apart

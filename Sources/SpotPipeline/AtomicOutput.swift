@@ -25,7 +25,8 @@ public struct OutputError: Error, CustomStringConvertible, Sendable {
 /// Until then, and on any failure, the output path holds what it held before.
 ///
 /// Temporary files are named `.NAME.tmp.PID` beside the output; opening an output removes the
-/// ones whose process is gone (left by a run that was killed).
+/// ones whose process is gone (left by a run that was killed with SIGKILL). After
+/// `removeTemporariesOnTermination()`, SIGINT and SIGTERM remove them before the process ends.
 public final class AtomicOutput {
     /// The path the output will have.
     public let path: String
@@ -42,9 +43,11 @@ public final class AtomicOutput {
         let prefix = "." + url.lastPathComponent + ".tmp."
         Self.removeStaleTemporaries(in: directory, prefix: prefix)
         temporaryPath = directory + "/" + prefix + String(getpid())
+        PendingTemporaries.shared.insert(temporaryPath)
         unlink(temporaryPath)
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
+            PendingTemporaries.shared.remove(temporaryPath)
             throw OutputError(kind: .cannotCreate, file: path, message: String(cString: strerror(errno)))
         }
         var status = stat()
@@ -86,6 +89,7 @@ public final class AtomicOutput {
         descriptor = -1
         guard rename(temporaryPath, path) == 0 else { throw failure() }
         committed = true
+        PendingTemporaries.shared.remove(temporaryPath)
         let directory = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
         if directory >= 0 {
             fsync(directory)
@@ -99,7 +103,33 @@ public final class AtomicOutput {
             close(descriptor)
             descriptor = -1
         }
-        if !committed { unlink(temporaryPath) }
+        if !committed {
+            unlink(temporaryPath)
+            PendingTemporaries.shared.remove(temporaryPath)
+        }
+    }
+
+    /// Makes SIGINT and SIGTERM remove the temporary files of the outputs not yet committed, then
+    /// end the process by that signal (the shell sees 128 + its number: 130, 143). Outputs keep
+    /// what they held before. Call once, early; the signals are then handled on a queue of
+    /// their own, never inside a signal handler.
+    public static func removeTemporariesOnTermination() {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                PendingTemporaries.shared.removeAll()
+                // Dispatch keeps the signal blocked; unblocked on this thread, it ends the process.
+                signal(signalNumber, SIG_DFL)
+                var signals = sigset_t()
+                sigemptyset(&signals)
+                sigaddset(&signals, signalNumber)
+                pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+                raise(signalNumber)
+            }
+            source.resume()
+            PendingTemporaries.shared.keep(source)
+        }
     }
 
     private func failure() -> OutputError {
@@ -116,4 +146,26 @@ public final class AtomicOutput {
             if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
         }
     }
+}
+
+/// The temporary files of outputs being written, for removal when a signal ends the process.
+private final class PendingTemporaries: @unchecked Sendable {
+    static let shared = PendingTemporaries()
+    private let lock = NSLock()
+    // Guarded by `lock`:
+    private var paths: Set<String> = []
+    private var sources: [any DispatchSourceSignal] = []
+
+    func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
+
+    func remove(_ path: String) { lock.withLock { _ = paths.remove(path) } }
+
+    /// Removes every pending temporary file; the lock stays held so that none is added after.
+    func removeAll() {
+        lock.lock()
+        for path in paths { unlink(path) }
+    }
+
+    /// Keeps a signal source alive for the life of the process.
+    func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OSMXML
 import SpotCluster
 import SpotIndex
 import Spots
@@ -57,6 +58,9 @@ public struct Pipeline: Sendable {
     /// How the build clusters spots for maps; nil when it writes no cluster levels
     /// (`clusters.enabled` false, or `--no-clusters`).
     public var clusters: ClusterSettings?
+    /// Bounds on one element of the input (`limits`; `--max-element-bytes`, `--max-tags`,
+    /// `--max-value-bytes`): an input over them is refused.
+    public var limits: OSMReadLimits
 
     /// The settings as the index metadata records them.
     public var settings: IndexMetadata.PipelineSettings {
@@ -92,7 +96,7 @@ public struct Pipeline: Sendable {
 
 /// The JSON form of a pipeline file.
 enum PipelineFile {
-    static let keys: Set<String> = ["inputs", "output", "categories", "category_words", "exclude", "keep_all", "areas", "dedupe", "gates", "keep", "clusters"]
+    static let keys: Set<String> = ["inputs", "output", "categories", "category_words", "exclude", "keep_all", "areas", "dedupe", "gates", "keep", "clusters", "limits"]
 
     /// Parses `text` (the contents of `file`), resolving paths against `folder` (nil: the
     /// built-in folder), taking absent fields from `base` (nil: every field but inputs and
@@ -129,10 +133,11 @@ enum PipelineFile {
         let gates = try gateSettings(try field("gates"), base: base?.gates)
         let keep = try field("keep")?.integer(atLeast: 1) ?? base!.keep
         let clusters = try clusterSettings(try field("clusters"), base: base)
+        let limits = try readLimits(try field("limits"), base: base?.limits)
         return Pipeline(
             file: nil, fileSHA256: nil, inputs: inputs, output: output, categories: categories, categoryWords: categoryWords, exclude: exclude,
             keepAll: keepAll, areas: areas,
-            dedupe: dedupe, gates: gates, keep: keep, clusters: clusters)
+            dedupe: dedupe, gates: gates, keep: keep, clusters: clusters, limits: limits)
     }
 
     /// A `key=value` tag string.
@@ -195,6 +200,20 @@ enum PipelineFile {
             maxZoom: maxZoom,
             radius: try fields["radius"]?.number(in: ClusterSettings.radiusRange, "a radius in pixels") ?? defaults.radius,
             extent: try fields["extent"]?.number(in: ClusterSettings.extentRange, "a tile size in pixels") ?? defaults.extent)
+    }
+
+    /// The `limits` object: `max_element_bytes`, `max_tags`, `max_value_bytes`, each a whole
+    /// number of at least 1; absent fields come from `base`.
+    private static func readLimits(_ node: JSONNode?, base: OSMReadLimits?) throws(PipelineError) -> OSMReadLimits {
+        let keys = ["max_element_bytes", "max_tags", "max_value_bytes"]
+        let fields = try node?.object(allowing: Set(keys)) ?? [:]
+        if base == nil, let missing = keys.first(where: { fields[$0] == nil }) {
+            throw PipelineError(file: node?.file ?? "default.json", path: ".limits." + missing, message: "missing")
+        }
+        return OSMReadLimits(
+            maxElementBytes: try fields["max_element_bytes"]?.integer(atLeast: 1) ?? base!.maxElementBytes,
+            maxTags: try fields["max_tags"]?.integer(atLeast: 1) ?? base!.maxTags,
+            maxValueBytes: try fields["max_value_bytes"]?.integer(atLeast: 1) ?? base!.maxValueBytes)
     }
 
     private static func gateSettings(_ node: JSONNode?, base: Gates?) throws(PipelineError) -> Gates {

@@ -83,7 +83,7 @@ public struct SpotBuild {
         for input in pipeline.inputs {
             let done = statistics.inputBytes
             let hasher = SHA256()
-            let summary = try OSMReader(file: input, filter: filter, threads: threads).read(
+            let summary = try OSMReader(file: input, filter: filter, limits: pipeline.limits, threads: threads).read(
                 into: &extractor,
                 progress: { step in progress?(BuildProgress(bytesRead: done + step.bytesRead, totalBytes: total)) },
                 rawBytes: hasher.update)

@@ -11,13 +11,16 @@ enum BuildCommand {
         OptionSpec(names: ["--no-areas"], valueName: nil, help: "Read nodes only: no spots for ways and multipolygon\nrelations, and no node locations kept (faster)."),
         OptionSpec(names: ["--no-clusters"], valueName: nil, help: "Write no cluster levels ('spots cluster' then clusters\nat query time): a smaller index, a faster build."),
         OptionSpec(names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core; at\nmost 16 run). The index is the same for any number."),
+        OptionSpec(names: ["--max-element-bytes"], valueName: "n", help: "Refuse an element larger than n bytes of XML (default\n16777216; pipeline: limits.max_element_bytes)."),
+        OptionSpec(names: ["--max-tags"], valueName: "n", help: "Refuse an element with more than n tags (default\n10000; pipeline: limits.max_tags)."),
+        OptionSpec(names: ["--max-value-bytes"], valueName: "n", help: "Refuse a tag key or value longer than n bytes\n(default 65536; pipeline: limits.max_value_bytes)."),
         OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print nothing but errors."),
         Help.option,
     ]
 
     static let help = Help(
         overview: "Build a place-search index from OpenStreetMap extracts.",
-        usage: "spots build [<input> ...] [-o <output>] [--pipeline <file>] [--keep-all] [--no-dedupe] [--no-areas] [--no-clusters] [--threads <n>] [--quiet]",
+        usage: "spots build [<input> ...] [-o <output>] [--pipeline <file>] [--keep-all] [--no-dedupe] [--no-areas] [--no-clusters] [--threads <n>] [--max-element-bytes <n>] [--max-tags <n>] [--max-value-bytes <n>] [--quiet]",
         arguments: [("<input>", "OSM XML, plain or gzip (detected by content, every\nmember read); - for standard input.")],
         options: options,
         discussion: """
@@ -26,12 +29,22 @@ enum BuildCommand {
             built-in Pipelines/default.json) excludes street furniture, maps values to categories,
             drops values without one, and merges same-name places within 50 m. SOURCE_DATE_EPOCH,
             when set, is recorded as the build time; otherwise the newest timestamp in the inputs.
+            An input over a limit is refused (exit 65) with a message naming the limit.
+            SIGINT or SIGTERM stops the build, removes its temporary file and leaves the output
+            as it was.
             """)
 
     /// The `--threads` value: one per core when absent.
     static func threads(_ arguments: Arguments) throws -> Int {
         guard let text = arguments.value("--threads") else { return ProcessInfo.processInfo.activeProcessorCount }
         guard let number = Int(text), (1...1024).contains(number) else { throw UsageError("--threads takes a whole number from 1 to 1024, not '\(text)'") }
+        return number
+    }
+
+    /// A positive whole-number option, or nil when absent.
+    static func positive(_ arguments: Arguments, _ name: String) throws -> Int? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let number = Int(text), number >= 1 else { throw UsageError("\(name) takes a whole number of at least 1, not '\(text)'") }
         return number
     }
 
@@ -43,6 +56,9 @@ enum BuildCommand {
         if arguments.flag("--no-dedupe") { pipeline.dedupe.enabled = false }
         if arguments.flag("--no-areas") { pipeline.areas = false }
         if arguments.flag("--no-clusters") { pipeline.clusters = nil }
+        if let bytes = try positive(arguments, "--max-element-bytes") { pipeline.limits.maxElementBytes = bytes }
+        if let tags = try positive(arguments, "--max-tags") { pipeline.limits.maxTags = tags }
+        if let bytes = try positive(arguments, "--max-value-bytes") { pipeline.limits.maxValueBytes = bytes }
         guard !pipeline.inputs.isEmpty else { throw UsageError("missing <input>: give at least one OSM file") }
         guard let outputPath = pipeline.output else { throw UsageError("missing '-o <output>'") }
         var sourceDateEpoch: Int?

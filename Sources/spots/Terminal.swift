@@ -1,9 +1,16 @@
 import Foundation
 import SpotPipeline
 
-/// Writes a line to standard error.
+/// Writes a line to standard error; a closed standard error loses it, and nothing else happens.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    let bytes = Array((line + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+    }
 }
 
 /// Where machine-readable output goes: standard output, or a file written atomically (`-o`).

@@ -1,4 +1,5 @@
 import Foundation
+import SpotPipeline
 
 /// The subcommand named `name`: its help, options and body.
 func command(named name: String) -> (help: Help, options: [OptionSpec], run: (Arguments) throws -> Void)? {
@@ -74,4 +75,8 @@ func main(_ arguments: [String]) -> ExitCode {
     }
 }
 
+// A closed output pipe (`spots export | head -1`) ends the program quietly by SIGPIPE, as it
+// ends cat, even when the parent ignored the signal; SIGINT and SIGTERM remove temporary files.
+signal(SIGPIPE, SIG_DFL)
+AtomicOutput.removeTemporariesOnTermination()
 exit(main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -41,13 +41,15 @@ struct References: OSMElementHandler {
     }
 }
 
-/// Writes `text` to a temporary file and reads it with `filter`.
-func read(_ text: String, filter: OSMElementFilter = OSMElementFilter(types: [.node, .way, .relation])) throws -> (elements: [Collector.Element], summary: OSMReadSummary) {
+/// Writes `text` to a temporary file and reads it with `filter` within `limits`.
+func read(
+    _ text: String, filter: OSMElementFilter = OSMElementFilter(types: [.node, .way, .relation]), limits: OSMReadLimits = .standard
+) throws -> (elements: [Collector.Element], summary: OSMReadSummary) {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("osmxml-\(UUID().uuidString).osm")
     try Data(text.utf8).write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
     var collector = Collector()
-    let summary = try OSMReader(file: url.path, filter: filter).read(into: &collector)
+    let summary = try OSMReader(file: url.path, filter: filter, limits: limits).read(into: &collector)
     return (collector.elements, summary)
 }
 
@@ -128,7 +130,9 @@ struct OSMReaderTests {
         var text = "<osm>\n"
         for id in 1...3 { text += "<node id=\"\(id)\" lat=\"1\" lon=\"2\"><tag k=\"a\" v=\"\(id)\"/><tag k=\"long\" v=\"\(long)\"/><tag k=\"z\" v=\"end\"/></node>\n" }
         text += "</osm>\n"
-        let (elements, _) = try read(text)
+        var limits = OSMReadLimits.standard
+        limits.maxValueBytes = 2 * long.utf8.count
+        let (elements, _) = try read(text, limits: limits)
         #expect(elements.map(\.id) == [1, 2, 3])
         for element in elements {
             #expect(element.tags["long"] == long)

@@ -1,0 +1,46 @@
+import CZlib
+
+// The gzip layer: `DecodedStream` over arbitrary bytes (gzip when they start with its magic),
+// read twice, with a small output buffer whose size the input picks and with a large one.
+// Both reads must give the same bytes (compared by CRC-32 and count) before the same error.
+// Scripts/fuzz compiles this file with Sources/OSMXML into one module.
+
+/// The bytes inflated from one read, and how it ended.
+private struct Decoded: Equatable {
+    var count = 0
+    var crc: UInt = 0
+    var error: String?
+}
+
+/// The most inflated bytes compared: a tiny input can inflate to megabytes.
+private let inflatedLimit = 1 << 20
+
+private func decode(_ path: String, bufferSize: Int) -> Decoded {
+    var result = Decoded()
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 1)
+    defer { buffer.deallocate() }
+    do throws(OSMInputError) {
+        let stream = try DecodedStream(try InputFile(path))
+        while result.count < inflatedLimit {
+            let wanted = min(bufferSize, inflatedLimit - result.count)
+            let count = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+            if count == 0 { break }
+            result.crc = crc32(result.crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), UInt32(count))
+            result.count += count
+        }
+    } catch {
+        result.error = error.message
+    }
+    return result
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzGzip(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let small = size > 0 ? 1 + Int(data![size - 1]) % 61 : 1
+    withTemporaryFile(data, size) { path in
+        let bySmallReads = decode(path, bufferSize: small)
+        let byLargeReads = decode(path, bufferSize: 1 << 16)
+        if bySmallReads != byLargeReads { fatalError("reads of \(small) and 65536 bytes differ: \(bySmallReads) \(byLargeReads)") }
+    }
+    return 0
+}
