@@ -189,10 +189,9 @@ struct OSMReaderTests {
 
 @Suite("Reading numbers from bytes")
 struct NumberTests {
-    func bytes(_ text: String) -> OSMBytes {
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
-        _ = buffer.initialize(from: text.utf8)
-        return OSMBytes(UnsafeBufferPointer(buffer))
+    /// What `read` gives of `text`'s UTF-8 bytes as `OSMBytes`.
+    func bytes<Value>(_ text: String, _ read: (OSMBytes) -> Value) -> Value {
+        Array(text.utf8).withUnsafeBufferPointer { read(OSMBytes($0)) }
     }
 
     @Test("coordinates become degrees × 10^7, rounded half away from zero", arguments: [
@@ -201,21 +200,21 @@ struct NumberTests {
         ("1.23456784999", 12_345_678), ("-0.00000004", 0), ("0.00000005", 1), ("1e1", 100_000_000), ("214.7483647", Int32.max),
     ] as [(String, Int32)])
     func parsesCoordinates(_ text: String, _ expected: Int32) {
-        #expect(bytes(text).fixedPointE7 == expected)
+        #expect(bytes(text) { $0.fixedPointE7 } == expected)
     }
 
     @Test("things that are not coordinates are nil", arguments: ["", "-", ".", "abc", "1.2.3", "1,5", "nan", "inf", "214.7483648", "1 ", "9999999999"])
     func rejectsNonCoordinates(_ text: String) {
-        #expect(bytes(text).fixedPointE7 == nil)
+        #expect(bytes(text) { $0.fixedPointE7 } == nil)
     }
 
     @Test("ids are exact 64-bit integers")
     func parsesIDs() {
-        #expect(bytes("9223372036854775807").int64 == Int64.max)
-        #expect(bytes("-9223372036854775808").int64 == Int64.min)
-        #expect(bytes("-42").int64 == -42)
+        #expect(bytes("9223372036854775807") { $0.int64 } == Int64.max)
+        #expect(bytes("-9223372036854775808") { $0.int64 } == Int64.min)
+        #expect(bytes("-42") { $0.int64 } == -42)
         for bad in ["9223372036854775808", "-9223372036854775809", "", "-", "12a", "1.0"] {
-            #expect(bytes(bad).int64 == nil, "\(bad)")
+            #expect(bytes(bad) { $0.int64 } == nil, "\(bad)")
         }
     }
 }
