@@ -176,8 +176,22 @@ final class ElementParser {
     /// (`PieceCutter`). Positions in the result are relative to the piece, which starts at line 1,
     /// column 0; the reader places them once it knows where the piece starts. The parser is freed
     /// before this returns: only the batch and the counts stay.
+    ///
+    /// Plain nodes (`PlainNode`) are read without expat, which is fed only the bytes between
+    /// them (`PieceScanner`). Its lines stay right, since a plain node holds no line break, but
+    /// its columns on a line after a plain node would not: a piece with an error is parsed again
+    /// by expat alone, which reports it as a sequential parse does.
     static func parsePiece(
         _ bytes: UnsafeRawBufferPointer, file: String, filter: OSMElementFilter, limits: OSMReadLimits, step: Int
+    ) -> PieceResult {
+        let result = parsePiece(bytes, file: file, filter: filter, limits: limits, step: step, plainNodes: true)
+        guard result.error != nil else { return result }
+        return parsePiece(bytes, file: file, filter: filter, limits: limits, step: step, plainNodes: false)
+    }
+
+    private static func parsePiece(
+        _ bytes: UnsafeRawBufferPointer, file: String, filter: OSMElementFilter, limits: OSMReadLimits, step: Int,
+        plainNodes: Bool
     ) -> PieceResult {
         let open: StaticString = "<osm>"
         let close: StaticString = "</osm>"
@@ -186,7 +200,11 @@ final class ElementParser {
         var result = PieceResult()
         do throws(OSMInputError) {
             try parser.parse(UnsafeRawBufferPointer(start: open.utf8Start, count: open.utf8CodeUnitCount), isFinal: false)
-            try parser.parse(bytes, step: step)
+            if plainNodes {
+                try parser.parseWithPlainNodes(bytes, maxNodeBytes: limits.maxElementBytes, step: step)
+            } else {
+                try parser.parse(bytes, step: step)
+            }
             try parser.parse(UnsafeRawBufferPointer(start: close.utf8Start, count: close.utf8CodeUnitCount), isFinal: true)
             // Expat has counted every byte: it stands after the closing tag, on the piece's last line.
             let end = parser.origin.map(
@@ -201,6 +219,45 @@ final class ElementParser {
             swap(&result.batch, &parser.state.pointee.batch)
         }
         return result
+    }
+
+    /// Parses `bytes`, a piece parsed apart, reading its plain nodes itself and feeding expat
+    /// the stretches between them, so that the batch holds every element in document order.
+    ///
+    /// Expat does not see the plain nodes nor the whitespace around them; before each stretch
+    /// its origin is set to where the stretch starts in the piece, so that lines and columns are
+    /// those of the piece. Every stretch starts with markup or text, never a line break.
+    private func parseWithPlainNodes(_ bytes: UnsafeRawBufferPointer, maxNodeBytes: Int, step: Int) throws(OSMInputError) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        var scanner = PieceScanner(base, count: bytes.count, maxNodeBytes: maxNodeBytes)
+        // Where expat stands in what it was fed (after `<osm>`), and the piece's position at `counted`.
+        var fedPosition = origin.parser
+        var position = TextPosition()
+        var counted = 0
+        func advance(to offset: Int) {
+            position.advance(over: UnsafeRawBufferPointer(rebasing: bytes[counted..<offset]))
+            counted = offset
+        }
+        while true {
+            let (stretch, plain) = scanner.next()
+            if !stretch.isEmpty {
+                advance(to: stretch.lowerBound)
+                origin = PositionOrigin(parser: fedPosition, input: position)
+                let fed = UnsafeRawBufferPointer(rebasing: bytes[stretch])
+                try parse(fed, step: step)
+                fedPosition.advance(over: fed)
+                position = origin.position(at: fedPosition)
+                counted = stretch.upperBound
+            }
+            guard let (start, node) = plain else { break }
+            advance(to: start)
+            state.pointee.add(node, line: position.line, in: base)
+            position.advance(characters: node.characters)
+            counted = node.end
+        }
+        // `</osm>` follows at the piece's end.
+        advance(to: bytes.count)
+        origin = PositionOrigin(parser: fedPosition, input: position)
     }
 
     /// The error that stopped the parser, at the position where it stopped.
@@ -474,6 +531,33 @@ struct ParseState {
         open = record
     }
 
+    /// Counts and, when the filter asks for it, keeps a plain node read without expat, on `line`
+    /// of the piece; its values are offsets from `base`. It stands between two top-level
+    /// elements, so no element is open.
+    mutating func add(_ node: PlainNode, line: Int, in base: UnsafePointer<UInt8>) {
+        summary.nodes += 1
+        if let timestamp = node.timestamp, timestamp.count == Self.timestampLength {
+            noteTimestamp(base + timestamp.lowerBound)
+        }
+        let type = OSMElementType.node
+        guard types & 1 << type.rawValue != 0 else { return }
+        if node.isDeleted {
+            summary.deleted += 1
+            return
+        }
+        // A plain node has no tags: it is kept when the filter wants every node, or bare ones.
+        guard tagKeys.isEmpty || bareTypes & 1 << type.rawValue != 0 else { return }
+        var record = ElementRecord(
+            type: type, id: node.id, version: node.version, line: line, latitude: .absent, longitude: .absent,
+            firstTag: Int32(batch.tags.count), tagCount: 0, firstRef: Int32(batch.refs.count),
+            firstMember: Int32(batch.members.count))
+        if let latitude = node.latitude { record.latitude = batch.append(base + latitude.lowerBound, count: latitude.count) }
+        if let longitude = node.longitude {
+            record.longitude = batch.append(base + longitude.lowerBound, count: longitude.count)
+        }
+        batch.elements.append(record)
+    }
+
     /// Reads a child of the open element: a tag, a way's node reference, a relation's member.
     private mutating func addChild(_ name: UnsafePointer<CChar>, _ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>) {
         if equal(name, "tag") {
@@ -542,16 +626,24 @@ struct ParseState {
         open!.tagCount += 1
     }
 
-    /// Keeps the newest ISO 8601 UTC timestamp ("2021-04-21T20:21:46Z"); in that fixed form,
-    /// byte order is time order, so no date is parsed per element.
+    /// Bytes of a timestamp in the form that `noteTimestamp` keeps.
+    private static let timestampLength = 20
+
+    /// Keeps the newest ISO 8601 UTC timestamp ("2021-04-21T20:21:46Z") of a NUL-terminated value.
     private mutating func noteTimestamp(_ value: UnsafePointer<CChar>) {
-        let length = 20
-        for index in 0..<length where value[index] == 0 { return }  // shorter
-        guard value[length] == 0, value[4] == 0x2D, value[10] == 0x54, value[19] == 0x5A else { return }
-        let candidate = UnsafeRawBufferPointer(start: UnsafeRawPointer(value), count: length)
+        for index in 0..<Self.timestampLength where value[index] == 0 { return }  // shorter
+        guard value[Self.timestampLength] == 0 else { return }
+        value.withMemoryRebound(to: UInt8.self, capacity: Self.timestampLength) { noteTimestamp($0) }
+    }
+
+    /// Keeps the newest ISO 8601 UTC timestamp of the `timestampLength` bytes at `value`; in that
+    /// fixed form, byte order is time order, so no date is parsed per element.
+    private mutating func noteTimestamp(_ value: UnsafePointer<UInt8>) {
+        let length = Self.timestampLength
+        guard value[4] == 0x2D, value[10] == 0x54, value[19] == 0x5A else { return }
         let newer = newestTimestamp.isEmpty || newestTimestamp.withUnsafeBytes { memcmp($0.baseAddress!, value, length) < 0 }
         if newer {
-            newestTimestamp = Array(candidate)
+            newestTimestamp = Array(UnsafeBufferPointer(start: value, count: length))
             summary.newestTimestamp = String(decoding: newestTimestamp, as: UTF8.self)
         }
     }

@@ -125,11 +125,9 @@ struct ElementBatch {
     var elements: [ElementRecord] = []
 
     /// Copies `count` bytes at `pointer` into the arena and returns where they went.
-    mutating func append(_ pointer: UnsafePointer<CChar>, count: Int) -> ByteSpan {
+    mutating func append(_ pointer: UnsafeRawPointer, count: Int) -> ByteSpan {
         let start = bytes.count
-        pointer.withMemoryRebound(to: UInt8.self, capacity: count) {
-            bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
-        }
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: pointer, count: count))
         return ByteSpan(start: Int32(start), count: Int32(count))
     }
 

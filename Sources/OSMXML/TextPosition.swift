@@ -63,6 +63,12 @@ struct TextPosition: Equatable, Sendable {
         }
     }
 
+    /// The position after `characters` characters without a line break.
+    mutating func advance(characters: Int) {
+        column += characters
+        afterCarriageReturn = false
+    }
+
     /// How many bytes of `count` at `base` are `byte`, eight at a time.
     private static func count(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
         let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
@@ -75,7 +81,8 @@ struct TextPosition: Equatable, Sendable {
             // every other byte, then count the zero bytes left.
             let x = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ pattern
             let nonZero = ((x & low) &+ low) | x
-            total &+= (~(nonZero | low)).nonzeroBitCount
+            // The high bit of each such byte, moved to its low bit, summed into the top byte.
+            total &+= Int(truncatingIfNeeded: (((~(nonZero | low)) >> 7) &* 0x0101_0101_0101_0101) >> 56)
             index += 8
         }
         while index < count {
@@ -118,6 +125,12 @@ struct PositionOrigin: Sendable {
             return (input.line, input.column + column - parser.column)
         }
         return (input.line + line - parser.line, column)
+    }
+
+    /// The input's position for the parser's position `position`.
+    func position(at position: TextPosition) -> TextPosition {
+        let (line, column) = map(line: position.line, column: position.column)
+        return TextPosition(line: line, column: column, afterCarriageReturn: position.afterCarriageReturn)
     }
 
     /// Where the parser counts itself at the input's position `position` of the same stretch.

@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Walks the top-level elements of a piece parsed apart and finds its plain nodes
+/// (`PlainNode`), so that expat is fed only the stretches between them.
+///
+/// A piece parsed apart starts directly inside `<osm>`, before a top-level start tag, and holds
+/// only tags and character data (`PieceCutter`). The scanner follows it element by element: a
+/// plain node is returned; any other element, and any text between elements, joins the stretch
+/// that expat reads, stepped over by a tokenizer that knows tags, their quoted values and the
+/// depth, as the cutter's does. Anything it does not expect (an end tag at the top, special
+/// markup, the piece ending inside an element) ends the scan, and expat reads the rest.
+///
+/// Removing plain nodes, complete well-formed elements, and whitespace from the content of
+/// `<osm>` leaves a document that is well-formed exactly when the whole one is, with the same
+/// elements in the same order. A stretch starts with markup or text, never with whitespace.
+struct PieceScanner {
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
+    private let maxNodeBytes: Int
+    /// Where the scan goes on; `count` once it has ended.
+    private var offset = 0
+
+    /// A scanner of the `count` bytes at `base`, taking plain nodes of at most `maxNodeBytes`.
+    init(_ base: UnsafePointer<UInt8>, count: Int, maxNodeBytes: Int) {
+        self.base = base
+        self.count = count
+        self.maxNodeBytes = maxNodeBytes
+    }
+
+    /// The stretch for expat before the next plain node (empty when there is none), and that
+    /// node with the offset of its `<`; with no node left, the stretch runs to the piece's end
+    /// (or is empty when only whitespace is left).
+    mutating func next() -> (stretch: Range<Int>, plain: (start: Int, node: PlainNode)?) {
+        var stretch: Range<Int>?
+        while true {
+            offset = skipSpace(from: offset)
+            guard offset < count else { return (stretch ?? count..<count, nil) }
+            var end: Int?
+            if base[offset] != UInt8(ascii: "<") {
+                end = find(UInt8(ascii: "<"), from: offset)  // text between elements
+            } else if offset + 1 < count {
+                switch base[offset + 1] {
+                case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "?"):
+                    break
+                default:
+                    if let node = PlainNode.read(base, from: offset, count: count, maxBytes: maxNodeBytes) {
+                        let start = offset
+                        offset = node.end
+                        return (stretch ?? start..<start, (start, node))
+                    }
+                    end = elementEnd(from: offset)
+                }
+            }
+            guard let end else {
+                // The scan ends: expat reads the rest.
+                let rest = (stretch?.lowerBound ?? offset)..<count
+                offset = count
+                return (rest, nil)
+            }
+            stretch = (stretch?.lowerBound ?? offset)..<end
+            offset = end
+        }
+    }
+
+    /// The offset after the element whose start tag's `<` is at `start`, or nil when the piece
+    /// ends first or holds markup other than tags inside it.
+    private func elementEnd(from start: Int) -> Int? {
+        var depth = 0
+        var index = start
+        while true {
+            guard index + 1 < count else { return nil }
+            switch base[index + 1] {
+            case UInt8(ascii: "/"):
+                guard let gt = find(UInt8(ascii: ">"), from: index + 2) else { return nil }
+                depth -= 1
+                index = gt + 1
+            case UInt8(ascii: "!"), UInt8(ascii: "?"):
+                return nil
+            default:
+                guard let gt = startTagEnd(from: index + 1) else { return nil }
+                if base[gt - 1] != UInt8(ascii: "/") { depth += 1 }
+                index = gt + 1
+            }
+            if depth == 0 { return index }
+            guard let next = find(UInt8(ascii: "<"), from: index) else { return nil }
+            index = next
+        }
+    }
+
+    /// The offset of the `>` that ends the start tag going on at `from`, quoted values skipped.
+    private func startTagEnd(from: Int) -> Int? {
+        var index = from
+        while index < count {
+            let byte = base[index]
+            if byte == UInt8(ascii: ">") { return index }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                guard let close = find(byte, from: index + 1) else { return nil }
+                index = close
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The first offset from `from` on that is not XML whitespace, or `count`.
+    private func skipSpace(from: Int) -> Int {
+        var index = from
+        while index < count {
+            switch base[index] {
+            case 0x20, 0x0A, 0x09, 0x0D: index += 1
+            default: return index
+            }
+        }
+        return count
+    }
+
+    /// The offset of the first `byte` from `from` on.
+    private func find(_ byte: UInt8, from: Int) -> Int? {
+        guard from < count, let found = memchr(base + from, Int32(byte), count - from) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    }
+}
