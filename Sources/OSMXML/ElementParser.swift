@@ -47,16 +47,19 @@ public struct OSMReadSummary: Sendable, Equatable {
     /// start tag), the last (the root's end), every piece whose boundaries could not be proven,
     /// and every piece when the reader has one thread.
     public var sequentialPieces = 0
+    /// Nodes read without expat (`PlainNode`), in pieces parsed apart.
+    public var plainNodes = 0
 
     /// Empty counts.
     public init() {}
 
     /// Whether `other` counts the same elements, deletions, timestamp and bytes (everything
-    /// but how the input was cut into pieces).
+    /// but how the input was cut into pieces and read).
     public func sameContents(as other: OSMReadSummary) -> Bool {
         var other = other
         other.parallelPieces = parallelPieces
         other.sequentialPieces = sequentialPieces
+        other.plainNodes = plainNodes
         return self == other
     }
 
@@ -66,6 +69,7 @@ public struct OSMReadSummary: Sendable, Equatable {
         ways += other.ways
         relations += other.relations
         deleted += other.deleted
+        plainNodes += other.plainNodes
         if let timestamp = other.newestTimestamp,
             newestTimestamp.map({ $0.utf8.lexicographicallyPrecedes(timestamp.utf8) }) ?? true {
             newestTimestamp = timestamp
@@ -536,6 +540,7 @@ struct ParseState {
     /// elements, so no element is open.
     mutating func add(_ node: PlainNode, line: Int, in base: UnsafePointer<UInt8>) {
         summary.nodes += 1
+        summary.plainNodes += 1
         if let timestamp = node.timestamp, timestamp.count == Self.timestampLength {
             noteTimestamp(base + timestamp.lowerBound)
         }

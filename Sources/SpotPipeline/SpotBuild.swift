@@ -23,6 +23,8 @@ public struct BuildStatistics: Sendable {
     /// prolog, and regions whose element boundaries could not be proven). Not stored in the
     /// index: its bytes are the same whatever the thread count.
     public var parallelPieces = 0, sequentialPieces = 0
+    /// Nodes in the plain form (`<node …/>` without tags) read without expat. Not stored either.
+    public var plainNodes = 0
     /// Each stage's report, "read" first.
     public var stages: [StageReport] = []
     /// Spots written.
@@ -95,6 +97,7 @@ public struct SpotBuild {
             statistics.xmlBytes += summary.xmlBytes
             statistics.parallelPieces += summary.parallelPieces
             statistics.sequentialPieces += summary.sequentialPieces
+            statistics.plainNodes += summary.plainNodes
             newestTimestamp = [newestTimestamp, summary.newestTimestamp].compactMap { $0 }.max()
             inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }

@@ -87,7 +87,7 @@ enum BuildCommand {
                     + "\(ProgressBar.bytes(index.count)), in \(seconds) s; XML in "
                     + "\(grouped(statistics.parallelPieces + statistics.sequentialPieces)) pieces, "
                     + "\(grouped(statistics.parallelPieces)) parsed in parallel (\(build.threads) threads), "
-                    + "\(grouped(statistics.sequentialPieces)) in order")
+                    + "\(grouped(statistics.sequentialPieces)) in order, \(grouped(statistics.plainNodes)) plain nodes read directly")
         }
     }
 }
