@@ -19,34 +19,28 @@ struct DedupeStage: Stage {
     let name = "dedupe"
     let settings: DedupeSettings
 
+    /// Leaves one record for each place of `records`, in no particular order (the collect stage
+    /// sorts). The records of a group of same-name spots are replaced in place by its places,
+    /// and the slots left over are removed, so that no second array of all records is made.
     func run(_ records: inout [SpotRecord], report: inout StageReport) {
         guard settings.enabled else { return }
-        records = deduplicated(records, report: &report)
-    }
-
-    /// One record for each place of `records`, in no particular order (the collect stage sorts).
-    private func deduplicated(_ records: [SpotRecord], report: inout StageReport) -> [SpotRecord] {
         let order = records.indices.sorted { records[$0].spot.ref < records[$1].spot.ref }
         var groups: [String: [Int]] = [:]
-        var unnamed: [SpotRecord] = []
         for index in order {
             let spot = records[index].spot
-            let key = spot.name.map(NameKey.normalize) ?? ""
-            if key.isEmpty {
-                unnamed.append(records[index])
-            } else {
-                groups[(spot.category?.rawValue ?? spot.tag) + "\u{0}" + key, default: []].append(index)
-            }
+            guard let key = spot.name.map(NameKey.normalize), !key.isEmpty else { continue }
+            groups[(spot.category?.rawValue ?? spot.tag) + "\u{0}" + key, default: []].append(index)
         }
-        var output = unnamed
-        for members in groups.values {
+        var removed = [Bool](repeating: false, count: records.count)
+        for members in groups.values where members.count > 1 {
             let radius = settings.radius(for: records[members[0]].spot.category)
             let group = Self.foldAreas(members.map { records[$0] }, report: &report)
-            for place in Self.places(group, radius: radius) {
-                output.append(Self.merge(place, report: &report))
+            let places = Self.places(group, radius: radius).map { Self.merge($0, report: &report) }
+            for (position, member) in members.enumerated() {
+                if position < places.count { records[member] = places[position] } else { removed[member] = true }
             }
         }
-        return output
+        records.retain { position, _ in !removed[position] }
     }
 
     /// Splits same-name records (in order) into places: greedy groups around their heads.

@@ -10,9 +10,10 @@ import Spots
 /// object whose id is beyond what the index stores (`SpotIndexWriter.storableIDs`, far beyond
 /// OpenStreetMap's), is counted and skipped.
 ///
-/// With `areas` (not `--no-areas`) the extractor also collects what ways and relations need for
-/// a point (`AreaCollector`): node records are made as they are read, area records by
-/// `finish()` after the last input. Without, only nodes are read (the reader's filter then
+/// Selected nodes are kept compactly while the inputs are read (`PendingNodes`); `finish()`
+/// makes their records after the last input. With `areas` (not `--no-areas`) the extractor also
+/// collects what ways and relations need for a point (`AreaCollector`), and `finish()` adds the
+/// area records after the nodes'. Without, only nodes are read (the reader's filter then
 /// delivers nothing else).
 struct SpotExtractor: OSMElementHandler {
     /// The tag keys that make an object a spot, in order of precedence.
@@ -25,7 +26,10 @@ struct SpotExtractor: OSMElementHandler {
 
     /// Keys of other tags to keep as context.
     let contextKeys: [[UInt8]]
+    /// The records, once `finish()` has made them.
     private(set) var records: [SpotRecord] = []
+    /// Selected nodes until `finish()`.
+    private var pendingNodes = PendingNodes()
     private(set) var badCoordinates = 0
     private(set) var badIDs = 0
     /// Tagged relations that are not multipolygons (sites, routes): no area, no spot.
@@ -57,25 +61,32 @@ struct SpotExtractor: OSMElementHandler {
             if let coordinate {
                 areas?.nodes.append(id: element.id, latitudeE7: coordinate.latitudeE7, longitudeE7: coordinate.longitudeE7)
             }
-            guard element.tagCount > 0, let record = record(for: element, type: .node, at: coordinate) else { return }
-            records.append(record)
+            guard element.tagCount > 0, let coordinate = accepted(element, at: coordinate) else { return }
+            let contextKeys = contextKeys
+            pendingNodes.append(element, at: coordinate) { Self.isRecordTag($0, contextKeys: contextKeys) }
         case .way:
             areas?.addWay(element)
-            guard element.tagCount > 0, let record = record(for: element, type: .way, at: .origin) else { return }
+            guard element.tagCount > 0, let coordinate = accepted(element, at: .origin) else { return }
+            let record = record(for: element, type: .way, at: coordinate)
             areas?.addArea(record, shape: .way)
         case .relation:
-            guard let record = record(for: element, type: .relation, at: .origin) else { return }
+            guard let coordinate = accepted(element, at: .origin) else { return }
             guard element.value(forKey: "type")?.equals("multipolygon") == true else {
                 otherRelations += 1
                 return
             }
+            let record = record(for: element, type: .relation, at: coordinate)
             areas?.addArea(record, shape: AreaCollector.multipolygon(element))
         }
     }
 
-    /// Ends reading: gives every pending area its point and adds its record, counting the areas
-    /// that got none.
+    /// Ends reading: makes the selected nodes' records, then gives every pending area its point
+    /// and adds its record, counting the areas that got none.
     mutating func finish() {
+        var nodes = pendingNodes
+        pendingNodes = PendingNodes()
+        records.reserveCapacity(nodes.count)
+        nodes.drain { node, coordinate in records.append(record(for: node, type: .node, at: coordinate)) }
         guard var collector = areas else { return }
         let (resolved, failures) = collector.resolve()
         records += resolved
@@ -90,13 +101,10 @@ struct SpotExtractor: OSMElementHandler {
         return records
     }
 
-    /// The record of a selected element at `coordinate` (a placeholder for areas until
-    /// `finish()`), or nil when the element has no selecting tag, its coordinate is impossible
-    /// (nil) or its id cannot be stored.
-    private mutating func record(for element: OSMElement, type: OSMType, at coordinate: Coordinate?) -> SpotRecord? {
-        let selecting = element.value(forKey: "amenity").map { ("amenity", $0) }
-            ?? element.value(forKey: "tourism").map { ("tourism", $0) }
-        guard let (key, value) = selecting else { return nil }
+    /// The coordinate of an element with a selecting tag, when it can be a spot: not when its
+    /// coordinate is impossible (nil) or its id cannot be stored, which are counted.
+    private mutating func accepted(_ element: OSMElement, at coordinate: Coordinate?) -> Coordinate? {
+        guard element.value(forKey: "amenity") != nil || element.value(forKey: "tourism") != nil else { return nil }
         guard let coordinate else {
             badCoordinates += 1
             return nil
@@ -105,6 +113,19 @@ struct SpotExtractor: OSMElementHandler {
             badIDs += 1
             return nil
         }
+        return coordinate
+    }
+
+    /// Whether a record is made of tags with this key: selecting, attribute or context.
+    private static func isRecordTag(_ key: OSMBytes, contextKeys: [[UInt8]]) -> Bool {
+        key.equals("amenity") || key.equals("tourism") || key.hasPrefix("name:") || key.hasPrefix("addr:")
+            || detailKeys.contains(where: key.equals) || contextKeys.contains { $0.elementsEqual(key.buffer) }
+    }
+
+    /// The record of an accepted element at `coordinate` (a placeholder for areas until
+    /// `finish()`).
+    private func record(for element: some TaggedElement, type: OSMType, at coordinate: Coordinate) -> SpotRecord {
+        let (key, value) = element.value(forKey: "amenity").map { ("amenity", $0) } ?? ("tourism", element.value(forKey: "tourism")!)
         var record = SpotRecord(
             spot: Spot(ref: OSMRef(type, element.id), coordinate: coordinate, tagKey: key, kind: value.string, category: nil),
             version: element.version)
