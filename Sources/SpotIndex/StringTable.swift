@@ -90,13 +90,14 @@ struct StringTable {
             // Every string is built in place over the one before: it keeps that string's prefix.
             var capacity = 0
             for entry in 0...target { capacity = max(capacity, headers[entry].keptLength) }
-            return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            var string = Self.bytes(capacity: capacity) { buffer in
                 for entry in 0...target {
                     let header = headers[entry]
                     expand(header, into: buffer, from: min(header.shared, header.keptLength), to: header.keptLength)
                 }
-                initialized = headers[target].keptLength
             }
+            string.removeLast(capacity - headers[target].keptLength)
+            return string
         }
     }
 
@@ -207,12 +208,22 @@ struct StringTable {
     private func advance(_ position: inout Int, _ string: inout [UInt8]) throws(IndexError) {
         let header = try header(at: position, previousLength: string.count)
         let length = header.shared + header.decodedLength
-        string = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+        string = Self.bytes(capacity: length) { buffer in
             _ = buffer.initialize(from: string.prefix(header.shared))
             expand(header, into: buffer, from: header.shared, to: length)
-            initialized = length
         }
         position = header.coded.upperBound
+    }
+
+    /// `capacity` bytes that `fill` writes, every one of them. Empty without calling `fill` for
+    /// none: `Array(unsafeUninitializedCapacity: 0)` writes the count into the standard library's
+    /// one shared empty array, a data race between threads that ThreadSanitizer reports.
+    private static func bytes(capacity: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
+        guard capacity > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            fill(buffer)
+            initialized = capacity
+        }
     }
 
     private func corrupt(_ message: String) -> IndexError { IndexError(.corrupt, file: file, section: name, message) }
