@@ -18,6 +18,10 @@ struct DamagedFixture: CustomTestStringConvertible, Sendable {
     var testDescription: String { "\(json["file"]!) \(command.joined(separator: " "))" }
 }
 
+/// Whether this build runs under ThreadSanitizer (`swift test --sanitize=thread`), whose runtime
+/// is linked into the test process and into `spots` alike.
+private let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+
 @Suite("Damaged and hostile input: a clear one-line error, never a crash, nothing left behind")
 struct HostileInputTests {
     @Test("the manifest lists fixtures") func manifestIsNotEmpty() {
@@ -57,7 +61,8 @@ struct HostileInputTests {
         #expect(run.peakKiB > 0 && run.peakKiB < 128 * 1024, "peak RSS \(run.peakKiB / 1024) MiB")
     }
 
-    @Test("a full disk (a file-size limit, SIGXFSZ ignored): exit 74, old output intact, no temporary file")
+    @Test("a full disk (a file-size limit, SIGXFSZ ignored): exit 74, old output intact, no temporary file",
+          .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a file-size limit, before any code of Spots runs (even `spots --help`)"))
     func fullDiskKeepsOldOutput() throws {
         let directory = try Spots.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
