@@ -30,7 +30,7 @@ public struct GreedyClustering: Sendable {
     public init(xs: [Double], ys: [Double], weights: [Int]? = nil, radius: Double) {
         precondition(xs.count == ys.count && xs.count == weights?.count ?? xs.count, "one x, y and weight per point")
         func weight(_ point: Int) -> Int { weights?[point] ?? 1 }
-        let grid = NeighbourGrid(xs: xs, ys: ys, side: radius)
+        var grid = NeighbourGrid(xs: xs, ys: ys, side: radius)
         let squaredRadius = radius * radius
         var taken = [Bool](repeating: false, count: xs.count)
         var neighbours: [Int32] = []
@@ -41,10 +41,10 @@ public struct GreedyClustering: Sendable {
             let (x, y) = (xs[seed], ys[seed])
             var farthest = 0.0
             neighbours.removeAll(keepingCapacity: true)
-            grid.forEachCandidate(nearX: x, y: y) { point in
+            grid.forEachCandidate(nearX: x, y: y, wanted: { !taken[$0] }) { point in
                 let dx = xs[point] - x, dy = ys[point] - y
                 let squared = dx * dx + dy * dy
-                guard !taken[point], squared <= squaredRadius else { return }
+                guard squared <= squaredRadius else { return }
                 neighbours.append(Int32(point))
                 farthest = max(farthest, squared)
             }

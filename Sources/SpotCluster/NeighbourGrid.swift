@@ -6,6 +6,10 @@
 /// sort, linear in the points (a k-d tree sorts). Only cells that hold points exist: a hash table
 /// (open addressing, grown with the cells) maps a cell to its run of points, so a grid of 10^5
 /// cells a side costs no more than its points. Within a cell, points keep their order.
+///
+/// Points that a query finds no longer wanted (taken into a group) are dropped from their cells
+/// as the query passes, so that at low zooms, where a few cells hold every point, each point is
+/// visited a few times rather than once per group formed around it.
 struct NeighbourGrid {
     private let side: Double
     /// Per slot of the hash table: a cell's key, or `empty`.
@@ -16,6 +20,8 @@ struct NeighbourGrid {
     private var slotShift: UInt64 = 60
     /// Where each cell's points start in `points`; one more entry than cells.
     private var cellStarts: [Int32] = [0]
+    /// Where each cell's points still wanted end in `points`.
+    private var cellEnds: [Int32] = []
     /// Point numbers, cell after cell, ascending within a cell.
     private var points: [Int32] = []
     private static let empty = Int64.min
@@ -43,6 +49,7 @@ struct NeighbourGrid {
         }
         cellStarts.reserveCapacity(counts.count + 1)
         for count in counts { cellStarts.append(cellStarts.last! + count) }
+        cellEnds = Array(cellStarts.dropFirst())
         var next = cellStarts
         points = [Int32](repeating: 0, count: xs.count)
         for point in xs.indices {
@@ -52,15 +59,24 @@ struct NeighbourGrid {
         }
     }
 
-    /// Calls `body` with each point of the 3 × 3 cells around (x, y): a superset of the points
-    /// within `side` of it, for the caller to measure.
-    func forEachCandidate(nearX x: Double, y: Double, _ body: (Int) -> Void) {
+    /// Calls `body` with each point of the 3 × 3 cells around (x, y) that is still `wanted`: a
+    /// superset of such points within `side` of it, for the caller to measure. A point not
+    /// wanted is dropped from its cell for good.
+    mutating func forEachCandidate(nearX x: Double, y: Double, wanted: (Int) -> Bool, _ body: (Int) -> Void) {
         let column = Self.cell(x, side)
         let row = Self.cell(y, side)
         for cellRow in row - 1...row + 1 {
             for cellColumn in column - 1...column + 1 {
                 guard let cell = cell(Self.key(cellColumn, cellRow)) else { continue }
-                for position in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) { body(Int(points[position])) }
+                var kept = Int(cellStarts[cell])
+                for position in Int(cellStarts[cell])..<Int(cellEnds[cell]) {
+                    let point = Int(points[position])
+                    guard wanted(point) else { continue }
+                    points[kept] = Int32(point)
+                    kept += 1
+                    body(point)
+                }
+                cellEnds[cell] = Int32(kept)
             }
         }
     }
