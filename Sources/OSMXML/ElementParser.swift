@@ -181,10 +181,10 @@ final class ElementParser {
     /// column 0; the reader places them once it knows where the piece starts. The parser is freed
     /// before this returns: only the batch and the counts stay.
     ///
-    /// Plain nodes (`PlainNode`) are read without expat, which is fed only the bytes between
-    /// them (`PieceScanner`). Its lines stay right, since a plain node holds no line break, but
-    /// its columns on a line after a plain node would not: a piece with an error is parsed again
-    /// by expat alone, which reports it as a sequential parse does.
+    /// Plain nodes (`PlainNode`) are read without expat, which is fed only the stretches between
+    /// them (`PieceScanner`), its positions re-anchored before each. Expat may report an error
+    /// in the end of one stretch (text it held back) after the anchor moved on, so a piece with
+    /// an error is parsed again by expat alone, which reports it as a sequential parse does.
     static func parsePiece(
         _ bytes: UnsafeRawBufferPointer, file: String, filter: OSMElementFilter, limits: OSMReadLimits, step: Int
     ) -> PieceResult {
