@@ -57,8 +57,11 @@ struct HostileInputTests {
         try #require(make == 0)
         let run = try spawnMeasured(["build", bomb, "-o", directory.appendingPathComponent("out.spots").path, "--quiet"])
         #expect(run.status == 0)
-        // The ring is at most 64 MiB; the process stays far below the 256 MiB it inflates.
-        #expect(run.peakKiB > 0 && run.peakKiB < 128 * 1024, "peak RSS \(run.peakKiB / 1024) MiB")
+        // The ring is at most 64 MiB; the process stays far below the 256 MiB it inflates (about
+        // 50 MiB). ThreadSanitizer's shadow memory more than doubles that, so it is not measured there.
+        if !underThreadSanitizer {
+            #expect(run.peakKiB > 0 && run.peakKiB < 128 * 1024, "peak RSS \(run.peakKiB / 1024) MiB")
+        }
     }
 
     @Test("a full disk (a file-size limit, SIGXFSZ ignored): exit 74, old output intact, no temporary file",
