@@ -3,9 +3,28 @@ public enum OSMElementType: UInt8, Sendable, CaseIterable {
     case node, way, relation
 }
 
+/// Tags read as bytes, in document order: an element's, or what a reader of elements kept of them.
+public protocol OSMTagged {
+    /// How many tags there are.
+    var tagCount: Int { get }
+    /// The key and value of tag `index`, in document order.
+    func tag(at index: Int) -> (key: OSMBytes, value: OSMBytes)
+}
+
+extension OSMTagged {
+    /// The value of the first tag with key `key`, or nil.
+    public func value(forKey key: StaticString) -> OSMBytes? {
+        for index in 0..<tagCount {
+            let tag = tag(at: index)
+            if tag.key.equals(key) { return tag.value }
+        }
+        return nil
+    }
+}
+
 /// One top-level OSM element as the parser read it: its type, id and version, its coordinate
 /// bytes (nodes) and its tags. A view into a batch: valid only while the handler runs.
-public struct OSMElement {
+public struct OSMElement: OSMTagged {
     /// Node, way or relation.
     public let type: OSMElementType
     /// The `id` attribute.
@@ -46,15 +65,6 @@ public struct OSMElement {
     public func tag(at index: Int) -> (key: OSMBytes, value: OSMBytes) {
         let tag = tags[Int(record.firstTag) + index]
         return (slice(tag.key)!, slice(tag.value)!)
-    }
-
-    /// The value of the first tag with key `key`, or nil.
-    public func value(forKey key: StaticString) -> OSMBytes? {
-        for index in 0..<tagCount {
-            let tag = tag(at: index)
-            if tag.key.equals(key) { return tag.value }
-        }
-        return nil
     }
 
     private func slice(_ span: ByteSpan) -> OSMBytes? {

@@ -2,26 +2,11 @@ import OSMXML
 import Spots
 
 /// What the extractor reads of an element: its id, version and tags, as bytes.
-protocol TaggedElement {
+protocol TaggedElement: OSMTagged {
     /// The OSM id.
     var id: Int64 { get }
     /// The `version` attribute, 0 when absent.
     var version: Int64 { get }
-    /// How many tags it has.
-    var tagCount: Int { get }
-    /// The key and value of tag `index`, in document order.
-    func tag(at index: Int) -> (key: OSMBytes, value: OSMBytes)
-}
-
-extension TaggedElement {
-    /// The value of the first tag with key `key`, or nil.
-    func value(forKey key: StaticString) -> OSMBytes? {
-        for index in 0..<tagCount {
-            let tag = tag(at: index)
-            if tag.key.equals(key) { return tag.value }
-        }
-        return nil
-    }
 }
 
 extension OSMElement: TaggedElement {}
