@@ -91,6 +91,8 @@ final class ElementParser {
     private let file: String
     /// Bytes fed to expat so far, as expat counts its byte index.
     private var bytesFed = 0
+    /// Whether the last byte fed was a carriage return.
+    private var fedCarriageReturn = false
 
     /// A parser for the input named `file` that keeps what `filter` asks for, within `limits`.
     init(file: String, filter: OSMElementFilter, limits: OSMReadLimits) {
@@ -151,6 +153,16 @@ final class ElementParser {
     /// Empties the batch after the caller has handled it.
     func clearBatch() { state.pointee.removeDeliveredElements() }
 
+    /// Whether the parser stands where a cut should leave it: directly inside the root element,
+    /// between top-level elements, having taken in all it was fed but a carriage return (held
+    /// back until expat sees whether a line feed follows). The cutter's proof holds for
+    /// well-formed text only: after input it misjudged (a value with no closing quote, say), the
+    /// parser stands inside markup, and what follows the cut must be parsed in order.
+    var standsBetweenTopLevelElements: Bool {
+        let heldBack = bytesFed - Int(XML_GetCurrentByteIndex(parser))
+        return state.pointee.isBetweenTopLevelElements && (heldBack == 0 || heldBack == 1 && fedCarriageReturn)
+    }
+
     /// Parses the next bytes of the document; `isFinal` with the last (possibly empty) piece.
     /// Throws when the bytes expat holds back for an unfinished element exceed the limit, so
     /// that its buffer stays bounded.
@@ -159,6 +171,7 @@ final class ElementParser {
             parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0)
         guard status == XML_STATUS_ERROR else {
             bytesFed += bytes.count
+            if let last = bytes.last { fedCarriageReturn = last == 0x0D }
             if let stop = state.pointee.heldBackTooMuch(bytesFed: bytesFed) { throw error(at: stop) }
             return
         }
@@ -269,6 +282,15 @@ final class ElementParser {
         if let stop = state.pointee.stop ?? state.pointee.elementTooLarge(errorAt: Int(XML_GetCurrentByteIndex(parser))) {
             return error(at: stop)
         }
+        if let epilog = state.pointee.epilog {
+            // After the root element expat's verdict depends on where its input was split: a
+            // name that reaches the end of the bytes fed is junk at once, while fed further it
+            // may run into an invalid character first. Every split agrees on where junk starts.
+            let position = state.pointee.origin.map(line: epilog.line, column: epilog.column)
+            return OSMInputError(
+                .malformed, file: file, at: .line(position.line, column: position.column + 1),
+                String(cString: XML_ErrorString(XML_ERROR_JUNK_AFTER_DOC_ELEMENT)))
+        }
         let code = XML_GetErrorCode(parser)
         var message = String(cString: XML_ErrorString(code))
         if code == XML_ERROR_EXTERNAL_ENTITY_HANDLING {
@@ -344,6 +366,9 @@ struct ParseState {
     private var openMatches = false
     private var openArenaStart = 0
     private var newestTimestamp: [UInt8] = []
+    /// Once the root element has ended: where what expat accepted after it (whitespace,
+    /// comments, processing instructions) ends, as the parser counts. Nil before.
+    private(set) var epilog: TextPosition?
     /// Expat's byte index where the top-level element being read starts (0 before the root:
     /// the prolog counts as one), or -1 between them; and its position, for errors.
     private var elementStart = 0
@@ -382,9 +407,15 @@ struct ParseState {
         }
     }
 
+    /// Whether the parser is directly inside the root element, between top-level elements.
+    var isBetweenTopLevelElements: Bool { depth == 1 && elementStart < 0 }
+
     mutating func end() {
         depth -= 1
-        guard depth >= 1 else { return }
+        guard depth >= 1 else {
+            if depth == 0 { beginEpilog() }
+            return
+        }
         checkElementSize()
         guard depth == 1 else { return }
         elementStart = -1
@@ -438,6 +469,25 @@ struct ParseState {
         element.firstMember = 0
         open = element
         openArenaStart = 0
+    }
+
+    /// Notes where the root element ends, and follows what expat accepts after it with a default
+    /// handler, which sees every byte from here on (whitespace, comments and processing
+    /// instructions: there are no other events after the root).
+    private mutating func beginEpilog() {
+        var position = TextPosition(line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)))
+        // The end tag's bytes (none for an empty root element, whose end event comes after it).
+        var offset: Int32 = 0
+        var size: Int32 = 0
+        let count = Int(XML_GetCurrentByteCount(parser))
+        if count > 0, let context = XML_GetInputContext(parser, &offset, &size) {
+            position.advance(over: UnsafeRawBufferPointer(start: context + Int(offset), count: count))
+        }
+        epilog = position
+        XML_SetDefaultHandler(parser) { data, text, length in
+            data!.assumingMemoryBound(to: ParseState.self).pointee.epilog?
+                .advance(over: UnsafeRawBufferPointer(start: text, count: Int(length)))
+        }
     }
 
     /// Notes where a top-level element starts; refuses a start tag larger than the limit.

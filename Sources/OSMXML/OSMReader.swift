@@ -56,7 +56,11 @@ public struct OSMReadProgress: Sendable {
 /// larger than a piece or holding a comment, CDATA section or processing instruction, and the
 /// whole rest of a document after a DOCTYPE (which may declare entities and attribute defaults).
 /// A sequential piece ends at its first proven cut, so that what follows may be parsed apart
-/// again. With one thread no parsing thread runs: the reading thread still inflates and cuts,
+/// again, once the sequential parser is seen to stand between top-level elements there: the
+/// cutter's proof holds for well-formed text, and where it misjudged malformed text (a value
+/// with no closing quote, say) every later piece is parsed in order, so that the error is the
+/// one a sequential read reports. A piece parsed apart checks itself: its closing `</osm>`
+/// meets what the next piece would. With one thread no parsing thread runs: the reading thread still inflates and cuts,
 /// and every piece takes the sequential path, so the same cutting code runs either way, and the
 /// handler sees the same elements in the same order. Positions in errors and element lines
 /// are positions in the whole input (`TextPosition`, `PositionOrigin`); when several pieces are
@@ -164,6 +168,10 @@ public struct OSMReader {
         var position = TextPosition()
         var nextSequentialIndex = 0
         var sequentialEnd = TextPosition()
+        // Set when the sequential parser does not stand where a cut it ended at should leave
+        // it: the text there is malformed, and every piece from then on is parsed in order, so
+        // that the error is the one a sequential read reports.
+        var inOrder = false
         while true {
             switch pipeline.nextItem() {
             case .failure(let error):
@@ -175,7 +183,10 @@ public struct OSMReader {
                 return summary
             case .piece(let piece):
                 let bytes = pipeline.bytes(of: piece)
-                if parallel && piece.parallel {
+                if parallel && piece.parallel && piece.index == nextSequentialIndex && !sequential.standsBetweenTopLevelElements {
+                    inOrder = true
+                }
+                if parallel && piece.parallel && !inOrder {
                     if piece.index == nextSequentialIndex { sequentialEnd = position }
                     let result = pipeline.result(of: piece)
                     if let error = result.error { throw error.placed(in: position) }
@@ -184,6 +195,8 @@ public struct OSMReader {
                     summary.parallelPieces += 1
                     position = result.end.placed(in: position)
                 } else {
+                    // A parsing thread may still read the piece's buffer.
+                    if parallel && piece.parallel { _ = pipeline.result(of: piece) }
                     if piece.index != nextSequentialIndex {
                         // Pieces parsed apart came between: this parser's text skips them.
                         sequential.origin = PositionOrigin(
