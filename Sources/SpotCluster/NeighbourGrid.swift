@@ -116,8 +116,9 @@ struct NeighbourGrid {
         Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
+    /// The column or row of `coordinate`, which is not negative: truncation is rounding down.
     private static func cell(_ coordinate: Double, _ side: Double) -> Int64 {
-        Int64((coordinate / side).rounded(.down))
+        Int64(coordinate / side)
     }
 
     private static func key(_ column: Int64, _ row: Int64) -> Int64 {

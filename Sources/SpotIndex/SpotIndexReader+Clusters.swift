@@ -5,9 +5,10 @@ import Spots
 /// counted by kind, and kinds turned into categories once at the end.
 public struct SpotTally {
     /// How many spots were added.
-    public private(set) var count = 0
-    private var kindCounts: [Int]
-    private var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
+    public var count: Int { added }
+    @usableFromInline var added = 0
+    @usableFromInline var kindCounts: [Int]
+    @usableFromInline var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
 
     /// An empty tally of spots of `index`.
     public init(_ index: SpotIndexReader) {
@@ -22,9 +23,9 @@ public struct SpotTally {
         return BoundingBox(enclosing: [southWest, northEast])
     }
 
-    /// Adds a spot at `coordinate` of kind number `kind`.
-    public mutating func add(_ coordinate: Coordinate, kind: Int) {
-        count += 1
+    /// Adds a spot at `coordinate` of kind number `kind`; inlined where clusters are tallied.
+    @inlinable public mutating func add(_ coordinate: Coordinate, kind: Int) {
+        added += 1
         kindCounts[kind] += 1
         south = min(south, coordinate.latitudeE7)
         north = max(north, coordinate.latitudeE7)
@@ -45,7 +46,8 @@ extension SpotIndexReader {
     /// The spots whose coordinates lie in the box (degrees × 10^7, edges included, not crossing
     /// the antimeridian), in spot order, with their kind numbers and coordinates: only kinds
     /// that `kinds` allows (by kind number) when given, and only spots shown as themselves at
-    /// `shownAt` (by the cluster levels) when given.
+    /// `shownAt` (by the cluster levels) when given, and only spots numbered in `range` when
+    /// given: disjoint ranges can be read on threads of their own.
     ///
     /// Two walks give the same answer at different costs. The walk of TREE skips boxes outside
     /// (and, with `shownAt`, boxes whose spots are all in clusters at that zoom) and reads every
@@ -54,26 +56,31 @@ extension SpotIndexReader {
     /// grows with the filter. A whole-world box with a rare category is the case the lists are
     /// for; the tree's share of the box (by area) estimates how many spots the tree walk reads.
     public func spots(
-        west: Int32, south: Int32, east: Int32, north: Int32, kinds allowed: [Bool]? = nil, shownAt zoom: Int? = nil
+        west: Int32, south: Int32, east: Int32, north: Int32, kinds allowed: [Bool]? = nil, shownAt zoom: Int? = nil,
+        among range: Range<Int>? = nil
     ) throws(IndexError) -> [(spot: Int, kind: Int, coordinate: Coordinate)] {
         precondition(allowed.map { $0.count == kinds.count } ?? true, "one flag per kind")
         let box = (west: west, south: south, east: east, north: north)
+        let range = range?.clamped(to: 0..<count) ?? 0..<count
+        var estimate = estimatedSpots(west: west, south: south, east: east, north: north) * range.count / max(1, count)
         if let allowed {
             var listed = 0
             for kind in kinds.indices where allowed[kind] { listed += try kindList(ofKind: kind).remaining }
             // A spot from a list costs a rank, two reads at random places (REFS, then SPOT) and
             // a share of the sort: measured, about as much as 32 spots read in the tree's order,
-            // which streams through SPOT.
-            if listed * 32 < estimatedSpots(inside: box) {
-                return try spotsFromKindLists(inside: box, allowed: allowed, shownAt: zoom)
+            // which streams through SPOT. The lists hold spots of any number.
+            if listed * 32 < estimate {
+                return try spotsFromKindLists(inside: box, allowed: allowed, shownAt: zoom, among: range)
             }
+            estimate = min(estimate, listed * range.count / max(1, count))
         }
-        return try spotsFromTree(inside: box, allowed: allowed, shownAt: zoom)
+        return try spotsFromTree(inside: box, allowed: allowed, shownAt: zoom, among: range, expected: estimate)
     }
 
-    /// About how many spots lie in `box`: the spots in proportion to the share of the root box's
-    /// area that `box` covers.
-    private func estimatedSpots(inside box: (west: Int32, south: Int32, east: Int32, north: Int32)) -> Int {
+    /// About how many spots lie in the box: the spots in proportion to the share of the root
+    /// box's area that it covers.
+    public func estimatedSpots(west: Int32, south: Int32, east: Int32, north: Int32) -> Int {
+        let box = (west: west, south: south, east: east, north: north)
         guard let top = levelCounts.indices.last else { return 0 }
         let offset = levelCounts[..<top].reduce(0, +) * IndexLayout.boxSize
         let root = (west: boxes.load(offset) as Int32, south: boxes.load(offset + 4) as Int32,
@@ -88,13 +95,18 @@ extension SpotIndexReader {
     }
 
     private func spotsFromTree(
-        inside box: (west: Int32, south: Int32, east: Int32, north: Int32), allowed: [Bool]?, shownAt zoom: Int?
+        inside box: (west: Int32, south: Int32, east: Int32, north: Int32), allowed: [Bool]?, shownAt zoom: Int?,
+        among range: Range<Int>, expected: Int
     ) throws(IndexError) -> [(spot: Int, kind: Int, coordinate: Coordinate)] {
-        guard let top = levelCounts.indices.last else { return [] }
+        guard let top = levelCounts.indices.last, !range.isEmpty else { return [] }
         let levels = zoom.map { _ in requireClusterLevels() }
         let levelStarts = levelCounts.reduce(into: [0]) { $0.append($0.last! + $1) }
+        // The spots under one box of each level: box i of level k holds spots from i × spans[k].
+        let spans = levelCounts.indices.reduce(into: [Int]()) { spans, _ in spans.append((spans.last ?? 1) * nodeSize) }
         let kindCount = kinds.count
+        let allowedKinds = allowed ?? [Bool](repeating: true, count: kindCount)
         var found: [(spot: Int, kind: Int, coordinate: Coordinate)] = []
+        found.reserveCapacity(expected)
         // Depth first, children in order, so that spots come in spot order: a stack of boxes.
         var pending: [(level: Int, node: Int)] = [(top, 0)]
         while let (level, node) = pending.popLast() {
@@ -102,6 +114,7 @@ extension SpotIndexReader {
             let (boxWest, boxSouth): (Int32, Int32) = (boxes.load(offset), boxes.load(offset + 4))
             let (boxEast, boxNorth): (Int32, Int32) = (boxes.load(offset + 8), boxes.load(offset + 12))
             guard boxWest <= box.east, boxSouth <= box.north, boxEast >= box.west, boxNorth >= box.south else { continue }
+            guard node * spans[level] < range.upperBound, (node + 1) * spans[level] > range.lowerBound else { continue }
             if let levels, let zoom, levels.visibleFrom(treeBox: node, level: level) > zoom { continue }
             let first = node * nodeSize
             guard level == 0 else {
@@ -109,11 +122,11 @@ extension SpotIndexReader {
                 continue
             }
             // Spots in order; the kind (one load) is checked before the coordinate (two).
-            for spot in first..<min(first + nodeSize, count) {
+            for spot in max(first, range.lowerBound)..<min(first + nodeSize, range.upperBound) {
                 let record = spot &* IndexLayout.spotRecordSize
                 let kind = Int(spots.load(record &+ 12) as UInt16)
                 guard kind < kindCount else { throw corrupt("SPOT", "spot \(spot) has kind \(kind) of \(kindCount)") }
-                if let allowed, !allowed[kind] { continue }
+                guard allowedKinds[kind] else { continue }
                 if let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) { found.append(item) }
             }
         }
@@ -121,7 +134,8 @@ extension SpotIndexReader {
     }
 
     private func spotsFromKindLists(
-        inside box: (west: Int32, south: Int32, east: Int32, north: Int32), allowed: [Bool], shownAt zoom: Int?
+        inside box: (west: Int32, south: Int32, east: Int32, north: Int32), allowed: [Bool], shownAt zoom: Int?,
+        among range: Range<Int>
     ) throws(IndexError) -> [(spot: Int, kind: Int, coordinate: Coordinate)] {
         let levels = zoom.map { _ in requireClusterLevels() }
         var found: [(spot: Int, kind: Int, coordinate: Coordinate)] = []
@@ -129,6 +143,7 @@ extension SpotIndexReader {
             var list = try kindList(ofKind: kind)
             while let rank = try list.next() {
                 let spot = try spot(atRank: rank)
+                guard range.contains(spot) else { continue }
                 let stored = Int(spots.load(spot &* IndexLayout.spotRecordSize &+ 12) as UInt16)
                 guard stored == kind else { throw corrupt("KLST", "spot \(spot) is listed under kind \(kind) but has kind \(stored)") }
                 if let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) { found.append(item) }

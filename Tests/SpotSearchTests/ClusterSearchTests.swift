@@ -185,6 +185,51 @@ struct ClusterSearchTests {
         #expect(throws: SearchError.self) { try search.children(ofCluster: 0) }
     }
 
+    @Test("a box read in ranges of spot numbers gives the box's spots, in order, by either walk")
+    func spotsInRanges() throws {
+        // A rare category, for which a wide box is read from the kinds' lists rather than the tree.
+        var random = SplitMix64(seed: 11)
+        let libraries = (0..<4).map { number in
+            Spot(ref: OSMRef(.node, Int64(10_000 + number)), coordinate: Coordinate(
+                latitudeE7: .random(in: -800_000_000...800_000_000, using: &random),
+                longitudeE7: .random(in: -1_700_000_000...1_700_000_000, using: &random))!,
+                 tagKey: "amenity", kind: "library", category: .library)
+        }
+        let spots = clusteringSpots(3_000, seed: 10) + libraries
+        let index = try clusterSearch(spots).index
+        let filters: [[Bool]?] = [
+            nil, index.kinds.map { $0.category == .museum }, index.kinds.map { $0.category != .cafe }, index.kinds.map { $0.category == .library },
+        ]
+        for _ in 0..<40 {
+            let center = spots.randomElement(using: &random)!.coordinate
+            let region = SearchRegion(center: center, latitudeDelta: .random(in: 0.01...179, using: &random), longitudeDelta: .random(in: 0.01...359, using: &random))!
+            guard !region.crossesAntimeridian else { continue }
+            let (west, south, east, north) = (region.minLongitudeE7, region.minLatitudeE7, region.maxLongitudeE7, region.maxLatitudeE7)
+            for kinds in filters {
+                let whole = try index.spots(west: west, south: south, east: east, north: north, kinds: kinds).map(\.spot)
+                let cuts = [0] + (0..<2).map { _ in Int.random(in: 0...index.count, using: &random) }.sorted() + [index.count]
+                let pieces = try (1..<cuts.count).flatMap { part in
+                    try index.spots(west: west, south: south, east: east, north: north, kinds: kinds, among: cuts[part - 1]..<cuts[part]).map(\.spot)
+                }
+                #expect(pieces == whole)
+            }
+        }
+    }
+
+    @Test("a viewport of many spots, read and projected on two threads, clusters as one pass over all its spots in order")
+    func twoThreads() throws {
+        let spots = clusteringSpots(2 * SpotSearch.spotsWorthTwoThreads, seed: 12)
+        let search = try clusterSearch(spots, clusters: nil)
+        let index = search.index
+        let points = try (0..<index.count).map { WebMercator.point(try index.coordinate(at: $0)) }
+        for zoom in [0, 2, 5] {
+            let items = try search.clusters(ClusterRequest(region: worldRegion, zoom: zoom))
+            let expected = GreedyClustering(xs: points.map(\.x), ys: points.map(\.y), radius: search.clusterSettings.radius(atZoom: zoom))
+            #expect(items.count == expected.groups.count, "zoom \(zoom)")
+            #expect(items.map(\.count).sorted() == expected.groups.map(\.weight).sorted(), "zoom \(zoom)")
+        }
+    }
+
     @Test("a query-time cluster's spots lie within the radius of its first spot")
     func queryTimeRadius() throws {
         let spots = clusteringSpots(300, seed: 9)
