@@ -24,6 +24,8 @@ guard arguments.count >= 3 else {
     FileHandle.standardError.write(Data("usage: cluster-latency INDEX FILE...\n".utf8))
     exit(64)
 }
+// As `--batch` does: the memory a request frees is kept for the next.
+SpotSearch.keepFreedMemoryForNextRequests()
 do {
     let search = try SpotSearch(index: try SpotIndexReader(path: arguments[1]))
     for file in arguments.dropFirst(2) {

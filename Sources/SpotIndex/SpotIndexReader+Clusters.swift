@@ -105,6 +105,7 @@ extension SpotIndexReader {
         let spans = levelCounts.indices.reduce(into: [Int]()) { spans, _ in spans.append((spans.last ?? 1) * nodeSize) }
         let kindCount = kinds.count
         let allowedKinds = allowed ?? [Bool](repeating: true, count: kindCount)
+        var picks = [Int](repeating: 0, count: nodeSize)
         var found: [(spot: Int, kind: Int, coordinate: Coordinate)] = []
         found.reserveCapacity(expected)
         // Depth first, children in order, so that spots come in spot order: a stack of boxes.
@@ -121,12 +122,18 @@ extension SpotIndexReader {
                 for child in (first..<min(first + nodeSize, levelCounts[level - 1])).reversed() { pending.append((level - 1, child)) }
                 continue
             }
-            // Spots in order; the kind (one load) is checked before the coordinate (two).
+            // Spots in order; the kind (one load) is checked before the coordinate (two). The
+            // spots of allowed kinds are picked without a branch on the kind, which a filter
+            // makes as good as random.
+            var picked = 0
             for spot in max(first, range.lowerBound)..<min(first + nodeSize, range.upperBound) {
-                let record = spot &* IndexLayout.spotRecordSize
-                let kind = Int(spots.load(record &+ 12) as UInt16)
+                let kind = Int(spots.load(spot &* IndexLayout.spotRecordSize &+ 12) as UInt16)
                 guard kind < kindCount else { throw corrupt("SPOT", "spot \(spot) has kind \(kind) of \(kindCount)") }
-                guard allowedKinds[kind] else { continue }
+                picks[picked] = spot
+                picked &+= allowedKinds[kind] ? 1 : 0
+            }
+            for spot in picks[..<picked] {
+                let kind = Int(spots.load(spot &* IndexLayout.spotRecordSize &+ 12) as UInt16)
                 if let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) { found.append(item) }
             }
         }

@@ -132,7 +132,7 @@ public struct SpotBuild {
     /// threads' malloc arenas keep what they freed (the ring, the batches) otherwise, and the
     /// records would be made on top of it.
     private func releaseFreedMemory() {
-        Self.mallocTrim?(0)
+        _ = Self.mallocTrim?(0)
     }
 
     /// glibc's `malloc_trim`, where the C library has it (it is not in Glibc's Swift module).

@@ -1,6 +1,7 @@
 import Foundation
 import SpotExport
 import SpotIndex
+import SpotSearch
 
 /// The `--batch` loop of `search` and `cluster`: one JSON request per line of a file (or `-`
 /// for standard input), one JSON line of results per request, in order. A line that is not a
@@ -16,6 +17,7 @@ enum BatchLines {
             handle = opened
         }
         let sink = try OutputSink(path: nil)
+        SpotSearch.keepFreedMemoryForNextRequests()
         func respond(_ line: Data) throws {
             guard !line.isEmpty else { return }
             do {
