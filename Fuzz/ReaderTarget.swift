@@ -1,8 +1,9 @@
-// The XML reader, differentially: the same input read by one sequential parser in one piece,
-// and cut into small pieces parsed on two threads (pieces from 64 bytes, a size the input
-// picks). Both must hand over the same elements (type, id, version, line, coordinates and every
-// tag, byte for byte), the same counts, or the same error message at the same place. Tight
-// limits on tags and values make the limit checks part of the comparison.
+// The XML reader, differentially: the same input read by one sequential parser (expat alone) in
+// one piece, and cut into small pieces parsed apart on two threads and on the caller's thread
+// (pieces from 64 bytes, a size the input picks). All must hand over the same elements (type,
+// id, version, line, coordinates and every tag, byte for byte), the same counts, or the same
+// error message at the same place. Tight limits on tags and values make the limit checks part
+// of the comparison.
 // Scripts/fuzz compiles this file with Sources/OSMXML into one module.
 
 /// Everything the spot handlers read of an element.
@@ -41,11 +42,12 @@ private enum Outcome: Equatable {
 private let limits = OSMReadLimits(maxElementBytes: OSMReadLimits.standard.maxElementBytes, maxTags: 8, maxValueBytes: 64)
 private let filter = OSMElementFilter(types: [.node, .way, .relation], tagKeys: ["amenity", "tourism"])
 
-private func read(_ path: String, threads: Int, pieceSize: Int) -> Outcome {
+private func read(_ path: String, threads: Int, pieceSize: Int, parsesApart: Bool = true) -> Outcome {
     var collector = Collector()
     do throws(OSMInputError) {
-        let summary = try OSMReader(file: path, filter: filter, limits: limits, threads: threads, pieceSize: pieceSize)
-            .read(into: &collector)
+        let summary = try OSMReader(
+            file: path, filter: filter, limits: limits, threads: threads, pieceSize: pieceSize, parsesApart: parsesApart
+        ).read(into: &collector)
         return .read(
             collector.elements, nodes: summary.nodes, ways: summary.ways, relations: summary.relations,
             deleted: summary.deleted, timestamp: summary.newestTimestamp)
@@ -61,9 +63,11 @@ private func read(_ path: String, threads: Int, pieceSize: Int) -> Outcome {
 public func fuzzReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let pieceSize = 64 + (size > 0 ? Int(data![0]) : 0)
     withTemporaryFile(data, size) { path in
-        let sequential = read(path, threads: 1, pieceSize: 1 << 20)
-        let chunked = read(path, threads: 2, pieceSize: pieceSize)
-        if sequential != chunked { fatalError("pieces of \(pieceSize) bytes differ:\n\(sequential)\n\(chunked)") }
+        let sequential = read(path, threads: 1, pieceSize: 1 << 20, parsesApart: false)
+        for threads in [2, 1] {
+            let chunked = read(path, threads: threads, pieceSize: pieceSize)
+            if sequential != chunked { fatalError("pieces of \(pieceSize) bytes, \(threads) threads, differ:\n\(sequential)\n\(chunked)") }
+        }
     }
     return 0
 }

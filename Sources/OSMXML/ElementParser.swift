@@ -41,11 +41,12 @@ public struct OSMReadSummary: Sendable, Equatable {
     public var newestTimestamp: String?
     /// Raw input bytes read, and XML bytes after inflating.
     public var inputBytes = 0, xmlBytes = 0
-    /// Pieces of the XML parsed apart, each by a parser of its own on a parsing thread.
+    /// Pieces of the XML parsed apart, each by a parser of its own: on the parsing threads, or
+    /// on the caller's thread when the reader has one.
     public var parallelPieces = 0
     /// Pieces parsed in order by the one sequential parser: the first (the prolog and the root's
-    /// start tag), the last (the root's end), every piece whose boundaries could not be proven,
-    /// and every piece when the reader has one thread.
+    /// start tag), the last (the root's end), and every piece whose boundaries could not be
+    /// proven.
     public var sequentialPieces = 0
     /// Nodes read without expat (`PlainNode`), in pieces parsed apart.
     public var plainNodes = 0

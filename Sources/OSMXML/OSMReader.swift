@@ -60,9 +60,12 @@ public struct OSMReadProgress: Sendable {
 /// cutter's proof holds for well-formed text, and where it misjudged malformed text (a value
 /// with no closing quote, say) every later piece is parsed in order, so that the error is the
 /// one a sequential read reports. A piece parsed apart checks itself: its closing `</osm>`
-/// meets what the next piece would. With one thread no parsing thread runs: the reading thread still inflates and cuts,
-/// and every piece takes the sequential path, so the same cutting code runs either way, and the
-/// handler sees the same elements in the same order. Positions in errors and element lines
+/// meets what the next piece would. With one thread no parsing thread runs: the reading thread
+/// still inflates and cuts, and the caller's thread parses the pieces that can be parsed apart
+/// as the parsing threads would, plain nodes included, so one core gains as much from them as
+/// several; the same pieces are parsed apart with any thread count, and the handler sees the
+/// same elements in the same order. (The tests' reference parses every piece with the one
+/// sequential parser: expat alone.) Positions in errors and element lines
 /// are positions in the whole input (`TextPosition`, `PositionOrigin`); when several pieces are
 /// malformed, the first in input order is reported, with the message one thread gives.
 ///
@@ -90,10 +93,13 @@ public struct OSMReader {
     public let filter: OSMElementFilter
     /// Bounds on one element; an input over them is refused as malformed.
     public let limits: OSMReadLimits
-    /// Parsing threads; 1 parses every piece in order on the caller's thread.
+    /// Parsing threads; with 1, the caller's thread parses every piece, in order.
     public let threads: Int
     /// Bytes of XML text in a piece.
     let pieceSize: Int
+    /// Whether pieces that can be parsed apart are (with plain nodes read directly); false
+    /// parses every piece with the one sequential parser, expat alone, for the tests' reference.
+    let parsesApart: Bool
 
     /// A reader of `file` ("-" is standard input) keeping what `filter` asks for, within
     /// `limits`, parsing on `threads` threads (1 to `maxThreads`; by default one per active core).
@@ -107,13 +113,17 @@ public struct OSMReader {
     }
 
     /// A reader that cuts pieces of `pieceSize` bytes (at least 64): small pieces put cuts
-    /// everywhere, for tests and the fuzz targets.
-    init(file: String, filter: OSMElementFilter, limits: OSMReadLimits = .standard, threads: Int, pieceSize: Int) {
+    /// everywhere, for tests and the fuzz targets; without `parsesApart`, expat alone parses.
+    init(
+        file: String, filter: OSMElementFilter, limits: OSMReadLimits = .standard, threads: Int, pieceSize: Int,
+        parsesApart: Bool = true
+    ) {
         self.file = file
         self.filter = filter
         self.limits = limits
         self.threads = Self.parsingThreads(threads)
         self.pieceSize = max(64, pieceSize)
+        self.parsesApart = parsesApart
     }
 
     /// The parsing threads a reader runs when asked for `threads`.
@@ -142,7 +152,7 @@ public struct OSMReader {
         input.observer = rawBytes
         let stream = try DecodedStream(input)
         let totalBytes = input.size
-        let parallel = threads > 1
+        let parallel = threads > 1 && parsesApart
         let pipeline = ReadPipeline(pieceSize: pieceSize, slots: Self.ringSlots(threads: threads))
         // The reading thread owns the input from here on.
         let producer = Handover(value: PieceProducer(input: input, stream: stream, pipeline: pipeline, parallel: parallel))
@@ -183,12 +193,14 @@ public struct OSMReader {
                 return summary
             case .piece(let piece):
                 let bytes = pipeline.bytes(of: piece)
-                if parallel && piece.parallel && piece.index == nextSequentialIndex && !sequential.standsBetweenTopLevelElements {
+                if parsesApart && piece.parallel && piece.index == nextSequentialIndex && !sequential.standsBetweenTopLevelElements {
                     inOrder = true
                 }
-                if parallel && piece.parallel && !inOrder {
+                if parsesApart && piece.parallel && !inOrder {
                     if piece.index == nextSequentialIndex { sequentialEnd = position }
-                    let result = pipeline.result(of: piece)
+                    let result = parallel
+                        ? pipeline.result(of: piece)
+                        : ElementParser.parsePiece(bytes, file: file, filter: filter, limits: limits, step: Self.chunkSize)
                     if let error = result.error { throw error.placed(in: position) }
                     result.batch.forEach(lineOffset: position.line - 1) { handler.handle($0) }
                     summary.addElements(of: result.summary)
@@ -208,7 +220,7 @@ public struct OSMReader {
                     sequential.clearBatch()
                     summary.sequentialPieces += 1
                     nextSequentialIndex = piece.index + 1
-                    if parallel { position.advance(over: bytes) }
+                    if parsesApart { position.advance(over: bytes) }
                 }
                 pipeline.release(piece)
                 progress?(OSMReadProgress(bytesRead: piece.rawBytesRead, totalBytes: totalBytes))

@@ -86,7 +86,7 @@ enum BuildCommand {
                     + (pipeline.areas ? "\(grouped(statistics.ways)) ways and \(grouped(statistics.relations)) relations, " : "")
                     + "\(ProgressBar.bytes(index.count)), in \(seconds) s; XML in "
                     + "\(grouped(statistics.parallelPieces + statistics.sequentialPieces)) pieces, "
-                    + "\(grouped(statistics.parallelPieces)) parsed in parallel (\(build.threads) threads), "
+                    + "\(grouped(statistics.parallelPieces)) parsed apart (\(build.threads) thread\(build.threads == 1 ? "" : "s")), "
                     + "\(grouped(statistics.sequentialPieces)) in order, \(grouped(statistics.plainNodes)) plain nodes read directly")
         }
     }

@@ -3,7 +3,7 @@ import Testing
 @testable import OSMXML
 
 // Plain nodes are read without expat in pieces parsed apart. Whatever a node looks like, the
-// reader must hand over what expat alone gives (one thread reads everything with expat), and
+// reader must hand over what expat alone gives (the reference of `expectSameOutcome`), and
 // must take the plain form only where it is sure.
 
 @Suite("Plain nodes read without expat")
