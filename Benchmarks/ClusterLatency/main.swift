@@ -25,7 +25,7 @@ guard arguments.count >= 3 else {
     exit(64)
 }
 // As `--batch` does: the memory a request frees is kept for the next.
-SpotSearch.keepFreedMemoryForNextRequests()
+ProcessMemory.keepFreedForNextRequests()
 do {
     let search = try SpotSearch(index: try SpotIndexReader(path: arguments[1]))
     for file in arguments.dropFirst(2) {

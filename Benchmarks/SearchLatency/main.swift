@@ -28,7 +28,7 @@ guard arguments.count >= 2 else {
 let path = arguments[1]
 let count = arguments.count > 2 ? Int(arguments[2]) ?? 1000 : 1000
 // As `--batch` does: the memory a request frees is kept for the next.
-SpotSearch.keepFreedMemoryForNextRequests()
+ProcessMemory.keepFreedForNextRequests()
 do {
     var opens: [Double] = []
     for _ in 0..<200 {

@@ -193,8 +193,8 @@ public struct OSMReader {
                 return summary
             case .piece(let piece):
                 let bytes = pipeline.bytes(of: piece)
-                if parsesApart && piece.parallel && piece.index == nextSequentialIndex && !sequential.standsBetweenTopLevelElements {
-                    inOrder = true
+                if parsesApart && piece.parallel && !inOrder && piece.index == nextSequentialIndex {
+                    inOrder = !sequential.standsBetweenTopLevelElements
                 }
                 if parsesApart && piece.parallel && !inOrder {
                     if piece.index == nextSequentialIndex { sequentialEnd = position }

@@ -101,7 +101,7 @@ public struct SpotBuild {
             newestTimestamp = [newestTimestamp, summary.newestTimestamp].compactMap { $0 }.max()
             inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }
-        releaseFreedMemory()
+        ProcessMemory.releaseFreed()
         extractor.finish()
         var read = StageReport(stage: "read")
         read.dropped = extractor.areaFailures
@@ -127,23 +127,6 @@ public struct SpotBuild {
         let index = SpotIndexWriter.encode(consume spots, metadata: metadata, categoryWords: pipeline.categoryWords, clusters: pipeline.clusters)
         return (index, statistics)
     }
-
-    /// Gives the memory freed by the reader back to the system before the records are made: its
-    /// threads' malloc arenas keep what they freed (the ring, the batches) otherwise, and the
-    /// records would be made on top of it.
-    private func releaseFreedMemory() {
-        _ = Self.mallocTrim?(0)
-    }
-
-    /// glibc's `malloc_trim`, where the C library has it (it is not in Glibc's Swift module).
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        #if os(Linux)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }  // RTLD_DEFAULT
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-        #else
-        return nil
-        #endif
-    }()
 
     private static func fileSize(_ path: String) -> Int? {
         guard path != "-", let attributes = try? FileManager.default.attributesOfItem(atPath: path),

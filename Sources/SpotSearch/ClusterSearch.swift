@@ -97,7 +97,7 @@ extension SpotSearch {
         xs.withUnsafeMutableBufferPointer { xs in
             ys.withUnsafeMutableBufferPointer { ys in
                 let (xs, ys, read) = (SharedBuffer(xs), SharedBuffer(ys), candidates)
-                Self.inHalves(ofCount: read.count, parallel: read.count >= Self.spotsWorthTwoThreads) { half in
+                Self.inHalves(ofCount: read.count, parallel: read.count >= Self.spotsWorthTwoThreads) { _, half in
                     for candidate in half {
                         (xs.elements[candidate], ys.elements[candidate]) = WebMercator.point(read[candidate].coordinate)
                     }
@@ -136,8 +136,8 @@ extension SpotSearch {
         var found: [Result<[(spot: Int, kind: Int, coordinate: Coordinate)], IndexError>] = [.success([]), .success([])]
         found.withUnsafeMutableBufferPointer { found in
             let (found, index) = (SharedBuffer(found), index)
-            Self.inHalves(ofCount: index.count, parallel: inHalves && estimate >= Self.spotsWorthTwoThreads) { half in
-                found.elements[half.lowerBound == 0 ? 0 : 1] = Result { () throws(IndexError) in
+            Self.inHalves(ofCount: index.count, parallel: inHalves && estimate >= Self.spotsWorthTwoThreads) { number, half in
+                found.elements[number] = Result { () throws(IndexError) in
                     try index.spots(
                         west: box.west, south: box.south, east: box.east, north: box.north, kinds: kinds, shownAt: zoom, among: half)
                 }
@@ -150,14 +150,14 @@ extension SpotSearch {
     /// threads start in tens of microseconds, while 20,000 spots take about a millisecond.
     static let spotsWorthTwoThreads = 20_000
 
-    /// Calls `body` with the first half of `0..<count` and with the second: at the same time on
-    /// two threads when `parallel`, else in turn on this one.
-    private static func inHalves(ofCount count: Int, parallel: Bool, _ body: @Sendable (Range<Int>) -> Void) {
+    /// Calls `body` with 0 and the first half of `0..<count`, and with 1 and the second: at the
+    /// same time on two threads when `parallel`, else in turn on this one.
+    private static func inHalves(ofCount count: Int, parallel: Bool, _ body: @Sendable (Int, Range<Int>) -> Void) {
         let halves = [0..<count / 2, count / 2..<count]
         if parallel {
-            DispatchQueue.concurrentPerform(iterations: 2) { body(halves[$0]) }
+            DispatchQueue.concurrentPerform(iterations: 2) { body($0, halves[$0]) }
         } else {
-            halves.forEach(body)
+            for number in halves.indices { body(number, halves[number]) }
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import SpotExport
 import SpotIndex
-import SpotSearch
+import Spots
 
 /// The `--batch` loop of `search` and `cluster`: one JSON request per line of a file (or `-`
 /// for standard input), one JSON line of results per request, in order. A line that is not a
@@ -17,7 +17,7 @@ enum BatchLines {
             handle = opened
         }
         let sink = try OutputSink(path: nil)
-        SpotSearch.keepFreedMemoryForNextRequests()
+        ProcessMemory.keepFreedForNextRequests()
         func respond(_ line: Data) throws {
             guard !line.isEmpty else { return }
             do {
