@@ -38,13 +38,13 @@ private func query(_ index: SpotIndexReader) {
         firstCoordinate = firstCoordinate ?? value.coordinate
         _ = try? index.name(at: spot)
         _ = try? index.kind(at: spot)
-        if let ref = try? index.ref(at: spot) { _ = try? index.spotIndex(for: ref) }
+        if let ref = try? index.ref(at: spot) { _ = try? index.spotNumber(for: ref) }
     }
     guard let search = try? SpotSearch(index: index) else { return }
     let centre = firstCoordinate ?? Coordinate(latitudeE7: 0, longitudeE7: 0)!
-    let world = SearchRegion(minLongitude: -180, minLatitude: -90, maxLongitude: 180, maxLatitude: 90)!
-    let acrossAntimeridian = SearchRegion(minLongitude: 170, minLatitude: -10, maxLongitude: -170, maxLatitude: 10)!
-    let around = SearchRegion(center: centre, latitudeDelta: 0.05, longitudeDelta: 0.05)
+    let world = GeoBox.world
+    let acrossAntimeridian = GeoBox(west: 170, south: -10, east: -170, north: 10)!
+    let around = GeoBox(center: centre, latitudeDelta: 0.05, longitudeDelta: 0.05)
     let cafes = PointOfInterestFilter(including: [.cafe, .museum])
     let requests = [
         SearchRequest(near: centre, radius: 1000),

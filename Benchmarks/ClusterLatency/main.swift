@@ -13,7 +13,7 @@ import Spots
 func request(_ line: Substring) -> ClusterRequest? {
     guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
         let box = object["bbox"] as? [Double], box.count == 4, let zoom = object["zoom"] as? Double,
-        let region = SearchRegion(minLongitude: box[0], minLatitude: box[1], maxLongitude: box[2], maxLatitude: box[3])
+        let region = GeoBox(west: box[0], south: box[1], east: box[2], north: box[3])
     else { return nil }
     let categories = (object["categories"] as? [String])?.compactMap(Category.init(rawValue:))
     return ClusterRequest(region: region, zoom: Int(zoom), pointOfInterestFilter: categories.map { PointOfInterestFilter(including: Set($0)) })

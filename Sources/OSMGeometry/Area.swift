@@ -10,13 +10,13 @@ public struct Area: Sendable, Hashable {
     /// The inner rings: holes in the outers.
     public let inners: [[Coordinate]]
     /// The box around the outer rings.
-    public let bounds: BoundingBox
+    public let bounds: GeoBox
 
     /// An area of closed rings (at least one outer ring of at least four points); nil otherwise.
     public init?(outers: [[Coordinate]], inners: [[Coordinate]] = []) {
         let rings = outers + inners
         guard !outers.isEmpty, rings.allSatisfy({ $0.count >= 4 && $0.first == $0.last }),
-            let bounds = BoundingBox(enclosing: outers.joined())
+            let bounds = GeoBox(enclosing: outers.joined())
         else { return nil }
         self.outers = outers
         self.inners = inners
@@ -26,9 +26,7 @@ public struct Area: Sendable, Hashable {
     /// Whether `point` lies inside: within an odd number of rings (so in an outer ring and not in
     /// its holes), by crossings of a horizontal ray. Points on an edge may count either way.
     public func contains(_ point: Coordinate) -> Bool {
-        guard point.latitudeE7 >= bounds.minLatitudeE7, point.latitudeE7 <= bounds.maxLatitudeE7,
-            point.longitudeE7 >= bounds.minLongitudeE7, point.longitudeE7 <= bounds.maxLongitudeE7
-        else { return false }
+        guard bounds.contains(point) else { return false }
         let y = Double(point.latitudeE7)
         let x = Double(point.longitudeE7)
         var inside = false

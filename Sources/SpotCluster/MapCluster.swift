@@ -14,12 +14,12 @@ public struct MapCluster: Equatable, Sendable {
     /// are not counted.
     public let categories: [CategoryCount]
     /// The box of its spots.
-    public let boundingBox: BoundingBox
+    public let boundingBox: GeoBox
     /// The zoom at which it splits into smaller clusters or spots (supercluster's expansion zoom).
     public let expansionZoom: Int
 
     /// A cluster with the given fields.
-    public init(id: Int?, coordinate: Coordinate, count: Int, categories: [CategoryCount], boundingBox: BoundingBox, expansionZoom: Int) {
+    public init(id: Int?, coordinate: Coordinate, count: Int, categories: [CategoryCount], boundingBox: GeoBox, expansionZoom: Int) {
         self.id = id
         self.coordinate = coordinate
         self.count = count

@@ -14,7 +14,7 @@ public final class ClusterLevels: @unchecked Sendable {
     struct Record {
         var count: Int
         var firstMember: Int
-        var stored: (box: BoundingBox, categories: [CategoryCount])?
+        var stored: (box: GeoBox, categories: [CategoryCount])?
     }
 
     /// The settings the levels were made with.
@@ -33,12 +33,9 @@ public final class ClusterLevels: @unchecked Sendable {
     private let categoryNames: [Category]
     private let points: UnsafeRawBufferPointer
     private let visibility: UnsafeRawBufferPointer
-    private let nodeSize: Int
-    /// Per zoom made at, per level of its tree (lowest first): where its boxes start among all
-    /// boxes of CTRE, and how many there are.
-    private let treeLevels: [[(start: Int, count: Int)]]
-    private let treeBoxes: UnsafeRawBufferPointer
-    private let treeLowest: UnsafeRawBufferPointer
+    /// Per zoom made at, the tree over the points of its clusters, and per box of it the lowest
+    /// zoom from which a cluster under it is shown.
+    private let trees: [(tree: PackedTreeView, lowest: UnsafeRawBufferPointer)]
     private let detailBlockSize: Int
     private let detailOffsets: UnsafeRawBufferPointer
     private let details: UnsafeRawBufferPointer
@@ -46,15 +43,14 @@ public final class ClusterLevels: @unchecked Sendable {
     private let memberOffsets: UnsafeRawBufferPointer
     private let members: UnsafeRawBufferPointer
     private let spotVisibility: UnsafeRawBufferPointer
-    private let nodeVisibility: UnsafeRawBufferPointer
-    /// Where each level of TREE starts among its boxes.
-    private let spotTreeLevelStarts: [Int]
+    /// Per box of TREE, by position, the lowest zoom from which a spot under it is shown.
+    private let boxVisibility: UnsafeRawBufferPointer
 
     /// Checks the five sections' headers and lengths against each other, the spot count and
-    /// the box counts of TREE's levels.
+    /// the boxes of TREE (`spotTree`).
     init(
         clusters: UnsafeRawBufferPointer, trees: UnsafeRawBufferPointer, details: UnsafeRawBufferPointer, members: UnsafeRawBufferPointer,
-        visibility: UnsafeRawBufferPointer, spotCount: Int, spotTreeLevels: [Int], file: String
+        visibility: UnsafeRawBufferPointer, spotCount: Int, spotTree: PackedTreeView, file: String
     ) throws(IndexError) {
         self.file = file
         self.spotCount = spotCount
@@ -98,28 +94,36 @@ public final class ClusterLevels: @unchecked Sendable {
         self.visibility = UnsafeRawBufferPointer(rebasing: clusters[(pointsStart + 8 * count)...])
 
         guard trees.count >= 8 else { throw corrupt("CTRE", "too short") }
-        nodeSize = Int(trees.load(0) as UInt32)
+        let nodeSize = Int(trees.load(0) as UInt32)
         guard nodeSize >= 2, nodeSize <= 1 << 16, trees.load(4) as UInt32 == 0 else { throw corrupt("CTRE", "bad node size") }
-        var levels: [[(start: Int, count: Int)]] = []
-        var boxCount = 0
-        for zoom in 0...maxZoom {
-            levels.append(PackedTree.levelCounts(items: starts[zoom + 1] - starts[zoom], nodeSize: nodeSize).map { boxes in
-                defer { boxCount += boxes }
-                return (boxCount, boxes)
-            })
+        let levelCounts = (0...maxZoom).map { zoom in
+            PackedTree.levelCounts(items: starts[zoom + 1] - starts[zoom], nodeSize: nodeSize)
         }
-        treeLevels = levels
-        guard trees.count == 8 + (IndexLayout.boxSize + 1) * boxCount else { throw corrupt("CTRE", "length does not match the trees of \(count) clusters") }
-        treeBoxes = UnsafeRawBufferPointer(rebasing: trees[8..<8 + IndexLayout.boxSize * boxCount])
-        treeLowest = UnsafeRawBufferPointer(rebasing: trees[(8 + IndexLayout.boxSize * boxCount)...])
+        let boxCount = levelCounts.joined().reduce(0, +)
+        guard trees.count == 8 + (IndexLayout.boxSize + 1) * boxCount else {
+            throw corrupt("CTRE", "length does not match the trees of \(count) clusters")
+        }
+        // The boxes of every zoom's tree, then the lowest byte of every box.
+        let lowestStart = 8 + IndexLayout.boxSize * boxCount
+        var firstBox = 0
+        self.trees = (0...maxZoom).map { zoom in
+            let boxes = firstBox..<firstBox + levelCounts[zoom].reduce(0, +)
+            firstBox = boxes.upperBound
+            let boxBytes = 8 + IndexLayout.boxSize * boxes.lowerBound..<8 + IndexLayout.boxSize * boxes.upperBound
+            let tree = PackedTreeView(
+                boxes: UnsafeRawBufferPointer(rebasing: trees[boxBytes]), levelCounts: levelCounts[zoom],
+                itemCount: starts[zoom + 1] - starts[zoom], nodeSize: nodeSize)
+            return (tree, UnsafeRawBufferPointer(rebasing: trees[lowestStart + boxes.lowerBound..<lowestStart + boxes.upperBound]))
+        }
 
         (detailBlockSize, detailOffsets, self.details) = try Self.blocks(details, entries: count, section: "CDET", file: file)
         (memberBlockSize, memberOffsets, self.members) = try Self.blocks(members, entries: memberCount, section: "CMEM", file: file)
 
-        spotTreeLevelStarts = spotTreeLevels.reduce(into: [0]) { $0.append($0.last! + $1) }
-        guard visibility.count == spotCount + spotTreeLevelStarts.last! else { throw corrupt("SVIS", "length does not match the spots and tree boxes") }
+        guard visibility.count == spotCount + spotTree.boxCount else {
+            throw corrupt("SVIS", "length does not match the spots and tree boxes")
+        }
         spotVisibility = UnsafeRawBufferPointer(rebasing: visibility[..<spotCount])
-        nodeVisibility = UnsafeRawBufferPointer(rebasing: visibility[spotCount...])
+        boxVisibility = UnsafeRawBufferPointer(rebasing: visibility[spotCount...])
     }
 
     /// A blocked section's block size, block offsets and entries.
@@ -165,36 +169,29 @@ public final class ClusterLevels: @unchecked Sendable {
         return zoom
     }
 
-    /// Calls `body` with each cluster shown at `zoom` whose point lies in the box (degrees ×
-    /// 10^7, edges included, not crossing the antimeridian): a search of the tree of every
-    /// zoom from `zoom` up, pruning boxes whose clusters are all shown only from above `zoom`.
+    /// The tree over the points of the clusters made at `zoom`, whose items are those clusters
+    /// in id order from `clusters(madeAt: zoom).lowerBound`.
+    public func tree(madeAt zoom: Int) -> PackedTreeView {
+        trees[zoom].tree
+    }
+
+    /// Calls `body` with each cluster shown at `zoom` whose point lies in `box` (not crossing
+    /// the antimeridian): a search of the tree of every zoom from `zoom` up, skipping boxes whose
+    /// clusters are all shown only from above `zoom`.
     public func forEachCluster(
-        shownAt zoom: Int, west: Int32, south: Int32, east: Int32, north: Int32, _ body: (Int) throws(IndexError) -> Void
+        shownAt zoom: Int, in box: GeoBox, _ body: (Int) throws(IndexError) -> Void
     ) throws(IndexError) {
         guard zoom <= settings.maxZoom else { return }
         for made in zoom...settings.maxZoom {
-            let levels = treeLevels[made]
-            let clusters = self.clusters(madeAt: made)
-            func visit(level: Int, node: Int) throws(IndexError) {
-                let box = levels[level].start + node
-                guard Int(treeLowest[box]) <= zoom else { return }
-                let offset = box * IndexLayout.boxSize
-                let (boxWest, boxSouth): (Int32, Int32) = (treeBoxes.load(offset), treeBoxes.load(offset + 4))
-                let (boxEast, boxNorth): (Int32, Int32) = (treeBoxes.load(offset + 8), treeBoxes.load(offset + 12))
-                guard boxWest <= east, boxSouth <= north, boxEast >= west, boxNorth >= south else { return }
-                let first = node * nodeSize
-                guard level == 0 else {
-                    for child in first..<min(first + nodeSize, levels[level - 1].count) { try visit(level: level - 1, node: child) }
-                    return
-                }
-                for id in clusters.lowerBound + first..<min(clusters.lowerBound + first + nodeSize, clusters.upperBound) {
+            let (tree, lowest) = trees[made]
+            let first = clusters(madeAt: made).lowerBound
+            try tree.search(box, skipping: { Int(lowest[$0]) > zoom }) { (items) throws(IndexError) in
+                for id in first + items.lowerBound..<first + items.upperBound {
                     guard try visibleFrom(cluster: id) <= zoom else { continue }
-                    let point = try coordinate(ofCluster: id)
-                    guard point.longitudeE7 >= west, point.longitudeE7 <= east, point.latitudeE7 >= south, point.latitudeE7 <= north else { continue }
+                    guard box.contains(try coordinate(ofCluster: id)) else { continue }
                     try body(id)
                 }
             }
-            if !levels.isEmpty { try visit(level: levels.count - 1, node: 0) }
         }
     }
 
@@ -223,7 +220,9 @@ public final class ClusterLevels: @unchecked Sendable {
     }
 
     /// The box and category counts of large cluster `id`, from the extras of its entry.
-    private func storedDetails(_ extras: VarintReader, of id: Int) throws(IndexError) -> (box: BoundingBox, categories: [CategoryCount]) {
+    private func storedDetails(
+        _ extras: VarintReader, of id: Int
+    ) throws(IndexError) -> (box: GeoBox, categories: [CategoryCount]) {
         var reader = extras
         func next() throws(IndexError) -> Int {
             guard let value = reader.next() else { throw corrupt("CDET", "the details of cluster \(id) run past their length") }
@@ -245,7 +244,10 @@ public final class ClusterLevels: @unchecked Sendable {
         guard let southWest = Coordinate(latitudeE7: Int32(clamping: latitude - south), longitudeE7: Int32(clamping: longitude - west)),
             let northEast = Coordinate(latitudeE7: Int32(clamping: latitude + north), longitudeE7: Int32(clamping: longitude + east))
         else { throw corrupt("CDET", "the box of cluster \(id) reaches off the Earth") }
-        return (BoundingBox(enclosing: [southWest, northEast])!, categories)
+        let box = GeoBox(
+            westE7: southWest.longitudeE7, southE7: southWest.latitudeE7, eastE7: northEast.longitudeE7,
+            northE7: northEast.latitudeE7)
+        return (box, categories)
     }
 
     /// Calls `body` with the spots at positions `positions` of the member order.
@@ -274,10 +276,11 @@ public final class ClusterLevels: @unchecked Sendable {
         return zoom
     }
 
-    /// The lowest zoom at which any spot under box `index` of TREE level `level` is shown as
-    /// itself: a spatial search at a lower zoom skips the box.
-    public func visibleFrom(treeBox index: Int, level: Int) -> Int {
-        Int(nodeVisibility[spotTreeLevelStarts[level] + index])
+    /// The lowest zoom at which any spot under the box of TREE at `position` (its place among
+    /// all the tree's boxes, `PackedTreeView`) is shown as itself: a spatial search at a lower
+    /// zoom skips the box.
+    public func visibleFrom(treeBox position: Int) -> Int {
+        Int(boxVisibility[position])
     }
 
     private static func zigzag(_ value: UInt32) -> Int {

@@ -24,7 +24,7 @@ struct ClusterLevelsWriter {
     private let categories: [Category?]
     /// Per cluster of `hierarchy`: the box of its spots, and its point (the centroid, rounded
     /// and clamped into the box).
-    private var boxes: [TreeBoxValue] = []
+    private var boxes: [GeoBox] = []
     private var points: [Coordinate] = []
     /// The clusters of `hierarchy` in storage order (by zoom made at, then Hilbert order), and
     /// each one's position in it: its id.
@@ -73,15 +73,16 @@ struct ClusterLevelsWriter {
         for cluster in hierarchy.clusters {
             let children = hierarchy.children[cluster.childRange].map { child in
                 switch child {
-                case .spot(let spot): TreeBoxValue(coordinates[spot])
+                case .spot(let spot): GeoBox(coordinates[spot])
                 case .cluster(let inner): boxes[inner]
                 }
             }
-            let box = TreeBoxValue(enclosing: children[...])
+            // A cluster has children, so the box exists.
+            let box = GeoBox(enclosing: children)!
             boxes.append(box)
             points.append(Coordinate(
-                latitudeE7: min(box.north, max(box.south, WebMercator.latitudeE7(y: cluster.y))),
-                longitudeE7: min(box.east, max(box.west, WebMercator.longitudeE7(x: cluster.x))))!)
+                latitudeE7: min(box.northE7, max(box.southE7, WebMercator.latitudeE7(y: cluster.y))),
+                longitudeE7: min(box.eastE7, max(box.westE7, WebMercator.longitudeE7(x: cluster.x))))!)
         }
     }
 
@@ -142,8 +143,8 @@ struct ClusterLevelsWriter {
         let nodeSize = IndexLayout.nodeSize
         for zoom in 0...settings.maxZoom {
             let clusters = order[zoomStarts[zoom]..<zoomStarts[zoom + 1]]
-            for level in PackedTree.levels(over: clusters.map { TreeBoxValue(points[$0]) }, nodeSize: nodeSize, merge: TreeBoxValue.init(enclosing:)) {
-                for box in level { box.write(to: &boxes) }
+            for level in PackedTree.boxLevels(over: clusters.map { points[$0] }, nodeSize: nodeSize) {
+                for box in level { boxes.append(box) }
             }
             let visible = clusters.map { UInt8(hierarchy.visibleFrom(cluster: $0)) }
             for level in PackedTree.levels(over: visible, nodeSize: nodeSize, merge: { $0.min()! }) { lowest += level }
@@ -188,7 +189,11 @@ struct ClusterLevelsWriter {
             guard let tally = tallies[cluster] else { continue }
             var extras = ByteWriter()
             let (box, point) = (boxes[cluster], points[cluster])
-            for extent in [point.longitudeE7 - box.west, point.latitudeE7 - box.south, box.east - point.longitudeE7, box.north - point.latitudeE7] {
+            let extents = [
+                point.longitudeE7 - box.westE7, point.latitudeE7 - box.southE7, box.eastE7 - point.longitudeE7,
+                box.northE7 - point.latitudeE7,
+            ]
+            for extent in extents {
                 extras.appendVarint(UInt32(extent))
             }
             let numbered = tally.map { (numbers[$0.category.rawValue]!, $0.count) }.sorted { $0.0 < $1.0 }

@@ -45,15 +45,15 @@ enum Hilbert {
 /// Hilbert indexes of coordinates over a box (16 bits a side): SPOT is sorted by them, and the
 /// clusters of each zoom too.
 struct HilbertKeys {
-    private let box: BoundingBox
+    private let box: GeoBox
     private let width, height: Int64
 
     /// Keys over the box enclosing `coordinates`; nil when there are none.
     init?(enclosing coordinates: [Coordinate]) {
-        guard let box = BoundingBox(enclosing: coordinates) else { return nil }
+        guard let box = GeoBox(enclosing: coordinates) else { return nil }
         self.box = box
-        width = max(1, Int64(box.maxLongitudeE7) - Int64(box.minLongitudeE7))
-        height = max(1, Int64(box.maxLatitudeE7) - Int64(box.minLatitudeE7))
+        width = max(1, Int64(box.eastE7) - Int64(box.westE7))
+        height = max(1, Int64(box.northE7) - Int64(box.southE7))
     }
 
     /// The Hilbert index of `coordinate`, clamped into the box.
@@ -61,6 +61,6 @@ struct HilbertKeys {
         func scaled(_ value: Int32, _ low: Int32, _ extent: Int64) -> UInt32 {
             UInt32(min(extent, max(0, Int64(value) - Int64(low))) * 0xFFFF / extent)
         }
-        return Hilbert.index(x: scaled(coordinate.longitudeE7, box.minLongitudeE7, width), y: scaled(coordinate.latitudeE7, box.minLatitudeE7, height))
+        return Hilbert.index(x: scaled(coordinate.longitudeE7, box.westE7, width), y: scaled(coordinate.latitudeE7, box.southE7, height))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SpotCluster
+import Spots
 
 /// What an index records about its build, stored as JSON in the META section.
 public struct IndexMetadata: Codable, Equatable, Sendable {
@@ -82,8 +83,9 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
     public var inputs: [Input]
     /// The settings of the build; nil for indexes written without a pipeline.
     public var pipeline: PipelineSettings?
-    /// The extent of the spots as [min lon, min lat, max lon, max lat] in degrees × 10^7; nil when empty.
-    public var bboxE7: [Int32]?
+    /// The extent of the spots; nil when there are none. Stored as `bbox_e7`, the array [west,
+    /// south, east, north] in degrees × 10^7.
+    public var bbox: GeoBox?
     /// What the build read, by name (nodes, ways, relations, input bytes, spots).
     public var statistics: [String: Int]
     /// What each stage of the build did, in chain order.
@@ -91,14 +93,14 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
 
     /// Metadata with the given fields.
     public init(
-        generator: String, buildTime: String?, inputs: [Input], bboxE7: [Int32]?, statistics: [String: Int],
+        generator: String, buildTime: String?, inputs: [Input], bbox: GeoBox?, statistics: [String: Int],
         stages: [StageReport] = [], pipeline: PipelineSettings? = nil
     ) {
         self.pipeline = pipeline
         self.generator = generator
         self.buildTime = buildTime
         self.inputs = inputs
-        self.bboxE7 = bboxE7
+        self.bbox = bbox
         self.statistics = statistics
         self.stages = stages
     }
@@ -111,7 +113,7 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case generator, inputs, statistics, stages, pipeline
         case buildTime = "build_time"
-        case bboxE7 = "bbox_e7"
+        case bbox = "bbox_e7"
     }
 
     /// The JSON form: snake_case keys, sorted, so that equal metadata gives equal bytes.

@@ -3,7 +3,7 @@ import Spots
 /// The levels of a packed R-tree (flatbush's layout) over items in order: each node of a level
 /// stands for `nodeSize` consecutive entries of the level below (the last for fewer), up to a
 /// single root. TREE packs the spots' boxes this way, CTRE each zoom's clusters, and SVIS the
-/// lowest zoom at which each node's spots are shown.
+/// lowest zoom at which each node's spots are shown. `PackedTreeView` reads the boxes back.
 enum PackedTree {
     /// The levels above `items`, lowest first: `merge` makes a node of a run of entries. None
     /// for no items; one level of one node for one item.
@@ -18,6 +18,13 @@ enum PackedTree {
         return levels
     }
 
+    /// The box levels above points: each box the smallest holding the points or boxes below it.
+    static func boxLevels(over points: [Coordinate], nodeSize: Int) -> [[GeoBox]] {
+        levels(over: points.map(GeoBox.init), nodeSize: nodeSize) { boxes in
+            boxes.dropFirst().reduce(boxes[boxes.startIndex]) { $0.union($1) }
+        }
+    }
+
     /// The box counts of the levels above `count` items.
     static func levelCounts(items count: Int, nodeSize: Int) -> [Int] {
         var counts: [Int] = []
@@ -30,26 +37,9 @@ enum PackedTree {
     }
 }
 
-/// A box in degrees × 10^7, as the trees store it.
-struct TreeBoxValue {
-    var west, south, east, north: Int32
-
-    /// The box of one point.
-    init(_ coordinate: Coordinate) {
-        (west, south, east, north) = (coordinate.longitudeE7, coordinate.latitudeE7, coordinate.longitudeE7, coordinate.latitudeE7)
-    }
-
-    /// The box enclosing `boxes` (at least one).
-    init(enclosing boxes: ArraySlice<TreeBoxValue>) {
-        self = boxes.first!
-        for box in boxes.dropFirst() {
-            (west, south) = (min(west, box.west), min(south, box.south))
-            (east, north) = (max(east, box.east), max(north, box.north))
-        }
-    }
-
-    /// Appends the four edges: west, south, east, north.
-    func write(to writer: inout ByteWriter) {
-        for value in [west, south, east, north] { writer.append(value) }
+extension ByteWriter {
+    /// Appends a box as the trees store it: west, south, east, north.
+    mutating func append(_ box: GeoBox) {
+        for edge in [box.westE7, box.southE7, box.eastE7, box.northE7] { append(edge) }
     }
 }

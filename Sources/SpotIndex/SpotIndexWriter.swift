@@ -114,7 +114,7 @@ public enum SpotIndexWriter {
         return order.map { spots[$0] }
     }
 
-    /// 16 bytes per reference: id, type, 3 reserved bytes, spot index.
+    /// 16 bytes per reference: id, type, 3 reserved bytes, spot number.
     private static func encodeRefs(_ refs: [(ref: OSMRef, spot: UInt32)]) -> [UInt8] {
         var writer = ByteWriter()
         for entry in refs {
@@ -129,14 +129,14 @@ public enum SpotIndexWriter {
     /// The packed R-tree's levels above the spots: node size, level count, each level's box
     /// count, then the boxes, lowest level first.
     private static func encodeTree(_ points: [Coordinate]) -> [UInt8] {
-        let levels = PackedTree.levels(over: points.map(TreeBoxValue.init), nodeSize: IndexLayout.nodeSize, merge: TreeBoxValue.init(enclosing:))
+        let levels = PackedTree.boxLevels(over: points, nodeSize: IndexLayout.nodeSize)
         var writer = ByteWriter()
         writer.append(UInt32(IndexLayout.nodeSize))
         writer.append(UInt32(levels.count))
         for level in levels { writer.append(UInt32(level.count)) }
         if levels.count % 2 == 1 { writer.append(UInt32(0)) }
         for level in levels {
-            for box in level { box.write(to: &writer) }
+            for box in level { writer.append(box) }
         }
         return writer.bytes
     }

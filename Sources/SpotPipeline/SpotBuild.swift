@@ -115,12 +115,11 @@ public struct SpotBuild {
         for stage in stages { statistics.stages.append(stage.run(&records)) }
         let spots = records.map(\.spot)
         records = []  // the spots share their attributes; the records' own memory goes now
-        let box = BoundingBox(enclosing: spots.map(\.coordinate))
         let metadata = IndexMetadata(
             generator: Self.generator,
             buildTime: sourceDateEpoch.map(Self.iso8601) ?? newestTimestamp,
             inputs: inputRecords,
-            bboxE7: box.map { [$0.minLongitudeE7, $0.minLatitudeE7, $0.maxLongitudeE7, $0.maxLatitudeE7] },
+            bbox: GeoBox(enclosing: spots.map(\.coordinate)),
             statistics: statistics.byName,
             stages: statistics.stages,
             pipeline: pipeline.settings)

@@ -38,7 +38,7 @@ public struct CoverageReport: Equatable, Sendable {
     /// Spots with a name in each language (`name:en` counts for `en`), most first.
     public let languages: [Tally]
     /// The smallest box holding every spot; nil for an empty index.
-    public let extent: BoundingBox?
+    public let extent: GeoBox?
     /// Spot density over the extent; nil for an empty index.
     public let grid: DensityGrid?
 
@@ -87,7 +87,7 @@ public struct CoverageReport: Equatable, Sendable {
         dropped = metadata.stages.flatMap { stage in
             stage.dropped.sorted { $0.key < $1.key }.map { DroppedCount(stage: stage.stage, reason: $0.key, count: $0.value) }
         }
-        extent = BoundingBox(enclosing: coordinates)
+        extent = GeoBox(enclosing: coordinates)
         grid = extent.map { box in
             var grid = DensityGrid(box: box, cellsOnLongerSide: gridCells)
             for coordinate in coordinates { grid.add(coordinate) }

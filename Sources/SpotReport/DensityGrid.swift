@@ -29,10 +29,10 @@ public struct DensityGrid: Equatable, Sendable {
     public private(set) var counts: [Int]
 
     /// An empty grid over `box`.
-    public init(box: BoundingBox, cellsOnLongerSide: Int = DensityGrid.defaultCells) {
+    public init(box: GeoBox, cellsOnLongerSide: Int = DensityGrid.defaultCells) {
         precondition(cellsOnLongerSide >= 1)
-        let (west, south) = Self.project(latitudeE7: box.minLatitudeE7, longitudeE7: box.minLongitudeE7)
-        let (east, north) = Self.project(latitudeE7: box.maxLatitudeE7, longitudeE7: box.maxLongitudeE7)
+        let (west, south) = Self.project(latitudeE7: box.southE7, longitudeE7: box.westE7)
+        let (east, north) = Self.project(latitudeE7: box.northE7, longitudeE7: box.eastE7)
         let side = max(east - west, north - south) / Double(cellsOnLongerSide)
         func cells(_ length: Double) -> Int {
             side == 0 ? 1 : min(cellsOnLongerSide, max(1, Int((length / side).rounded(.up))))

@@ -36,7 +36,7 @@ enum Figures {
     }
 }
 
-extension BoundingBox {
+extension GeoBox {
     /// The box's edges as report formats list them: west, south, east, north (as GeoJSON).
-    var edgesE7: [Int32] { [minLongitudeE7, minLatitudeE7, maxLongitudeE7, maxLatitudeE7] }
+    var edgesE7: [Int32] { [westE7, southE7, eastE7, northE7] }
 }

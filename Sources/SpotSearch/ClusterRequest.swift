@@ -4,15 +4,16 @@ import Spots
 /// What to cluster: the map an app shows, as a region and a zoom, and optionally a category
 /// filter.
 public struct ClusterRequest: Sendable, Equatable {
-    /// The region shown; clusters and spots whose points lie in it are returned.
-    public var region: SearchRegion
+    /// The region shown (which may cross the antimeridian); clusters and spots whose points
+    /// lie in it are returned.
+    public var region: GeoBox
     /// The map's zoom (0 shows the world in one 512-pixel tile, each zoom doubles the scale).
     public var zoom: Int
     /// Only spots of these categories (or all but these), clustered at query time.
     public var pointOfInterestFilter: PointOfInterestFilter?
 
     /// A request for `region` at `zoom`, of the spots `pointOfInterestFilter` keeps.
-    public init(region: SearchRegion, zoom: Int, pointOfInterestFilter: PointOfInterestFilter? = nil) {
+    public init(region: GeoBox, zoom: Int, pointOfInterestFilter: PointOfInterestFilter? = nil) {
         self.region = region
         self.zoom = zoom
         self.pointOfInterestFilter = pointOfInterestFilter

@@ -29,7 +29,7 @@ extension SpotSearch {
     public func clusters(_ request: ClusterRequest) throws -> [ClusterItem] {
         guard request.zoom >= 0 else { throw SearchError(description: "zoom must not be negative") }
         let filter = request.pointOfInterestFilter.map { filter in index.kinds.map { filter.allows($0.category) } }
-        let boxes = PlainBox.parts(of: request.region)
+        let boxes = request.region.splitAtAntimeridian()
         if request.zoom > clusterSettings.maxZoom {
             return try boxes.flatMap { try spotsInside($0, kinds: filter) }.map(\.spot).sorted().map(ClusterItem.spot)
         }
@@ -51,7 +51,7 @@ extension SpotSearch {
     public func leaves(ofCluster id: Int, limit: Int, offset: Int) throws -> [Int] {
         guard limit >= 0, offset >= 0 else { throw SearchError(description: "limit and offset must not be negative") }
         try requireCluster(id)
-        return try index.leaves(ofCluster: id, offset: offset, limit: limit)
+        return try index.leaves(ofCluster: id, limit: limit, offset: offset)
     }
 
     /// Cluster `id` of the index, with its count, categories, box and expansion zoom.
@@ -69,11 +69,11 @@ extension SpotSearch {
 
     // MARK: Precomputed
 
-    private func precomputedClusters(_ levels: ClusterLevels, boxes: [PlainBox], zoom: Int) throws -> [ClusterItem] {
+    private func precomputedClusters(_ levels: ClusterLevels, boxes: [GeoBox], zoom: Int) throws -> [ClusterItem] {
         var clusters: [Int] = []
         var singles: [Int] = []
         for box in boxes {
-            try levels.forEachCluster(shownAt: zoom, west: box.west, south: box.south, east: box.east, north: box.north) { clusters.append($0) }
+            try levels.forEachCluster(shownAt: zoom, in: box) { clusters.append($0) }
             singles += try spotsInside(box, shownAt: zoom).map(\.spot)
         }
         return try clusters.sorted().map { .cluster(try index.cluster($0)) } + singles.sorted().map(ClusterItem.spot)
@@ -81,7 +81,9 @@ extension SpotSearch {
 
     // MARK: Query time
 
-    private func queryTimeClusters(boxes: [PlainBox], region: SearchRegion, zoom: Int, allowedKinds: [Bool]?) throws -> [ClusterItem] {
+    private func queryTimeClusters(
+        boxes: [GeoBox], region: GeoBox, zoom: Int, allowedKinds: [Bool]?
+    ) throws -> [ClusterItem] {
         let settings = clusterSettings
         let radius = settings.radius(atZoom: zoom)
         var candidates = try spotsInside(boxes[0].widened(byMercator: 2 * radius), kinds: allowedKinds, inHalves: true)
@@ -115,10 +117,11 @@ extension SpotSearch {
             }
             var tally = SpotTally(index)
             for member in groups.members[group.memberRange] { tally.add(candidates[Int(member)].coordinate, kind: candidates[Int(member)].kind) }
+            // A group of more than one member has a box.
             let box = tally.boundingBox!
             let point = Coordinate(
-                latitudeE7: min(box.maxLatitudeE7, max(box.minLatitudeE7, WebMercator.latitudeE7(y: group.y))),
-                longitudeE7: min(box.maxLongitudeE7, max(box.minLongitudeE7, WebMercator.longitudeE7(x: group.x))))!
+                latitudeE7: min(box.northE7, max(box.southE7, WebMercator.latitudeE7(y: group.y))),
+                longitudeE7: min(box.eastE7, max(box.westE7, WebMercator.longitudeE7(x: group.x))))!
             guard region.contains(point) else { continue }
             clusters.append(.cluster(MapCluster(
                 id: nil, coordinate: point, count: tally.count, categories: tally.categories(index), boundingBox: box,
@@ -130,16 +133,15 @@ extension SpotSearch {
     /// The spots in `box` that `kinds` allows and that are shown as themselves at `shownAt`; read
     /// on two threads when `inHalves` and the box holds many spots.
     private func spotsInside(
-        _ box: PlainBox, kinds: [Bool]? = nil, shownAt zoom: Int? = nil, inHalves: Bool = false
-    ) throws -> [(spot: Int, kind: Int, coordinate: Coordinate)] {
-        let estimate = index.estimatedSpots(west: box.west, south: box.south, east: box.east, north: box.north)
-        var found: [Result<[(spot: Int, kind: Int, coordinate: Coordinate)], IndexError>] = [.success([]), .success([])]
+        _ box: GeoBox, kinds: [Bool]? = nil, shownAt zoom: Int? = nil, inHalves: Bool = false
+    ) throws -> [SpotInBox] {
+        let estimate = BoxPlan.estimatedSpots(in: box, of: index)
+        var found: [Result<[SpotInBox], IndexError>] = [.success([]), .success([])]
         found.withUnsafeMutableBufferPointer { found in
-            let (found, index) = (SharedBuffer(found), index)
+            let found = SharedBuffer(found)
             Self.inHalves(ofCount: index.count, parallel: inHalves && estimate >= Self.spotsWorthTwoThreads) { number, half in
                 found.elements[number] = Result { () throws(IndexError) in
-                    try index.spots(
-                        west: box.west, south: box.south, east: box.east, north: box.north, kinds: kinds, shownAt: zoom, among: half)
+                    try self.spots(in: box, kinds: kinds, shownAt: zoom, among: half)
                 }
             }
         }
@@ -171,26 +173,16 @@ private struct SharedBuffer<Element>: @unchecked Sendable {
     }
 }
 
-/// A box of the map that does not cross the antimeridian, in degrees × 10^7, edges included.
-struct PlainBox {
-    var west, south, east, north: Int32
-
-    /// The region as one box, or two when it crosses the antimeridian (its eastern part first).
-    static func parts(of region: SearchRegion) -> [PlainBox] {
-        let (west, south, east, north) = (region.minLongitudeE7, region.minLatitudeE7, region.maxLongitudeE7, region.maxLatitudeE7)
-        guard region.crossesAntimeridian else { return [PlainBox(west: west, south: south, east: east, north: north)] }
-        return [PlainBox(west: west, south: south, east: 1_800_000_000, north: north), PlainBox(west: -1_800_000_000, south: south, east: east, north: north)]
-    }
-
-    /// The box widened by `margin` Web Mercator units on every side, to the poles where the
-    /// projection's edge (±85.05°) is reached.
-    func widened(byMercator margin: Double) -> PlainBox {
-        let left = WebMercator.x(longitudeE7: west) - margin, right = WebMercator.x(longitudeE7: east) + margin
-        let top = WebMercator.y(latitudeE7: north) - margin, bottom = WebMercator.y(latitudeE7: south) + margin
-        return PlainBox(
-            west: left <= 0 ? -1_800_000_000 : min(west, WebMercator.longitudeE7(x: left)),
-            south: bottom >= 1 ? -900_000_000 : min(south, WebMercator.latitudeE7(y: bottom)),
-            east: right >= 1 ? 1_800_000_000 : max(east, WebMercator.longitudeE7(x: right)),
-            north: top <= 0 ? 900_000_000 : max(north, WebMercator.latitudeE7(y: top)))
+extension GeoBox {
+    /// The box (not crossing the antimeridian) widened by `margin` Web Mercator units on every
+    /// side, to the poles where the projection's edge (±85.05°) is reached.
+    fileprivate func widened(byMercator margin: Double) -> GeoBox {
+        let left = WebMercator.x(longitudeE7: westE7) - margin, right = WebMercator.x(longitudeE7: eastE7) + margin
+        let top = WebMercator.y(latitudeE7: northE7) - margin, bottom = WebMercator.y(latitudeE7: southE7) + margin
+        return GeoBox(
+            westE7: left <= 0 ? GeoBox.world.westE7 : min(westE7, WebMercator.longitudeE7(x: left)),
+            southE7: bottom >= 1 ? GeoBox.world.southE7 : min(southE7, WebMercator.latitudeE7(y: bottom)),
+            eastE7: right >= 1 ? GeoBox.world.eastE7 : max(eastE7, WebMercator.longitudeE7(x: right)),
+            northE7: top <= 0 ? GeoBox.world.northE7 : max(northE7, WebMercator.latitudeE7(y: top)))
     }
 }

@@ -1,71 +1,5 @@
 import Spots
 
-/// A rectangle of the map, edges included, in degrees × 10^7. A box whose western edge is east
-/// of its eastern edge crosses the antimeridian.
-public struct SearchRegion: Sendable, Equatable {
-    /// Southern and northern edges.
-    public let minLatitudeE7, maxLatitudeE7: Int32
-    /// Western and eastern edges.
-    public let minLongitudeE7, maxLongitudeE7: Int32
-
-    /// A box as GeoJSON and osmium give it: MINLON, MINLAT, MAXLON, MAXLAT, in degrees; nil
-    /// when a value is off the Earth or the south edge is north of the north edge.
-    public init?(minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double) {
-        guard let south = Self.fixed(minLatitude, limit: 90), let north = Self.fixed(maxLatitude, limit: 90),
-            let west = Self.fixed(minLongitude, limit: 180), let east = Self.fixed(maxLongitude, limit: 180), south <= north
-        else { return nil }
-        (minLatitudeE7, maxLatitudeE7, minLongitudeE7, maxLongitudeE7) = (south, north, west, east)
-    }
-
-    /// A region as MKCoordinateRegion gives it: a centre and the span in degrees, the longitude
-    /// span wrapping across the antimeridian.
-    public init?(center: Coordinate, latitudeDelta: Double, longitudeDelta: Double) {
-        guard latitudeDelta >= 0, longitudeDelta >= 0 else { return nil }
-        let south = max(-90, center.latitude - latitudeDelta / 2)
-        let north = min(90, center.latitude + latitudeDelta / 2)
-        if longitudeDelta >= 360 {
-            self.init(minLongitude: -180, minLatitude: south, maxLongitude: 180, maxLatitude: north)
-        } else {
-            func wrap(_ longitude: Double) -> Double { longitude > 180 ? longitude - 360 : longitude < -180 ? longitude + 360 : longitude }
-            self.init(
-                minLongitude: wrap(center.longitude - longitudeDelta / 2), minLatitude: south,
-                maxLongitude: wrap(center.longitude + longitudeDelta / 2), maxLatitude: north)
-        }
-    }
-
-    /// Whether the box crosses the antimeridian.
-    public var crossesAntimeridian: Bool { minLongitudeE7 > maxLongitudeE7 }
-
-    /// Whether `coordinate` lies in the box, edges included.
-    public func contains(_ coordinate: Coordinate) -> Bool {
-        guard coordinate.latitudeE7 >= minLatitudeE7, coordinate.latitudeE7 <= maxLatitudeE7 else { return false }
-        return crossesAntimeridian
-            ? coordinate.longitudeE7 >= minLongitudeE7 || coordinate.longitudeE7 <= maxLongitudeE7
-            : coordinate.longitudeE7 >= minLongitudeE7 && coordinate.longitudeE7 <= maxLongitudeE7
-    }
-
-    /// Whether the box meets the rectangle [west, east] × [south, north] (not crossing).
-    func intersects(west: Int32, south: Int32, east: Int32, north: Int32) -> Bool {
-        guard south <= maxLatitudeE7, north >= minLatitudeE7 else { return false }
-        return crossesAntimeridian
-            ? east >= minLongitudeE7 || west <= maxLongitudeE7
-            : east >= minLongitudeE7 && west <= maxLongitudeE7
-    }
-
-    /// The box's centre: where results of a region search are measured from.
-    public var center: Coordinate {
-        let latitude = (Int64(minLatitudeE7) + Int64(maxLatitudeE7)) / 2
-        var longitude = (Int64(minLongitudeE7) + Int64(maxLongitudeE7) + (crossesAntimeridian ? 3_600_000_000 : 0)) / 2
-        if longitude > 1_800_000_000 { longitude -= 3_600_000_000 }
-        return Coordinate(latitudeE7: Int32(latitude), longitudeE7: Int32(longitude))!
-    }
-
-    private static func fixed(_ degrees: Double, limit: Double) -> Int32? {
-        guard degrees.isFinite, abs(degrees) <= limit else { return nil }
-        return Int32((degrees * 1e7).rounded())
-    }
-}
-
 /// Which categories a search keeps, as MKPointOfInterestFilter says it.
 public struct PointOfInterestFilter: Sendable, Equatable {
     /// Keep only these categories, or everything but them.
@@ -101,8 +35,8 @@ public struct SearchRequest: Sendable, Equatable {
     /// Free text: words that name a category filter by it; other words must each start a word
     /// of one of the spot's names (or, in Chinese, Japanese and Korean, occur in it).
     public var naturalLanguageQuery: String?
-    /// Only spots inside this box.
-    public var region: SearchRegion?
+    /// Only spots inside this box (which may cross the antimeridian).
+    public var region: GeoBox?
     /// Only spots of these categories, or all but these.
     public var pointOfInterestFilter: PointOfInterestFilter?
     /// Measure distances from here and return the nearest first.
@@ -114,7 +48,7 @@ public struct SearchRequest: Sendable, Equatable {
 
     /// A request; every constraint is optional, the limit 20 by default.
     public init(
-        naturalLanguageQuery: String? = nil, region: SearchRegion? = nil, pointOfInterestFilter: PointOfInterestFilter? = nil,
+        naturalLanguageQuery: String? = nil, region: GeoBox? = nil, pointOfInterestFilter: PointOfInterestFilter? = nil,
         near: Coordinate? = nil, radius: Double? = nil, limit: Int = 20
     ) {
         self.naturalLanguageQuery = naturalLanguageQuery

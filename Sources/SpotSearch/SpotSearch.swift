@@ -90,7 +90,7 @@ public final class SpotSearch: @unchecked Sendable {
 
     /// The spot that holds `ref`: its own, or the one it was merged into by deduplication.
     public func spot(for ref: OSMRef) throws(IndexError) -> Spot? {
-        try index.spotIndex(for: ref).map { (spot) throws(IndexError) in try index.spot(at: spot) }
+        try index.spotNumber(for: ref).map { (spot) throws(IndexError) in try index.spot(at: spot) }
     }
 
     // MARK: Text
@@ -214,52 +214,40 @@ public final class SpotSearch: @unchecked Sendable {
     // MARK: Space
 
     /// The `limit` spots nearest to `origin` that pass, nearest first (ties by OSM type and id),
-    /// within `maximum` metres and `region`.
-    ///
-    /// Boxes of the tree are visited nearest first. A box enters the queue with a cheap lower
-    /// bound (the distance along the meridian alone) and gets the exact bound of its box only
-    /// when it reaches the head of the queue. Spots go straight to the bounded list of the best
-    /// results, whose last distance, once the list is full, prunes every box and spot farther
-    /// away; the search ends when the nearest box left is farther than that.
+    /// within `maximum` metres and `region`: a best-first walk of the spatial tree
+    /// (`PackedTreeView.nearest`). Spots go straight to the bounded list of the best results,
+    /// whose last distance, once the list is full, prunes every box and spot farther away.
     private func nearest(
-        to origin: Coordinate, within maximum: Double, region: SearchRegion?, limit: Int, passes: (Int) throws -> Bool
+        to origin: Coordinate, within maximum: Double, region: GeoBox?, limit: Int, passes: (Int) throws -> Bool
     ) throws -> [(spot: Int, distance: Double)] {
-        let levels = index.levelCounts.count
-        guard levels > 0, limit > 0 else { return [] }
-        let bound = BoxDistance(origin)
+        guard limit > 0 else { return [] }
         var best = TopResults(limit: limit)
-        var queue = Heap<Entry>()
-        queue.push(Entry(distance: 0, exact: true, level: levels, index: 0))
-        while let entry = queue.pop() {
+        let keeping = { (box: GeoBox) in region?.intersects(box) ?? true }
+        try index.tree.nearest(to: origin, keeping: keeping, within: { best.distanceBound(within: maximum) }) { spots, bound in
             var farthest = best.distanceBound(within: maximum)
-            if entry.distance > farthest { break }
-            if !entry.exact {
-                let distance = bound.minimum(to: index.box(level: entry.level - 1, index: entry.index))
-                if distance <= farthest { queue.push(Entry(distance: distance, exact: true, level: entry.level, index: entry.index)) }
-                continue
-            }
-            let childLevel = entry.level - 1
-            let childCount = childLevel == 0 ? index.count : index.levelCounts[childLevel - 1]
-            let first = entry.index * index.nodeSize
-            for child in first..<min(first + index.nodeSize, childCount) {
-                if childLevel == 0 {
-                    let coordinate = try index.coordinate(at: child)
-                    if let region, !region.contains(coordinate) { continue }
-                    guard bound.alongMeridian(coordinate.latitudeE7, coordinate.latitudeE7) <= farthest, try passes(child) else { continue }
-                    let distance = coordinate.distance(to: origin)
-                    guard distance <= farthest else { continue }
-                    best.offer(ResultKey(distance: distance, rank: 0, ref: try index.ref(at: child)), spot: child, distance: distance)
-                    farthest = best.distanceBound(within: maximum)
-                } else {
-                    let box = index.box(level: childLevel - 1, index: child)
-                    if let region, !region.intersects(west: box.minLongitudeE7, south: box.minLatitudeE7, east: box.maxLongitudeE7, north: box.maxLatitudeE7) {
-                        continue
-                    }
-                    let distance = bound.alongMeridian(box.minLatitudeE7, box.maxLatitudeE7)
-                    if distance <= farthest { queue.push(Entry(distance: distance, exact: false, level: childLevel, index: child)) }
+            for spot in spots {
+                let coordinate = try index.coordinate(at: spot)
+                if let region, !region.contains(coordinate) { continue }
+                guard bound.alongMeridian(coordinate.latitudeE7, coordinate.latitudeE7) <= farthest, try passes(spot) else {
+                    continue
                 }
+                let distance = coordinate.distance(to: origin)
+                guard distance <= farthest else { continue }
+                let key = ResultKey(distance: distance, rank: 0, ref: try index.ref(at: spot))
+                best.offer(key, spot: spot, distance: distance)
+                farthest = best.distanceBound(within: maximum)
             }
         }
         return best.results.map { ($0.spot, $0.distance ?? 0) }
     }
+}
+
+/// The head of one posting list while lists are merged in reference order.
+struct ListHead: Comparable {
+    /// The reference rank of the list's next spot.
+    let rank: Int
+    /// Which list.
+    let list: Int
+
+    static func < (a: ListHead, b: ListHead) -> Bool { a.rank < b.rank }
 }

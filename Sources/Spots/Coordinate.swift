@@ -50,37 +50,3 @@ public struct Coordinate: Hashable, Sendable {
         return (valueE7 < 0 ? "-" : "") + "\(whole)." + padding + fraction
     }
 }
-
-/// Rectangle in fixed-point degrees; used for an index's extent.
-public struct BoundingBox: Hashable, Sendable {
-    /// Southern edge, degrees × 10^7.
-    public var minLatitudeE7: Int32
-    /// Western edge, degrees × 10^7.
-    public var minLongitudeE7: Int32
-    /// Northern edge, degrees × 10^7.
-    public var maxLatitudeE7: Int32
-    /// Eastern edge, degrees × 10^7.
-    public var maxLongitudeE7: Int32
-
-    /// The smallest box holding every coordinate, or nil when there are none.
-    public init?<S: Sequence>(enclosing coordinates: S) where S.Element == Coordinate {
-        var iterator = coordinates.makeIterator()
-        guard let first = iterator.next() else { return nil }
-        minLatitudeE7 = first.latitudeE7
-        maxLatitudeE7 = first.latitudeE7
-        minLongitudeE7 = first.longitudeE7
-        maxLongitudeE7 = first.longitudeE7
-        while let next = iterator.next() {
-            minLatitudeE7 = min(minLatitudeE7, next.latitudeE7)
-            maxLatitudeE7 = max(maxLatitudeE7, next.latitudeE7)
-            minLongitudeE7 = min(minLongitudeE7, next.longitudeE7)
-            maxLongitudeE7 = max(maxLongitudeE7, next.longitudeE7)
-        }
-    }
-
-    /// The box as GeoJSON and osmium write it: "MINLON,MINLAT,MAXLON,MAXLAT".
-    public var description: String {
-        [minLongitudeE7, minLatitudeE7, maxLongitudeE7, maxLatitudeE7]
-            .map(Coordinate.decimalString).joined(separator: ",")
-    }
-}

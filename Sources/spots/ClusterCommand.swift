@@ -225,8 +225,8 @@ enum ClusterCommand {
     }
 
     /// `[minlon, minlat, maxlon, maxlat]`.
-    private static func appendBox(_ box: BoundingBox, to bytes: inout [UInt8]) {
-        for (position, value) in [box.minLongitudeE7, box.minLatitudeE7, box.maxLongitudeE7, box.maxLatitudeE7].enumerated() {
+    private static func appendBox(_ box: GeoBox, to bytes: inout [UInt8]) {
+        for (position, value) in [box.westE7, box.southE7, box.eastE7, box.northE7].enumerated() {
             bytes.append(position == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
             JSONText.appendFixedPoint(value, to: &bytes)
         }

@@ -37,7 +37,7 @@ enum InspectCommand {
                 + (pipeline.dedupe.enabled ? ", dedupe within \(Int(pipeline.dedupe.radius)) m" : ", no dedupe")))
         }
         rows.append(("spots", "\(grouped(index.count)) (\(types))"))
-        rows.append(("bbox", metadata.bboxE7.map { $0.map(Coordinate.decimalString).joined(separator: ",") + "  (MINLON,MINLAT,MAXLON,MAXLAT)" } ?? "none"))
+        rows.append(("bbox", metadata.bbox.map { $0.description + "  (MINLON,MINLAT,MAXLON,MAXLAT)" } ?? "none"))
         rows.append(("categories", "\(categories.count): " + categories.prefix(8).map { "\($0.key) \(grouped($0.value))" }.joined(separator: ", ") + (categories.count > 8 ? ", ..." : "")))
         rows.append(("statistics", metadata.statistics.sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }.joined(separator: ", ")))
         for stage in metadata.stages {

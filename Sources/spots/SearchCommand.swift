@@ -140,9 +140,9 @@ enum SearchCommand {
     }
 
     /// The region of a `--bbox` value: MINLON,MINLAT,MAXLON,MAXLAT in degrees.
-    static func region(_ bbox: String) throws -> SearchRegion {
+    static func region(_ bbox: String) throws -> GeoBox {
         let parts = bbox.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4, let region = SearchRegion(minLongitude: parts[0], minLatitude: parts[1], maxLongitude: parts[2], maxLatitude: parts[3]) else {
+        guard parts.count == 4, let region = GeoBox(west: parts[0], south: parts[1], east: parts[2], north: parts[3]) else {
             throw UsageError("--bbox: expected MINLON,MINLAT,MAXLON,MAXLAT in degrees, got '\(bbox)'")
         }
         return region
@@ -212,9 +212,9 @@ enum BatchRequest {
     }
 
     /// The region of a `bbox` value: [minlon, minlat, maxlon, maxlat].
-    static func region(_ value: JSONLine.Value) throws -> SearchRegion {
+    static func region(_ value: JSONLine.Value) throws -> GeoBox {
         guard let box = numbers(value), box.count == 4,
-            let region = SearchRegion(minLongitude: box[0], minLatitude: box[1], maxLongitude: box[2], maxLatitude: box[3])
+            let region = GeoBox(west: box[0], south: box[1], east: box[2], north: box[3])
         else { throw Failure(description: "bbox: expected [minlon, minlat, maxlon, maxlat]") }
         return region
     }

@@ -223,7 +223,7 @@ func withIndex<T>(_ spots: [Spot], _ body: (SpotIndexReader) throws -> T) throws
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("test.spots")
-    let metadata = IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:])
+    let metadata = IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bbox: nil, statistics: [:])
     try Data(SpotIndexWriter.encode(spots, metadata: metadata)).write(to: url)
     return try body(try SpotIndexReader(path: url.path))
 }

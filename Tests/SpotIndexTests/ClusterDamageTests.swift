@@ -35,7 +35,7 @@ struct ClusterDamageTests {
             attempt { _ = try levels.coordinate(ofCluster: id) }
             attempt { _ = try levels.visibleFrom(cluster: id) }
             attempt { _ = try reader.cluster(id) }
-            attempt { _ = try reader.leaves(ofCluster: id, offset: 0, limit: .max) }
+            attempt { _ = try reader.leaves(ofCluster: id, limit: .max, offset: 0) }
             attempt { _ = try reader.children(ofCluster: id) }
         }
         for zoom in 0...levels.settings.maxZoom + 1 {

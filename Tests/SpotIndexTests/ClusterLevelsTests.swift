@@ -32,7 +32,7 @@ extension SpotIndexReader {
     func allLeaves(ofCluster id: Int) throws -> [Int] {
         var leaves: [Int] = []
         while true {
-            let page = try self.leaves(ofCluster: id, offset: leaves.count, limit: 7)
+            let page = try self.leaves(ofCluster: id, limit: 7, offset: leaves.count)
             leaves += page
             if page.count < 7 { return leaves }
         }
@@ -42,10 +42,8 @@ extension SpotIndexReader {
     func shown(atZoom zoom: Int) throws -> (clusters: [Int], spots: [Int]) {
         let levels = try #require(clusterLevels)
         var clusters: [Int] = []
-        try levels.forEachCluster(shownAt: zoom, west: -1_800_000_000, south: -900_000_000, east: 1_800_000_000, north: 900_000_000) { (id) throws(IndexError) in
-            clusters.append(id)
-        }
-        let spots = try self.spots(west: -1_800_000_000, south: -900_000_000, east: 1_800_000_000, north: 900_000_000, shownAt: zoom).map(\.spot)
+        try levels.forEachCluster(shownAt: zoom, in: .world) { (id) throws(IndexError) in clusters.append(id) }
+        let spots = try spotsByTree(in: .world, shownAt: zoom).map(\.spot)
         return (clusters, spots)
     }
 }
@@ -86,8 +84,7 @@ struct ClusterLevelsTests {
                 #expect(cluster.expansionZoom == zoom + 1)
                 // The point is the centroid, rounded, within the box of the spots.
                 let box = cluster.boundingBox
-                #expect((box.minLatitudeE7...box.maxLatitudeE7).contains(cluster.coordinate.latitudeE7))
-                #expect((box.minLongitudeE7...box.maxLongitudeE7).contains(cluster.coordinate.longitudeE7))
+                #expect(box.contains(cluster.coordinate))
                 if abs(cluster.coordinate.latitude) < 85 {
                     #expect(abs(Int(cluster.coordinate.latitudeE7) - Int(WebMercator.latitudeE7(y: want.point.y))) <= 1)
                     #expect(abs(Int(cluster.coordinate.longitudeE7) - Int(WebMercator.longitudeE7(x: want.point.x))) <= 1)
@@ -113,34 +110,40 @@ struct ClusterLevelsTests {
         }
     }
 
-    @Test("the spots of a box, filtered by kind and by zoom, are those a scan of every spot finds, whichever walk answers")
+    @Test("the spots of a box, filtered by kind, zoom and number, are those a scan finds, by either walk")
     func spotsOfABox() throws {
         try withTemporaryFile(clusteredIndex(townSpots(700, seed: 11))) { path in
             let reader = try SpotIndexReader(path: path)
-            let boxes: [(west: Int32, south: Int32, east: Int32, north: Int32)] = [
-                (-1_800_000_000, -900_000_000, 1_800_000_000, 900_000_000),  // the world: rare kinds take the lists
-                (240_000_000, 590_000_000, 260_000_000, 610_000_000),  // one town
-                (249_000_000, 601_500_000, 249_800_000, 601_900_000),  // a few streets
+            let boxes = [
+                GeoBox.world,
+                GeoBox(west: 24, south: 59, east: 26, north: 61)!,  // one town
+                GeoBox(west: 24.9, south: 60.15, east: 24.98, north: 60.19)!,  // a few streets
             ]
-            // Every kind alone (the rarest are read from their lists over the world), and all kinds.
-            let rarest = try reader.kinds.indices.map { try reader.kindList(ofKind: $0).remaining }.min() ?? 0
-            #expect(rarest * 32 < reader.count, "a kind rare enough for its list to answer over the world")
+            // Every kind alone, and all kinds.
             let filters = reader.kinds.indices.map { kind in reader.kinds.indices.map { $0 == kind } }
                 + [[Bool](repeating: true, count: reader.kinds.count)]
             for box in boxes {
-                let inside = try (0..<reader.count).filter { spot in
-                    let coordinate = try reader.coordinate(at: spot)
-                    return coordinate.longitudeE7 >= box.west && coordinate.longitudeE7 <= box.east
-                        && coordinate.latitudeE7 >= box.south && coordinate.latitudeE7 <= box.north
-                }
+                let inside = try (0..<reader.count).filter { box.contains(try reader.coordinate(at: $0)) }
                 for zoom in [nil, 3, 12] as [Int?] {
-                    let shown = try Set(reader.spots(west: box.west, south: box.south, east: box.east, north: box.north, shownAt: zoom).map(\.spot))
+                    let shown = try Set(reader.spotsByTree(in: box, shownAt: zoom).map(\.spot))
                     if zoom == nil { #expect(shown == Set(inside)) }
                     for allowed in filters {
                         let expected = try inside.filter { allowed[try reader.kindNumber(at: $0)] && shown.contains($0) }
-                        let found = try reader.spots(west: box.west, south: box.south, east: box.east, north: box.north, kinds: allowed, shownAt: zoom)
-                        #expect(found.map(\.spot) == expected, "box \(box), zoom \(String(describing: zoom)), kinds \(allowed)")
-                        #expect(try found.allSatisfy { try $0.kind == reader.kindNumber(at: $0.spot) && $0.coordinate == reader.coordinate(at: $0.spot) })
+                        let byTree = try reader.spotsByTree(in: box, kinds: allowed, shownAt: zoom)
+                        let byLists = try reader.spotsByKindLists(in: box, kinds: allowed, shownAt: zoom)
+                        let asked = "box \(box), zoom \(String(describing: zoom)), kinds \(allowed)"
+                        #expect(byTree.map(\.spot) == expected, "\(asked)")
+                        #expect(byLists.map(\.spot) == expected, "\(asked)")
+                        #expect(try byTree.allSatisfy { spot in
+                            try spot.kind == reader.kindNumber(at: spot.spot) && spot.coordinate == reader.coordinate(at: spot.spot)
+                        })
+                        #expect(byLists.map(\.kind) == byTree.map(\.kind))
+                        #expect(byLists.map(\.coordinate) == byTree.map(\.coordinate))
+                        let among = 100..<450
+                        let part = expected.filter(among.contains)
+                        let treePart = try reader.spotsByTree(in: box, kinds: allowed, shownAt: zoom, among: among)
+                        let listedPart = try reader.spotsByKindLists(in: box, kinds: allowed, shownAt: zoom, among: among)
+                        #expect(treePart.map(\.spot) == part && listedPart.map(\.spot) == part, "\(asked)")
                     }
                 }
             }
@@ -158,7 +161,7 @@ struct ClusterLevelsTests {
                 let cluster = try reader.cluster(id)
                 let leaves = try reader.allLeaves(ofCluster: id)
                 let coordinates = try leaves.map { try reader.coordinate(at: $0) }
-                #expect(cluster.boundingBox == BoundingBox(enclosing: coordinates))
+                #expect(cluster.boundingBox == GeoBox(enclosing: coordinates))
                 var counts: [Category: Int] = [:]
                 for spot in leaves { if let category = try reader.kind(at: spot).category { counts[category, default: 0] += 1 } }
                 #expect(cluster.categories.map(\.category.rawValue) == counts.keys.map(\.rawValue).sorted())
@@ -184,10 +187,10 @@ struct ClusterLevelsTests {
                 let fromChildren = try children.clusters.flatMap { try reader.allLeaves(ofCluster: $0) } + children.spots
                 #expect(fromChildren == (try reader.allLeaves(ofCluster: id)), "cluster \(id): children first, then its own spots")
                 #expect(try children.clusters.map { try reader.cluster($0).count }.reduce(0, +) + children.spots.count == cluster.count)
-                let all = try reader.leaves(ofCluster: id, offset: 0, limit: .max)
+                let all = try reader.leaves(ofCluster: id, limit: .max, offset: 0)
                 #expect(all.count == cluster.count && Set(all).count == all.count)
-                #expect(try reader.leaves(ofCluster: id, offset: 1, limit: 2) == Array(all.dropFirst().prefix(2)))
-                #expect(try reader.leaves(ofCluster: id, offset: .max, limit: .max).isEmpty)
+                #expect(try reader.leaves(ofCluster: id, limit: 2, offset: 1) == Array(all.dropFirst().prefix(2)))
+                #expect(try reader.leaves(ofCluster: id, limit: .max, offset: .max).isEmpty)
             }
         }
     }
@@ -232,7 +235,7 @@ struct ClusterLevelsTests {
                 #expect(Array(order[first..<first + count]) == (try reader.allLeaves(ofCluster: id)))
             }
             #expect(entries.isAtEnd)
-            #expect(raw.section("SVIS").length == reader.count + reader.levelCounts.reduce(0, +))
+            #expect(raw.section("SVIS").length == reader.count + reader.tree.levelCounts.reduce(0, +))
         }
     }
 

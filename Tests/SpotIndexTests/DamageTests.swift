@@ -35,7 +35,7 @@ struct DamageTests {
     }()
 
     static let small: [UInt8] = {
-        let metadata = IndexMetadata(generator: "spots", buildTime: nil, inputs: [.init(name: "x.osm", bytes: 9)], bboxE7: nil, statistics: ["spots": 4])
+        let metadata = IndexMetadata(generator: "spots", buildTime: nil, inputs: [.init(name: "x.osm", bytes: 9)], bbox: nil, statistics: ["spots": 4])
         return SpotIndexWriter.encode(smallSpots, metadata: metadata, categoryWords: ["cafe": [.cafe], "castle": [.castle, .fortress], "water": [.drinkingWater]])
     }()
 
@@ -124,7 +124,7 @@ struct DamageTests {
             }
         }
         for ref in probeRefs {
-            if let found = attempt("lookup \(ref)", { try reader.spotIndex(for: ref) }), let found {
+            if let found = attempt("lookup \(ref)", { try reader.spotNumber(for: ref) }), let found {
                 #expect((0..<reader.count).contains(found), sourceLocation: sourceLocation)
             }
         }
@@ -164,8 +164,8 @@ struct DamageTests {
                 }
             }
         }
-        for (level, boxes) in reader.levelCounts.enumerated() {
-            for index in 0..<boxes { _ = reader.box(level: level, index: index) }
+        for (level, boxes) in reader.tree.levelCounts.enumerated() {
+            for index in 0..<boxes { _ = reader.tree.box(level: level, node: index) }
         }
         _ = attempt("category words") { try reader.categoryWords() }
         _ = attempt("metadata") { try reader.metadata() }
@@ -189,11 +189,11 @@ struct DamageTests {
         try withTemporaryFile(Self.small) { path in
             let reader = try SpotIndexReader(path: path)
             #expect(reader.count == 4)
-            #expect(reader.levelCounts == [1])
+            #expect(reader.tree.levelCounts == [1])
             try RoundTripTests.expectHolds(reader, Self.smallSpots)
         }
         try withTemporaryFile(Self.medium) { path throws in
-            #expect(try SpotIndexReader(path: path).levelCounts == [2, 1])
+            #expect(try SpotIndexReader(path: path).tree.levelCounts == [2, 1])
         }
     }
 
@@ -736,7 +736,7 @@ struct HostileHeaderTests {
                     _ = try $0.spot(at: Int(record.spot))
                 }
                 try Self.expectReadCorrupt(type, at: 16 * entry + 8, in: "MERG", section: "MERG", "MERG entry \(entry) type \(type), looked up") {
-                    _ = try $0.spotIndex(for: ref)
+                    _ = try $0.spotNumber(for: ref)
                 }
             }
         }
@@ -751,7 +751,7 @@ struct HostileHeaderTests {
             let ref = try #require(record.ref)
             for spot in [UInt32(4), UInt32.max] {
                 try Self.expectReadCorrupt(spot, at: 16 * entry + 12, in: "MERG", section: "MERG", "\(ref) into spot \(spot)") {
-                    _ = try $0.spotIndex(for: ref)
+                    _ = try $0.spotNumber(for: ref)
                 }
             }
         }
@@ -759,7 +759,7 @@ struct HostileHeaderTests {
             let ref = try #require(merged[Int(entry)].ref)
             for value in [UInt32(merged.count), UInt32.max] {
                 try Self.expectReadCorrupt(value, at: 4 * position, in: "MRGO", section: "MRGO", "MRGO \(position) = \(value)") {
-                    _ = try $0.spotIndex(for: ref)
+                    _ = try $0.spotNumber(for: ref)
                 }
             }
         }
@@ -774,7 +774,7 @@ struct HostileHeaderTests {
             let ref = try #require(raw.spots[Int(spot)].ref)
             for value in [UInt32(4), UInt32.max, UInt32(1) << 31] {
                 try Self.expectReadCorrupt(value, at: 4 * position, in: "REFS", section: "REFS", "REFS \(position) = \(value)") {
-                    _ = try $0.spotIndex(for: ref)
+                    _ = try $0.spotNumber(for: ref)
                 }
                 try Self.expectReadCorrupt(value, at: 4 * position, in: "REFS", section: "REFS", "REFS \(position) = \(value)") {
                     try $0.forEachSpotInReferenceOrder { _ in true }

@@ -8,7 +8,7 @@ import Testing
 /// table, the text index, and independence from input order.
 @Suite("Index structure")
 struct IndexStructureTests {
-    static let metadata = IndexMetadata(generator: "g", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:])
+    static let metadata = IndexMetadata(generator: "g", buildTime: nil, inputs: [], bbox: nil, statistics: [:])
 
     static func withReader<T>(_ spots: [Spot], categoryWords: [String: [Category]] = [:], _ body: (SpotIndexReader) throws -> T) throws -> T {
         try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: categoryWords)) { path in
@@ -44,12 +44,12 @@ struct IndexStructureTests {
     /// The references of `spots` in the order the format prescribes: by the Hilbert index of the
     /// position scaled to 0...0xFFFF over the spots' extent, ties by reference.
     static func hilbertOrder(_ spots: [Spot]) -> [OSMRef] {
-        guard let box = BoundingBox(enclosing: spots.map(\.coordinate)) else { return [] }
-        let width = max(1, Int64(box.maxLongitudeE7) - Int64(box.minLongitudeE7))
-        let height = max(1, Int64(box.maxLatitudeE7) - Int64(box.minLatitudeE7))
+        guard let box = GeoBox(enclosing: spots.map(\.coordinate)) else { return [] }
+        let width = max(1, Int64(box.eastE7) - Int64(box.westE7))
+        let height = max(1, Int64(box.northE7) - Int64(box.southE7))
         func key(_ spot: Spot) -> UInt64 {
-            let x = (Int64(spot.coordinate.longitudeE7) - Int64(box.minLongitudeE7)) * 0xFFFF / width
-            let y = (Int64(spot.coordinate.latitudeE7) - Int64(box.minLatitudeE7)) * 0xFFFF / height
+            let x = (Int64(spot.coordinate.longitudeE7) - Int64(box.westE7)) * 0xFFFF / width
+            let y = (Int64(spot.coordinate.latitudeE7) - Int64(box.southE7)) * 0xFFFF / height
             return hilbertIndex(UInt32(x), UInt32(y))
         }
         return spots.map { (key($0), $0.ref) }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
@@ -101,16 +101,16 @@ struct IndexStructureTests {
         let side = 64
         let step: Int32 = 10_000
         try Self.withReader(Self.grid(side: side, step: step, seed: 5)) { reader in
-            #expect(reader.levelCounts == [256, 16, 1])
+            #expect(reader.tree.levelCounts == [256, 16, 1])
             // Each box's extent in grid cells, columns × rows.
-            func cells(_ box: TreeBox) -> (columns: Int, rows: Int) {
-                (Int((box.maxLongitudeE7 - box.minLongitudeE7) / step) + 1, Int((box.maxLatitudeE7 - box.minLatitudeE7) / step) + 1)
+            func cells(_ box: GeoBox) -> (columns: Int, rows: Int) {
+                (Int((box.eastE7 - box.westE7) / step) + 1, Int((box.northE7 - box.southE7) / step) + 1)
             }
             // 16 consecutive spots on the Hilbert curve of a 64 × 64 grid fill a 4 × 4 square, and 256 a
             // 16 × 16 one. Input (row) order would give 16 × 1 strips, and random order boxes as big as the grid.
-            let level0 = (0..<256).map { cells(reader.box(level: 0, index: $0)) }
+            let level0 = (0..<256).map { cells(reader.tree.box(level: 0, node: $0)) }
             #expect(level0.allSatisfy { $0.columns == 4 && $0.rows == 4 }, "\(level0.filter { $0.columns != 4 || $0.rows != 4 })")
-            let level1 = (0..<16).map { cells(reader.box(level: 1, index: $0)) }
+            let level1 = (0..<16).map { cells(reader.tree.box(level: 1, node: $0)) }
             #expect(level1.allSatisfy { $0.columns == 16 && $0.rows == 16 }, "\(level1)")
             // Consecutive spots in the file are neighbours on the grid: the curve never jumps.
             let positions = try (0..<reader.count).map { try reader.coordinate(at: $0) }
@@ -129,7 +129,7 @@ struct IndexStructureTests {
         }
     }
 
-    static func corners(_ box: TreeBox) -> [Int32] { [box.minLongitudeE7, box.minLatitudeE7, box.maxLongitudeE7, box.maxLatitudeE7] }
+    static func corners(_ box: GeoBox) -> [Int32] { [box.westE7, box.southE7, box.eastE7, box.northE7] }
 
     static func contains(_ outer: [Int32], _ inner: [Int32]) -> Bool {
         outer[0] <= inner[0] && outer[1] <= inner[1] && inner[2] <= outer[2] && inner[3] <= outer[3]
@@ -141,20 +141,20 @@ struct IndexStructureTests {
         var factory = SpotFactory(seed: UInt64(7_000 + count))
         let spots = factory.uniqueSpots(count)
         try Self.withReader(spots) { reader in
-            #expect(reader.nodeSize == 16)
+            #expect(reader.tree.nodeSize == 16)
             var expectedCounts: [Int] = []
             var below = count
             repeat {
                 below = (below + 15) / 16
                 expectedCounts.append(below)
             } while below > 1
-            #expect(reader.levelCounts == expectedCounts)
+            #expect(reader.tree.levelCounts == expectedCounts)
             var children = try (0..<reader.count).map { position -> [Int32] in
                 let point = try reader.coordinate(at: position)
                 return [point.longitudeE7, point.latitudeE7, point.longitudeE7, point.latitudeE7]
             }
-            for (level, boxes) in reader.levelCounts.enumerated() {
-                let parents = (0..<boxes).map { Self.corners(reader.box(level: level, index: $0)) }
+            for (level, boxes) in reader.tree.levelCounts.enumerated() {
+                let parents = (0..<boxes).map { Self.corners(reader.tree.box(level: level, node: $0)) }
                 for (index, parent) in parents.enumerated() {
                     let own = Array(children[(index * 16)..<min(index * 16 + 16, children.count)])
                     #expect(!own.isEmpty)
@@ -163,8 +163,9 @@ struct IndexStructureTests {
                 }
                 children = parents
             }
-            let extent = try #require(BoundingBox(enclosing: spots.map(\.coordinate)))
-            #expect(children == [[extent.minLongitudeE7, extent.minLatitudeE7, extent.maxLongitudeE7, extent.maxLatitudeE7]])
+            let extent = try #require(GeoBox(enclosing: spots.map(\.coordinate)))
+            #expect(children == [Self.corners(extent)])
+            #expect(reader.tree.bounds == (count == 0 ? nil : extent))
         }
     }
 
@@ -179,10 +180,10 @@ struct IndexStructureTests {
         #expect(spots.contains { !$0.merged.isEmpty })
         try Self.withReader(spots) { reader in
             for spot in spots {
-                let position = try #require(try reader.spotIndex(for: spot.ref), "\(spot.ref)")
+                let position = try #require(try reader.spotNumber(for: spot.ref), "\(spot.ref)")
                 #expect(try reader.ref(at: position) == spot.ref)
                 for merged in spot.merged {
-                    #expect(try reader.spotIndex(for: merged) == position, "\(merged) merged into \(spot.ref)")
+                    #expect(try reader.spotNumber(for: merged) == position, "\(merged) merged into \(spot.ref)")
                 }
                 #expect(try reader.spot(at: position).merged == spot.merged)
             }
@@ -199,7 +200,7 @@ struct IndexStructureTests {
             absent.subtract(all)
             #expect(absent.count > 1_000)
             for ref in absent {
-                #expect(try reader.spotIndex(for: ref) == nil, "\(ref) is not in the index")
+                #expect(try reader.spotNumber(for: ref) == nil, "\(ref) is not in the index")
             }
             // Every spot, in the order of its own reference; stopping when asked.
             var inOrder: [OSMRef] = []
@@ -251,7 +252,7 @@ struct IndexStructureTests {
                 #expect(!list.isEmpty, "kind \(kind) exists because a spot has it")
                 // By the spots as written: those with this selecting tag and category, by reference.
                 let written = spots.filter { spot in
-                    Array(spot.tagKey.utf8) == Array(spotKind.tagKey.utf8) && Array(spot.kind.utf8) == Array(spotKind.value.utf8)
+                    Array(spot.tagKey.utf8) == Array(spotKind.key.utf8) && Array(spot.kind.utf8) == Array(spotKind.value.utf8)
                         && spot.category == spotKind.category
                 }
                 #expect(list.map { refOf[$0] } == written.map(\.ref).sorted(), "kind \(kind) as written")
@@ -260,7 +261,7 @@ struct IndexStructureTests {
             #expect(covered.sorted() == Array(0..<reader.count), "every spot in one list, once")
             if count >= 300 {
                 #expect(reader.kinds.count > 10, "many kinds")
-                let bench = try #require(reader.kinds.firstIndex { $0.tagKey == "amenity" && $0.value == "bench" && $0.category == nil })
+                let bench = try #require(reader.kinds.firstIndex { $0.key == "amenity" && $0.value == "bench" && $0.category == nil })
                 #expect(try reader.kindList(ofKind: bench).remaining >= count / 3)
             }
         }
@@ -386,7 +387,7 @@ struct IndexStructureTests {
             var queries = 0
             var cjkWords = 0
             for spot in spots {
-                let position = try #require(try reader.spotIndex(for: spot.ref))
+                let position = try #require(try reader.spotNumber(for: spot.ref))
                 for name in spot.allNames {
                     for word in SearchText.words(name) {
                         let characters = Array(word)

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Index round trip")
 struct RoundTripTests {
-    static let emptyMetadata = IndexMetadata(generator: "g", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:])
+    static let emptyMetadata = IndexMetadata(generator: "g", buildTime: nil, inputs: [], bbox: nil, statistics: [:])
 
     /// Spots compare equal with String's canonical equivalence; the format promises the very bytes back.
     static func expectSameBytes(_ read: Spot, _ written: Spot, _ position: Int, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -24,7 +24,7 @@ struct RoundTripTests {
         #expect(reader.count == spots.count, sourceLocation: sourceLocation)
         var positions = Set<Int>()
         for written in spots {
-            let position = try #require(try reader.spotIndex(for: written.ref), "\(written.ref)", sourceLocation: sourceLocation)
+            let position = try #require(try reader.spotNumber(for: written.ref), "\(written.ref)", sourceLocation: sourceLocation)
             #expect(positions.insert(position).inserted, "two spots at position \(position)", sourceLocation: sourceLocation)
             let read = try reader.spot(at: position)
             #expect(read == written, "spot \(written.ref)", sourceLocation: sourceLocation)
@@ -34,7 +34,7 @@ struct RoundTripTests {
             #expect(try reader.name(at: position).map { Array($0.utf8) } == written.name.map { Array($0.utf8) }, sourceLocation: sourceLocation)
             let kind = try reader.kind(at: position)
             #expect(kind == reader.kinds[try reader.kindNumber(at: position)], sourceLocation: sourceLocation)
-            #expect(Array(kind.tagKey.utf8) == Array(written.tagKey.utf8), sourceLocation: sourceLocation)
+            #expect(Array(kind.key.utf8) == Array(written.tagKey.utf8), sourceLocation: sourceLocation)
             #expect(Array(kind.value.utf8) == Array(written.kind.utf8), sourceLocation: sourceLocation)
             #expect(kind.category == written.category, sourceLocation: sourceLocation)
         }
@@ -69,18 +69,18 @@ struct RoundTripTests {
     func smallAndEmpty() throws {
         try Self.roundTrip(seed: 99, count: 1)
         try Self.roundTrip(seed: 100, count: 0)
-        let metadata = IndexMetadata(generator: "", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:])
+        let metadata = IndexMetadata(generator: "", buildTime: nil, inputs: [], bbox: nil, statistics: [:])
         let bytes = SpotIndexWriter.encode([], metadata: metadata)
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
             #expect(reader.count == 0)
             #expect(try reader.metadata() == metadata)
             #expect(try reader.categoryWords().isEmpty)
-            #expect(reader.levelCounts.isEmpty)
+            #expect(reader.tree.levelCounts.isEmpty)
             #expect(reader.tokenCount == 0)
             #expect(try reader.tokens(withPrefix: []) == 0..<0)
             #expect(try reader.tokens(withPrefix: Array("a".utf8)) == 0..<0)
-            #expect(try reader.spotIndex(for: OSMRef(.node, 1)) == nil)
+            #expect(try reader.spotNumber(for: OSMRef(.node, 1)) == nil)
             #expect(reader.verifyChecksums().allSatisfy { $0.isValid })
         }
     }
@@ -99,7 +99,7 @@ struct RoundTripTests {
         ]
         let metadata = IndexMetadata(
             generator: "spots \"test\"\n", buildTime: "1970-01-01T00:00:00Z", inputs: [.init(name: "-", bytes: 0)],
-            bboxE7: [-1_800_000_000, -900_000_000, 1_800_000_000, 900_000_000], statistics: ["max": Int.max, "min": Int.min])
+            bbox: .world, statistics: ["max": Int.max, "min": Int.min])
         let words: [String: [Category]] = ["a": [.cafe], "ωμέγα": [.zoo, .airport], "日本語": Category.allCases, "🏳️‍🌈": [.nightlife]]
         try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)) { path in
             let reader = try SpotIndexReader(path: path)
@@ -107,9 +107,9 @@ struct RoundTripTests {
             #expect(try reader.categoryWords() == storedCategoryWords(words))
             #expect(try (0..<reader.count).map { try reader.spot(at: $0) }.sorted { $0.ref < $1.ref } == spots.sorted { $0.ref < $1.ref })
             try Self.expectHolds(reader, spots)
-            let holder = try #require(try reader.spotIndex(for: OSMRef(.way, -1)))
+            let holder = try #require(try reader.spotNumber(for: OSMRef(.way, -1)))
             for merged in spots[2].merged {
-                #expect(try reader.spotIndex(for: merged) == holder, "\(merged)")
+                #expect(try reader.spotNumber(for: merged) == holder, "\(merged)")
             }
         }
     }
@@ -144,7 +144,7 @@ struct RoundTripTests {
     func unstorableID(id: Int64) async {
         await #expect(processExitsWith: .failure) { [id] in
             let spot = Spot(ref: OSMRef(.way, id), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "amenity", kind: "bench", category: nil)
-            _ = SpotIndexWriter.encode([spot], metadata: IndexMetadata(generator: "g", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:]))
+            _ = SpotIndexWriter.encode([spot], metadata: IndexMetadata(generator: "g", buildTime: nil, inputs: [], bbox: nil, statistics: [:]))
         }
     }
 
@@ -207,8 +207,8 @@ struct RoundTripTests {
         let bytes = SpotIndexWriter.encode(spots, metadata: Self.emptyMetadata)
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
-            let first = try reader.spot(at: try #require(try reader.spotIndex(for: OSMRef(.node, 1))))
-            let second = try reader.spot(at: try #require(try reader.spotIndex(for: OSMRef(.node, 2))))
+            let first = try reader.spot(at: try #require(try reader.spotNumber(for: OSMRef(.node, 1))))
+            let second = try reader.spot(at: try #require(try reader.spotNumber(for: OSMRef(.node, 2))))
             #expect(Array(first.name!.utf8) == Array(composed.utf8))
             #expect(Array(second.name!.utf8) == Array(decomposed.utf8), "the second spot's name comes back with the first spot's bytes")
         }
@@ -573,8 +573,8 @@ struct LayoutTests {
             #expect(bytes.section("TREE").length == 8 + 4 * expected.count + (expected.count % 2) * 4 + 16 * expected.reduce(0, +))
             try withTemporaryFile(bytes) { path in
                 let reader = try SpotIndexReader(path: path)
-                #expect(reader.nodeSize == 16)
-                #expect(reader.levelCounts == expected)
+                #expect(reader.tree.nodeSize == 16)
+                #expect(reader.tree.levelCounts == expected)
             }
         }
     }

@@ -99,7 +99,7 @@ struct SpotFactory {
         IndexMetadata(
             generator: "spots 0.1.0 " + string(), buildTime: chance(50) ? "2021-04-01T00:00:00Z" : nil,
             inputs: (0..<int(0...3)).map { _ in IndexMetadata.Input(name: string() + ".osm.gz", bytes: int(0...Int(Int32.max))) },
-            bboxE7: count == 0 ? nil : [-1_800_000_000, -900_000_000, 1_800_000_000, 900_000_000],
+            bbox: count == 0 ? nil : .world,
             statistics: ["nodes": int(0...1_000_000), "deleted_elements": int(0...10), "spots": count, "xml_bytes": Int(UInt32.max) * 3])
     }
 }

@@ -43,15 +43,15 @@ struct SpotBuildTests {
             <node id="9" lat="91" lon="24.8"><tag k="amenity" v="cafe"/></node></osm>
             """]) { $0.keepAll = true }
         #expect(index.count == 2)
-        let spot = try index.spot(at: try #require(try index.spotIndex(for: OSMRef(.node, 7))))
+        let spot = try index.spot(at: try #require(try index.spotNumber(for: OSMRef(.node, 7))))
         #expect(spot.ref == OSMRef(.node, 7))
         #expect(spot.tag == "amenity=ice_cream" && spot.kind == "ice_cream" && spot.category == .cafe)
         #expect(spot.name == "Jäätelö" && spot.names == ["en": "Ice cream"] && spot.address == ["street": "Esplanadi"])
         #expect(spot.details == [.openingHours: "Mo-Su 10:00-20:00"])
-        #expect(try index.spot(at: try #require(try index.spotIndex(for: OSMRef(.node, 8)))).category == nil)
+        #expect(try index.spot(at: try #require(try index.spotNumber(for: OSMRef(.node, 8)))).category == nil)
         #expect(statistics.stages[0].dropped == ["bad_coordinates": 1] && statistics.spots == 2)
         #expect(try index.metadata().stages.first?.dropped["bad_coordinates"] == 1)
-        #expect(try index.metadata().bboxE7 == [248_000_000, 601_000_000, 249_000_000, 602_000_000])
+        #expect(try index.metadata().bbox == GeoBox(westE7: 248_000_000, southE7: 601_000_000, eastE7: 249_000_000, northE7: 602_000_000))
     }
 
     @Test("an object in two inputs is one record: the higher version, the first on a tie")
@@ -61,8 +61,8 @@ struct SpotBuildTests {
         for documents in [[older, newer], [newer, older]] {
             let (index, statistics) = try build(documents) { $0.dedupe.enabled = false }
             #expect(index.count == 2)
-            #expect(try index.spot(at: try #require(try index.spotIndex(for: OSMRef(.node, 1)))).name == "new")
-            #expect(try index.spot(at: try #require(try index.spotIndex(for: OSMRef(.node, 2)))).name == (documents[0] == older ? "first" : "second"))
+            #expect(try index.spot(at: try #require(try index.spotNumber(for: OSMRef(.node, 1)))).name == "new")
+            #expect(try index.spot(at: try #require(try index.spotNumber(for: OSMRef(.node, 2)))).name == (documents[0] == older ? "first" : "second"))
             #expect(statistics.stages.first { $0.stage == "select" }?.dropped["repeated_objects"] == 2)
         }
     }
@@ -78,10 +78,10 @@ struct SpotBuildTests {
             """#
         let (index, statistics) = try build([ways, nodes]) { $0.dedupe.enabled = false }
         #expect(index.count == 2)
-        let school = try index.spot(at: try #require(try index.spotIndex(for: OSMRef(.way, 7))))
+        let school = try index.spot(at: try #require(try index.spotNumber(for: OSMRef(.way, 7))))
         #expect(school.coordinate == Coordinate(latitudeE7: 10_010_000, longitudeE7: 10_010_000))
         // The triangle 1-3-4: its centroid, a third of the way from the corner 4.
-        let museum = try index.spot(at: try #require(try index.spotIndex(for: OSMRef(.relation, 5))))
+        let museum = try index.spot(at: try #require(try index.spotNumber(for: OSMRef(.relation, 5))))
         #expect(museum.coordinate == Coordinate(latitudeE7: 10_013_333, longitudeE7: 10_006_667))
         #expect(statistics.stages[0].dropped.isEmpty)
         let (alone, aloneStatistics) = try build([ways]) { $0.dedupe.enabled = false }

@@ -57,9 +57,9 @@ struct CoverageTests {
         #expect(Dictionary(uniqueKeysWithValues: report.languages.map { ($0.key, $0.count) }) == languages)
         #expect(report.mergedDuplicates == merged)
         let extent = try #require(report.extent)
-        #expect([extent.minLongitudeE7, extent.minLatitudeE7, extent.maxLongitudeE7, extent.maxLatitudeE7]
+        #expect([extent.westE7, extent.southE7, extent.eastE7, extent.northE7]
                 == [longitudes.min(), latitudes.min(), longitudes.max(), latitudes.max()])
-        #expect(try index.metadata().bboxE7 == extent.edgesE7)
+        #expect(try index.metadata().bbox == extent)
     }
 
     @Test("dropped counts and the to-do list come from the build's stage statistics")

@@ -51,7 +51,7 @@ enum Fixtures {
         let stage = StageReport(
             stage: "categorize", input: 0, output: 0, dropped: unmapped.isEmpty ? [:] : ["unmapped": unmapped.values.reduce(0, +)],
             tags: unmapped.isEmpty ? [:] : ["unmapped": unmapped])
-        return IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:], stages: [stage])
+        return IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bbox: nil, statistics: [:], stages: [stage])
     }
 
     /// A node spot at `latitude`, `longitude` (degrees).

@@ -36,13 +36,13 @@ func clusteringSpots(_ count: Int, seed: UInt64) -> [Spot] {
 /// A search over an index of `spots`, with cluster levels made with `clusters` when given.
 func clusterSearch(_ spots: [Spot], clusters: ClusterSettings? = .standard) throws -> SpotSearch {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("clusters-\(UUID().uuidString).spots")
-    let metadata = IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:])
+    let metadata = IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bbox: nil, statistics: [:])
     try Data(SpotIndexWriter.encode(spots, metadata: metadata, clusters: clusters)).write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
     return try SpotSearch(index: try SpotIndexReader(path: url.path))
 }
 
-let worldRegion = SearchRegion(minLongitude: -180, minLatitude: -90, maxLongitude: 180, maxLatitude: 90)!
+let worldRegion = GeoBox.world
 
 extension ClusterItem {
     /// The item's point: a cluster's, or the spot's own.
@@ -93,7 +93,7 @@ struct ClusterSearchTests {
             for _ in 0..<12 {
                 let center = Coordinate(latitudeE7: Int32.random(in: -800_000_000...800_000_000, using: &random), longitudeE7: [249_400_000, 1_799_000_000, -1_799_000_000, 0].randomElement(using: &random)!)!
                 let span = [0.01, 0.5, 5, 60, 300].randomElement(using: &random)!
-                let region = try #require(SearchRegion(center: center, latitudeDelta: span / 2, longitudeDelta: span))
+                let region = try #require(GeoBox(center: center, latitudeDelta: span / 2, longitudeDelta: span))
                 let items = try search.clusters(ClusterRequest(region: region, zoom: zoom))
                 #expect(try items == world.filter { region.contains(try $0.point(in: search.index)) }, "zoom \(zoom), \(region)")
             }
@@ -155,12 +155,12 @@ struct ClusterSearchTests {
                     #expect(cluster.id == nil && cluster.count >= 2 && cluster.expansionZoom > zoom)
                     #expect(cluster.categories.allSatisfy { filter?.allows($0.category) ?? true })
                     let box = cluster.boundingBox
-                    #expect(box.minLatitudeE7 <= cluster.coordinate.latitudeE7 && cluster.coordinate.latitudeE7 <= box.maxLatitudeE7)
+                    #expect(box.southE7 <= cluster.coordinate.latitudeE7 && cluster.coordinate.latitudeE7 <= box.northE7)
                 case .spot(let spot): singles.append(spot)
                 }
             }
             #expect(Set(singles).isSubset(of: kept) && Set(singles).count == singles.count)
-            let region = SearchRegion(center: spots.randomElement(using: &random)!.coordinate, latitudeDelta: 2, longitudeDelta: 4)!
+            let region = GeoBox(center: spots.randomElement(using: &random)!.coordinate, latitudeDelta: 2, longitudeDelta: 4)!
             for item in try search.clusters(ClusterRequest(region: region, zoom: zoom, pointOfInterestFilter: filter)) {
                 #expect(region.contains(try item.point(in: search.index)))
             }
@@ -185,7 +185,7 @@ struct ClusterSearchTests {
         #expect(throws: SearchError.self) { try search.children(ofCluster: 0) }
     }
 
-    @Test("a box read in ranges of spot numbers gives the box's spots, in order, by either walk")
+    @Test("a box read in ranges of spot numbers gives the box's spots, in order, whichever walk the plan takes")
     func spotsInRanges() throws {
         // A rare category, for which a wide box is read from the kinds' lists rather than the tree.
         var random = SplitMix64(seed: 11)
@@ -196,24 +196,53 @@ struct ClusterSearchTests {
                  tagKey: "amenity", kind: "library", category: .library)
         }
         let spots = clusteringSpots(3_000, seed: 10) + libraries
-        let index = try clusterSearch(spots).index
+        let search = try clusterSearch(spots)
+        let index = search.index
         let filters: [[Bool]?] = [
             nil, index.kinds.map { $0.category == .museum }, index.kinds.map { $0.category != .cafe }, index.kinds.map { $0.category == .library },
         ]
         for _ in 0..<40 {
             let center = spots.randomElement(using: &random)!.coordinate
-            let region = SearchRegion(center: center, latitudeDelta: .random(in: 0.01...179, using: &random), longitudeDelta: .random(in: 0.01...359, using: &random))!
+            let region = GeoBox(center: center, latitudeDelta: .random(in: 0.01...179, using: &random), longitudeDelta: .random(in: 0.01...359, using: &random))!
             guard !region.crossesAntimeridian else { continue }
-            let (west, south, east, north) = (region.minLongitudeE7, region.minLatitudeE7, region.maxLongitudeE7, region.maxLatitudeE7)
             for kinds in filters {
-                let whole = try index.spots(west: west, south: south, east: east, north: north, kinds: kinds).map(\.spot)
+                let whole = try search.spots(in: region, kinds: kinds, shownAt: nil, among: 0..<index.count).map(\.spot)
                 let cuts = [0] + (0..<2).map { _ in Int.random(in: 0...index.count, using: &random) }.sorted() + [index.count]
                 let pieces = try (1..<cuts.count).flatMap { part in
-                    try index.spots(west: west, south: south, east: east, north: north, kinds: kinds, among: cuts[part - 1]..<cuts[part]).map(\.spot)
+                    try search.spots(in: region, kinds: kinds, shownAt: nil, among: cuts[part - 1]..<cuts[part]).map(\.spot)
                 }
                 #expect(pieces == whole)
+                let scanned = try (0..<index.count).filter { spot in
+                    try region.contains(index.coordinate(at: spot)) && kinds.map { $0[try index.kindNumber(at: spot)] } ?? true
+                }
+                #expect(whole == scanned)
             }
         }
+    }
+
+    @Test("the plan reads a wide box of a rare kind from the kinds' lists; no filter, or a small box, from the tree")
+    func plan() throws {
+        let libraries = [(-60, -150), (10, 20), (70, 100)].enumerated().map { number, place in
+            let coordinate = Coordinate(latitudeE7: Int32(place.0) * 10_000_000, longitudeE7: Int32(place.1) * 10_000_000)!
+            return Spot(
+                ref: OSMRef(.node, Int64(10_000 + number)), coordinate: coordinate, tagKey: "amenity", kind: "library",
+                category: .library)
+        }
+        let index = try clusterSearch(clusteringSpots(3_000, seed: 10) + libraries).index
+        let rare = index.kinds.map { $0.category == .library }
+        let all = 0..<index.count
+        #expect(try BoxPlan.choose(in: .world, kinds: rare, among: all, of: index) == .kindLists(allowed: rare))
+        guard case .tree = try BoxPlan.choose(in: .world, kinds: nil, among: all, of: index) else {
+            Issue.record("no filter reads the tree")
+            return
+        }
+        let street = GeoBox(center: try index.coordinate(at: 0), latitudeDelta: 0.001, longitudeDelta: 0.001)!
+        guard case .tree = try BoxPlan.choose(in: street, kinds: rare, among: all, of: index) else {
+            Issue.record("a box of a few spots reads the tree")
+            return
+        }
+        #expect(BoxPlan.estimatedSpots(in: .world, of: index) == index.count)
+        #expect(BoxPlan.estimatedSpots(in: GeoBox(westE7: 0, southE7: 0, eastE7: 0, northE7: 0), of: index) <= 1)
     }
 
     @Test("a viewport of many spots, read and projected on two threads, clusters as one pass over all its spots in order")
@@ -237,7 +266,7 @@ struct ClusterSearchTests {
         for zoom in [3, 8, 12] {
             let radius = search.clusterSettings.radius(atZoom: zoom)
             for case .cluster(let cluster) in try search.clusters(ClusterRequest(region: worldRegion, zoom: zoom)) {
-                let west = WebMercator.x(longitudeE7: cluster.boundingBox.minLongitudeE7), east = WebMercator.x(longitudeE7: cluster.boundingBox.maxLongitudeE7)
+                let west = WebMercator.x(longitudeE7: cluster.boundingBox.westE7), east = WebMercator.x(longitudeE7: cluster.boundingBox.eastE7)
                 #expect(east - west <= 2 * radius + 1e-12)
             }
         }

@@ -65,7 +65,7 @@ struct Oracle {
 /// Writes `spots` as an index and opens a search over it.
 func searchOver(_ spots: [Spot], words: [String: [Category]] = [:]) throws -> SpotSearch {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString).spots")
-    let metadata = IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bboxE7: nil, statistics: [:])
+    let metadata = IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bbox: nil, statistics: [:])
     try Data(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)).write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
     return try SpotSearch(index: try SpotIndexReader(path: url.path))
@@ -85,10 +85,10 @@ func randomRequests(_ count: Int, around spots: [Spot], names: [String], using r
         case 2: request.near = point; request.radius = [0, 10, 300, 1000, 5000].randomElement(using: &random)!
         case 3:
             let span = Double.random(in: 0.001...2, using: &random)
-            request.region = SearchRegion(center: point, latitudeDelta: span, longitudeDelta: span * 2)
+            request.region = GeoBox(center: point, latitudeDelta: span, longitudeDelta: span * 2)
         case 4:
             request.near = point
-            request.region = SearchRegion(center: point, latitudeDelta: 0.01, longitudeDelta: 0.01)
+            request.region = GeoBox(center: point, latitudeDelta: 0.01, longitudeDelta: 0.01)
         default: break
         }
         if Bool.random(using: &random) || (request.near == nil && request.region == nil) {
@@ -162,8 +162,8 @@ struct SearchOracleTests {
             SearchRequest(near: Coordinate(latitudeE7: 900_000_000, longitudeE7: 0)!, limit: 50),
             SearchRequest(near: Coordinate(latitudeE7: -900_000_000, longitudeE7: 1_234_567)!, radius: 20_000, limit: 500),
             SearchRequest(near: fiji, radius: 10_000, limit: 200),
-            SearchRequest(region: SearchRegion(minLongitude: 179.9, minLatitude: -17, maxLongitude: -179.9, maxLatitude: -16), limit: 500),
-            SearchRequest(region: SearchRegion(center: fiji, latitudeDelta: 1, longitudeDelta: 1), limit: 500),
+            SearchRequest(region: GeoBox(west: 179.9, south: -17, east: -179.9, north: -16), limit: 500),
+            SearchRequest(region: GeoBox(center: fiji, latitudeDelta: 1, longitudeDelta: 1), limit: 500),
             SearchRequest(near: Coordinate(latitudeE7: 100_000_000, longitudeE7: 100_000_000)!, radius: 1000),
             SearchRequest(naturalLanguageQuery: "zzzz"),
             SearchRequest(naturalLanguageQuery: "吉祥寺", limit: 1000),

@@ -68,42 +68,6 @@ struct CoordinateTests {
     }
 }
 
-@Suite("BoundingBox")
-struct BoundingBoxTests {
-    @Test("enclosing no coordinates gives nil")
-    func emptyIsNil() {
-        #expect(BoundingBox(enclosing: [Coordinate]()) == nil)
-    }
-
-    @Test("enclosing one coordinate gives a box of zero size at it")
-    func single() throws {
-        let point = try #require(Coordinate(latitudeE7: -5, longitudeE7: 7))
-        let box = try #require(BoundingBox(enclosing: [point]))
-        #expect(box.minLatitudeE7 == -5 && box.maxLatitudeE7 == -5)
-        #expect(box.minLongitudeE7 == 7 && box.maxLongitudeE7 == 7)
-    }
-
-    @Test("enclosing many coordinates gives the per-axis minimum and maximum, in any order")
-    func many() throws {
-        let points = [(10, 20), (-30, 5), (45, -170), (0, 179)].map { Coordinate(latitudeE7: Int32($0.0) * 10_000_000, longitudeE7: Int32($0.1) * 10_000_000)! }
-        for rotation in 0..<points.count {
-            let rotated = Array(points[rotation...] + points[..<rotation])
-            let box = try #require(BoundingBox(enclosing: rotated))
-            #expect(box.minLatitudeE7 == -300_000_000)
-            #expect(box.maxLatitudeE7 == 450_000_000)
-            #expect(box.minLongitudeE7 == -1_700_000_000)
-            #expect(box.maxLongitudeE7 == 1_790_000_000)
-            #expect(box.description == "-170.0000000,-30.0000000,179.0000000,45.0000000")
-        }
-    }
-
-    @Test("enclosing accepts any sequence, such as a lazy map")
-    func lazySequence() throws {
-        let box = try #require(BoundingBox(enclosing: (1...3).lazy.map { Coordinate(latitudeE7: Int32($0), longitudeE7: -Int32($0))! }))
-        #expect(box.description == "-0.0000003,0.0000001,-0.0000001,0.0000003")
-    }
-}
-
 @Suite("OSMRef")
 struct OSMRefTests {
     @Test("types order node < way < relation")

@@ -1,17 +1,17 @@
 import Foundation
-import SpotIndex
 import Spots
 
 /// A lower bound of the great-circle distance from a point to any point of a box, as geokdbush
 /// computes it: exact along meridians, and through the point of the nearest meridian edge where
-/// the great circle is farthest from the equator.
-struct BoxDistance {
+/// the great circle is farthest from the equator. `PackedTreeView.nearest` orders boxes by it.
+public struct BoxDistance {
     private let longitude: Double
-    private let latitude: Double
+    @usableFromInline let latitude: Double
     private let cosLatitude: Double
-    private static let radians = Double.pi / 180
+    @usableFromInline static let radians = Double.pi / 180
 
-    init(_ origin: Coordinate) {
+    /// Bounds of distances from `origin`.
+    public init(_ origin: Coordinate) {
         longitude = origin.longitude
         latitude = origin.latitude
         cosLatitude = cos(latitude * Self.radians)
@@ -19,16 +19,19 @@ struct BoxDistance {
 
     /// The distance along the meridian from the origin to the latitude band [south, north]
     /// (degrees × 10^7): a lower bound of the great-circle distance to anything in the band, with
-    /// no trigonometry.
-    func alongMeridian(_ southE7: Int32, _ northE7: Int32) -> Double {
+    /// no trigonometry. Inlinable: a nearest search checks every spot it reads against it.
+    @inlinable
+    public func alongMeridian(_ southE7: Int32, _ northE7: Int32) -> Double {
         let south = Double(southE7) / 1e7, north = Double(northE7) / 1e7
         let degrees = latitude < south ? south - latitude : latitude > north ? latitude - north : 0
         return max(0, degrees * Self.radians * Coordinate.earthRadius - 1e-6)
     }
 
-    func minimum(to box: TreeBox) -> Double {
-        let minLon = Double(box.minLongitudeE7) / 1e7, maxLon = Double(box.maxLongitudeE7) / 1e7
-        let minLat = Double(box.minLatitudeE7) / 1e7, maxLat = Double(box.maxLatitudeE7) / 1e7
+    /// A lower bound of the great-circle distance from the origin to any point of `box` (not
+    /// crossing the antimeridian), a hair below the exact value.
+    public func minimum(to box: GeoBox) -> Double {
+        let minLon = Double(box.westE7) / 1e7, maxLon = Double(box.eastE7) / 1e7
+        let minLat = Double(box.southE7) / 1e7, maxLat = Double(box.northE7) / 1e7
         let h: Double
         if longitude >= minLon && longitude <= maxLon {
             h = latitude < minLat ? Self.haverSin((latitude - minLat) * Self.radians)

@@ -1,25 +1,15 @@
-/// A box of the spatial tree waiting in the best-first queue, nearest (lower bound) first.
-struct Entry: Comparable {
-    /// A lower bound of the distance to anything in the box: the cheap bound along the meridian,
-    /// or the exact bound.
-    let distance: Double
-    /// Whether `distance` is the exact bound of the box.
-    let exact: Bool
-    /// The box's tree level + 1 (the root is the highest).
-    let level: Int
-    let index: Int
-
-    static func < (a: Entry, b: Entry) -> Bool { a.distance < b.distance }
-    static func == (a: Entry, b: Entry) -> Bool { a.distance == b.distance }
-}
-
 /// A binary min-heap of `Comparable` elements (the smallest pops first). Sifting moves a hole
 /// rather than swapping, and works on the storage directly: the near search pushes and pops an
-/// entry per box and per spot it looks at, so this loop is its hottest.
-struct Heap<Element: Comparable> {
-    private var items: [Element] = []
+/// entry per box it looks at, so this loop is its hottest. Shared with SpotSearch (package
+/// access), which merges posting lists with it; inlinable, so that each use is specialized.
+package struct Heap<Element: Comparable> {
+    @usableFromInline var items: [Element] = []
 
-    mutating func push(_ element: Element) {
+    /// An empty heap.
+    @inlinable package init() {}
+
+    /// Adds `element`.
+    @inlinable package mutating func push(_ element: Element) {
         items.append(element)
         items.withUnsafeMutableBufferPointer { items in
             var hole = items.count - 1
@@ -33,7 +23,8 @@ struct Heap<Element: Comparable> {
         }
     }
 
-    mutating func pop() -> Element? {
+    /// Removes and returns the smallest element; nil when empty.
+    @inlinable package mutating func pop() -> Element? {
         guard let last = items.popLast() else { return nil }
         guard let top = items.first else { return last }
         items.withUnsafeMutableBufferPointer { items in
@@ -51,14 +42,4 @@ struct Heap<Element: Comparable> {
         }
         return top
     }
-}
-
-/// The head of one posting list while lists are merged in reference order.
-struct ListHead: Comparable {
-    /// The reference rank of the list's next spot.
-    let rank: Int
-    /// Which list.
-    let list: Int
-
-    static func < (a: ListHead, b: ListHead) -> Bool { a.rank < b.rank }
 }

@@ -1,0 +1,191 @@
+import Spots
+
+/// One packed R-tree of an index, read where it lies in the file: TREE over the spots, or the
+/// tree of the clusters made at one zoom in CTRE. As flatbush keeps `search` and `neighbors` on
+/// one structure, this view answers both questions a map asks of a tree: what lies in a box
+/// (`search`, depth first) and what lies nearest a point (`nearest`, best first).
+///
+/// The items are numbered from 0 (spot numbers; a zoom's clusters from its first id) and are
+/// points stored elsewhere (SPOT, CLUS); the tree holds only the boxes above them, in
+/// flatbush's layout (FORMAT.md, "TREE"): level 0 has a box per `nodeSize` consecutive items,
+/// each level above a box per `nodeSize` boxes below, up to one root; levels lowest first, 16
+/// bytes a box. A box's position is its place among all the boxes in that order: the key of
+/// what an index stores per box beside the tree (SVIS, the lowest bytes of CTRE).
+///
+/// A view borrows the bytes of its reader and is valid while the reader lives.
+public struct PackedTreeView {
+    /// Children per node.
+    public let nodeSize: Int
+    /// How many items the tree is over.
+    public let itemCount: Int
+    /// Box counts of the levels above the items, lowest first (the last is the root); none
+    /// when there are no items.
+    public let levelCounts: [Int]
+    /// Where each level starts among the boxes, then the box count.
+    private let levelStarts: [Int]
+    /// How many items lie under one box of each level (at most; saturated at `Int.max`).
+    private let spans: [Int]
+    private let boxes: UnsafeRawBufferPointer
+
+    /// The tree over `itemCount` items whose levels hold `levelCounts` boxes, stored in `boxes`
+    /// (whose length the caller has checked: 16 bytes a box).
+    init(boxes: UnsafeRawBufferPointer, levelCounts: [Int], itemCount: Int, nodeSize: Int) {
+        let starts = levelCounts.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1) }
+        precondition(boxes.count == starts[starts.count - 1] * IndexLayout.boxSize, "the boxes must fill their levels")
+        self.boxes = boxes
+        self.levelCounts = levelCounts
+        self.itemCount = itemCount
+        self.nodeSize = nodeSize
+        levelStarts = starts
+        spans = levelCounts.indices.reduce(into: [Int]()) { spans, _ in
+            let (span, overflow) = (spans.last ?? 1).multipliedReportingOverflow(by: nodeSize)
+            spans.append(overflow ? .max : span)
+        }
+    }
+
+    /// How many boxes the tree has.
+    public var boxCount: Int { levelStarts[levelStarts.count - 1] }
+
+    /// Box `node` of level `level` (0 is the level just above the items).
+    public func box(level: Int, node: Int) -> GeoBox {
+        precondition(levelCounts.indices.contains(level) && (0..<levelCounts[level]).contains(node), "tree box out of range")
+        return box(at: levelStarts[level] + node)
+    }
+
+    /// The root's box, holding every item; nil when there are none.
+    public var bounds: GeoBox? {
+        levelCounts.isEmpty ? nil : box(at: boxCount - 1)
+    }
+
+    @inline(__always)
+    private func box(at position: Int) -> GeoBox {
+        let offset = position &* IndexLayout.boxSize
+        return GeoBox(
+            westE7: boxes.load(offset), southE7: boxes.load(offset &+ 4), eastE7: boxes.load(offset &+ 8),
+            northE7: boxes.load(offset &+ 12))
+    }
+
+    /// The spots' tree, checked against the spot count: the TREE section (FORMAT.md) holds the
+    /// node size, the level count, each level's box count, then the boxes.
+    init(treeSection tree: UnsafeRawBufferPointer, spotCount: Int, file: String) throws(IndexError) {
+        func corrupt(_ message: String) -> IndexError { IndexError(.corrupt, file: file, section: "TREE", message) }
+        guard tree.count >= 8 else { throw corrupt("too short") }
+        let nodeSize = Int(tree.load(0) as UInt32)
+        let levels = Int(tree.load(4) as UInt32)
+        guard nodeSize >= 2, levels <= 32, tree.count >= 8 + 4 * levels else {
+            throw corrupt("bad node size or level count")
+        }
+        var expected = spotCount
+        var counts: [Int] = []
+        for level in 0..<levels {
+            let boxes = Int(tree.load(8 + 4 * level) as UInt32)
+            guard boxes == (expected + nodeSize - 1) / nodeSize, boxes > 0 else {
+                throw corrupt("level \(level) has \(boxes) boxes")
+            }
+            counts.append(boxes)
+            expected = boxes
+        }
+        guard counts.last.map({ $0 == 1 }) ?? (spotCount == 0) else { throw corrupt("the tree has no single root") }
+        let boxStart = 8 + 4 * levels + (levels % 2 == 1 ? 4 : 0)
+        guard tree.count == boxStart + counts.reduce(0, +) * IndexLayout.boxSize else {
+            throw corrupt("length does not match its levels")
+        }
+        self.init(
+            boxes: UnsafeRawBufferPointer(rebasing: tree[boxStart...]), levelCounts: counts, itemCount: spotCount,
+            nodeSize: nodeSize)
+    }
+
+    // MARK: Search
+
+    /// Calls `leaf` with the items of each box of level 0 that meets `box` (edges included, not
+    /// crossing the antimeridian), depth first, so that items come in ascending order; each
+    /// item at most once. Only items in `items` are given, and no box whose position `skip`
+    /// names is entered: a box whose points are all hidden, say. An item given may itself lie
+    /// outside `box` (the tree knows boxes, not the items' points): `leaf` tests its point.
+    public func search<E: Error>(
+        _ box: GeoBox, among items: Range<Int>? = nil, skipping skip: (_ position: Int) -> Bool = { _ in false },
+        _ leaf: (_ items: Range<Int>) throws(E) -> Void
+    ) throws(E) {
+        precondition(!box.crossesAntimeridian, "split a box that crosses the antimeridian first")
+        let items = items?.clamped(to: 0..<itemCount) ?? 0..<itemCount
+        guard let top = levelCounts.indices.last, !items.isEmpty else { return }
+        // The boxes of each level with items in `items`.
+        let nodes = spans.map { span in items.lowerBound / span...(items.upperBound - 1) / span }
+        // A stack of boxes to visit, children pushed last first so that the first pops first.
+        var pending: [(level: Int, node: Int)] = [(top, 0)]
+        while let (level, node) = pending.popLast() {
+            let position = levelStarts[level] &+ node
+            let offset = position &* IndexLayout.boxSize
+            let (west, south): (Int32, Int32) = (boxes.load(offset), boxes.load(offset &+ 4))
+            let (east, north): (Int32, Int32) = (boxes.load(offset &+ 8), boxes.load(offset &+ 12))
+            guard west <= box.eastE7, south <= box.northE7, east >= box.westE7, north >= box.southE7 else { continue }
+            guard nodes[level].contains(node), !skip(position) else { continue }
+            let first = node &* nodeSize
+            guard level == 0 else {
+                for child in (first..<min(first &+ nodeSize, levelCounts[level &- 1])).reversed() {
+                    pending.append((level &- 1, child))
+                }
+                continue
+            }
+            try leaf(max(first, items.lowerBound)..<min(first &+ nodeSize, items.upperBound))
+        }
+    }
+
+    // MARK: Nearest
+
+    /// Calls `leaf` with the items of boxes of level 0, nearest box first, while any box left is
+    /// no farther from `origin` than `bound()` (great-circle metres): the distance beyond which
+    /// no item is wanted, which `leaf` may shrink as it finds items (the farthest of the best
+    /// found so far, once there are enough). Boxes that `keep` refuses are not entered. `leaf`
+    /// also gets the distance bound of `origin`, to skip items cheaply before measuring them.
+    ///
+    /// A box enters the queue with a cheap lower bound (the distance along the meridian alone)
+    /// and gets the exact bound of its box (`BoxDistance`) only when it reaches the head of the
+    /// queue; the walk ends when the nearest box left is farther than `bound()`.
+    public func nearest<E: Error>(
+        to origin: Coordinate, keeping keep: (GeoBox) -> Bool, within bound: () -> Double,
+        _ leaf: (_ items: Range<Int>, _ distance: BoxDistance) throws(E) -> Void
+    ) throws(E) {
+        guard let top = levelCounts.indices.last else { return }
+        let distance = BoxDistance(origin)
+        var queue = Heap<QueuedBox>()
+        queue.push(QueuedBox(distance: 0, exact: true, level: top, node: 0))
+        while let entry = queue.pop() {
+            let farthest = bound()
+            if entry.distance > farthest { break }
+            if !entry.exact {
+                let exact = distance.minimum(to: box(level: entry.level, node: entry.node))
+                guard exact <= farthest else { continue }
+                queue.push(QueuedBox(distance: exact, exact: true, level: entry.level, node: entry.node))
+                continue
+            }
+            let first = entry.node * nodeSize
+            guard entry.level > 0 else {
+                try leaf(first..<min(first + nodeSize, itemCount), distance)
+                continue
+            }
+            let level = entry.level - 1
+            for child in first..<min(first + nodeSize, levelCounts[level]) {
+                let childBox = box(at: levelStarts[level] + child)
+                guard keep(childBox) else { continue }
+                let lower = distance.alongMeridian(childBox.southE7, childBox.northE7)
+                if lower <= farthest { queue.push(QueuedBox(distance: lower, exact: false, level: level, node: child)) }
+            }
+        }
+    }
+}
+
+/// A box of a tree waiting in the best-first queue of `PackedTreeView.nearest`, nearest (lower
+/// bound) first.
+struct QueuedBox: Comparable {
+    /// A lower bound of the distance to anything in the box: the cheap bound along the meridian,
+    /// or the exact bound.
+    let distance: Double
+    /// Whether `distance` is the exact bound of the box.
+    let exact: Bool
+    /// The box's level and its number in the level.
+    let level: Int, node: Int
+
+    static func < (a: QueuedBox, b: QueuedBox) -> Bool { a.distance < b.distance }
+    static func == (a: QueuedBox, b: QueuedBox) -> Bool { a.distance == b.distance }
+}
