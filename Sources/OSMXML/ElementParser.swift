@@ -1,4 +1,5 @@
 import CExpat
+import ProcessSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -125,17 +126,8 @@ final class ElementParser {
     }
 
     /// Expat's `XML_SetReparseDeferralEnabled`, where the installed library has it (2.6 on).
-    private static let setReparseDeferral: (@convention(c) (XML_Parser?, XML_Bool) -> XML_Bool)? = {
-        #if os(Linux)
-        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
-        #else
-        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-        #endif
-        guard let symbol = dlsym(everywhere, "XML_SetReparseDeferralEnabled") else {
-            return nil
-        }
-        return unsafeBitCast(symbol, to: (@convention(c) (XML_Parser?, XML_Bool) -> XML_Bool).self)
-    }()
+    private static let setReparseDeferral: (@convention(c) (XML_Parser?, XML_Bool) -> XML_Bool)? =
+        CSymbol.function(named: "XML_SetReparseDeferralEnabled")
 
     /// The elements parsed so far and not yet taken.
     var batch: ElementBatch {

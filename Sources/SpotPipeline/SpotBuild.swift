@@ -1,5 +1,6 @@
 import Foundation
 import OSMXML
+import ProcessSupport
 import SpotIndex
 import Spots
 
