@@ -74,6 +74,7 @@ let package = Package(
         .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom"]),
         .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex", "SeededRandom"]),
         .testTarget(name: "SpotReportTests", dependencies: ["SpotReport", "SpotIndex", "Spots", "SpotPipeline"]),
+        .testTarget(name: "SpotRefreshTests", dependencies: ["SpotRefresh", "SpotPipeline", "SpotIndex", "SpotReport"]),
         .testTarget(name: "CommandTests", dependencies: ["spots"]),
     ]
 )
