@@ -3,8 +3,8 @@
 /// Glibc's Swift module has neither `malloc_trim` nor `mallopt`.
 public enum ProcessMemory {
     /// Gives the memory freed so far back to the system (`malloc_trim`), from every thread's
-    /// arena: a build calls it after reading, so that the records are not made on top of what
-    /// the reader's threads freed (the ring, the batches).
+    /// arena: a build calls it after reading, so that the spot candidates are not made on top of
+    /// what the reader's threads freed (the ring, the batches).
     public static func releaseFreed() {
         _ = mallocTrim?(0)
     }
