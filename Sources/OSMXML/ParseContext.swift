@@ -48,4 +48,10 @@ struct OpenElement: BitwiseCopyable {
     var isDeleted = false
     /// Whether the element has a tag the filter asks for, or the filter asks for none.
     var matchesFilter: Bool
+
+    /// What `ParseState.open` holds before the first element is read.
+    static let placeholder = OpenElement(
+        record: ElementRecord(
+            type: .node, id: 0, version: 0, line: 0, latitude: .absent, longitude: .absent, firstTag: 0, tagCount: 0),
+        arenaStart: 0, matchesFilter: false)
 }

@@ -31,10 +31,7 @@ struct ParseState {
     /// Where the parser stands, with what it knows of the element it is in.
     var context = ParseContext.prolog
     /// The element being copied while `context` is `.element`; stale in other states.
-    var open = OpenElement(
-        record: ElementRecord(
-            type: .node, id: 0, version: 0, line: 0, latitude: .absent, longitude: .absent, firstTag: 0, tagCount: 0),
-        arenaStart: 0, matchesFilter: false)
+    var open = OpenElement.placeholder
     /// The newest timestamp so far, as its bytes (`summary.newestTimestamp` as text).
     var newestTimestamp: [UInt8] = []
 
