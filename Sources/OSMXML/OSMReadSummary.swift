@@ -12,8 +12,8 @@ public struct OSMReadSummary: Sendable, Equatable {
     public var newestTimestamp: String?
     /// Raw input bytes read, and XML bytes after inflating.
     public var inputBytes = 0, xmlBytes = 0
-    /// Pieces of the XML parsed apart, each by a parser of its own: on the parsing threads, or
-    /// on the caller's thread when the reader has one.
+    /// Pieces of the XML parsed apart, each by a parser of its own: on the parsing threads, or,
+    /// with one thread, on the caller's thread.
     public var parallelPieces = 0
     /// Pieces parsed in order by the one sequential parser: the first (the prolog and the root's
     /// start tag), the last (the root's end), and every piece whose boundaries could not be
