@@ -17,8 +17,11 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
+        // The process's C symbols looked up by name, and how its allocator keeps freed memory.
+        // Glibc (Darwin) only.
+        .target(name: "ProcessSupport"),
         // Bytes to OSM elements.
-        .target(name: "OSMXML", dependencies: ["CExpat", "CZlib"]),
+        .target(name: "OSMXML", dependencies: ["CExpat", "CZlib", "ProcessSupport"]),
         // The domain: spots, categories, coordinates. Foundation only.
         .target(name: "Spots"),
         // Area geometry for the build: node locations, way node lists, rings, representative points.
@@ -30,15 +33,21 @@ let package = Package(
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedPipelines plugin.
         .target(
-            name: "SpotPipeline", dependencies: ["OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster", "CCrypto"],
+            name: "SpotPipeline", dependencies: [
+                "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster", "CCrypto", "ProcessSupport",
+            ],
             plugins: ["EmbedPipelines"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
         // A seeded random number generator shared by the tests and benchmarks.
         .target(name: "SeededRandom"),
         // Benchmarks/search.sh's in-process timer: open time and request latency percentiles.
-        .executableTarget(name: "search-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SeededRandom"], path: "Benchmarks/SearchLatency"),
+        .executableTarget(
+            name: "search-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SeededRandom", "ProcessSupport"],
+            path: "Benchmarks/SearchLatency"),
         // Benchmarks/cluster.sh's in-process timer: latency percentiles of cluster requests.
-        .executableTarget(name: "cluster-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots"], path: "Benchmarks/ClusterLatency"),
+        .executableTarget(
+            name: "cluster-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots", "ProcessSupport"],
+            path: "Benchmarks/ClusterLatency"),
         .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files"]),
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
         .target(name: "SpotSearch", dependencies: ["SpotIndex", "Spots", "SpotCluster"]),
@@ -50,7 +59,11 @@ let package = Package(
         .target(name: "SpotRefresh", dependencies: ["SpotPipeline", "SpotIndex", "SpotReport"]),
         // The command line: arguments, subcommands, progress, exit codes.
         .executableTarget(
-            name: "spots", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport", "SpotRefresh"]),
+            name: "spots",
+            dependencies: [
+                "OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport", "SpotRefresh",
+                "ProcessSupport",
+            ]),
 
         .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
@@ -61,6 +74,7 @@ let package = Package(
         .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom"]),
         .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex", "SeededRandom"]),
         .testTarget(name: "SpotReportTests", dependencies: ["SpotReport", "SpotIndex", "Spots", "SpotPipeline"]),
+        .testTarget(name: "SpotRefreshTests", dependencies: ["SpotRefresh", "SpotPipeline", "SpotIndex", "SpotReport"]),
         .testTarget(name: "CommandTests", dependencies: ["spots"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ProcessSupport
 import SpotIndex
 import SpotSearch
 import Spots

@@ -1,6 +1,7 @@
 import SeededRandom
 import Dispatch
 import Foundation
+import ProcessSupport
 import SpotIndex
 import SpotSearch
 import Spots

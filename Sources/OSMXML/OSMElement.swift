@@ -1,5 +1,5 @@
 /// The three top-level OSM XML elements that carry data.
-public enum OSMElementType: UInt8, Sendable, CaseIterable {
+public enum OSMElementType: UInt8, Sendable, CaseIterable, BitwiseCopyable {
     case node, way, relation
 }
 
@@ -74,7 +74,7 @@ public struct OSMElement: OSMTagged {
 }
 
 /// A run of bytes in a batch's arena; `count` is -1 for "absent".
-struct ByteSpan {
+struct ByteSpan: BitwiseCopyable {
     var start: Int32
     var count: Int32
     static let absent = ByteSpan(start: 0, count: -1)
@@ -109,7 +109,7 @@ struct TagRecord {
 }
 
 /// An element in a batch, pointing into the batch's arena and tag list.
-struct ElementRecord {
+struct ElementRecord: BitwiseCopyable {
     var type: OSMElementType
     var id: Int64
     var version: Int64
@@ -126,7 +126,8 @@ struct ElementRecord {
 
 /// Elements parsed from one stretch of input, in document order: flat arrays that are reused
 /// from one stretch to the next, so that parsing allocates nothing per element once warm.
-/// (As libosmium's buffers do, a batch is also the unit that parallel parsers will hand over.)
+/// As libosmium's buffers are, a batch is also the unit that a parser of a piece parsed apart
+/// hands over to the caller's thread (`PieceResult`).
 struct ElementBatch {
     var bytes: [UInt8] = []
     var tags: [TagRecord] = []

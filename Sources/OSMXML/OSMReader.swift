@@ -17,74 +17,34 @@ public struct OSMReadProgress: Sendable {
 /// Reads one OSM XML input, a path or "-" for standard input, plain or gzip (every member),
 /// and hands its elements to a handler in document order, parsing on several cores.
 ///
-/// ## Stages
 /// As in libosmium, the stages are separate and run on separate threads:
 /// - the reading thread reads raw bytes (`InputFile`), inflates them (`DecodedStream`) into a
-///   ring of reusable buffers of `pieceSize` bytes, and cuts the text into pieces (`PieceCutter`);
-/// - `threads` parsing threads each parse a piece with a fresh expat parser (`ElementParser`)
-///   into an element batch;
+///   ring of reusable buffers, and cuts the text into pieces between top-level elements where
+///   it can prove a boundary (`PieceCutter`);
+/// - `threads` parsing threads each parse a piece apart with a fresh expat parser, reading its
+///   plain nodes without expat (`ElementParser.parsePiece`, `PlainNode`);
 /// - the caller's thread takes the pieces in input order, parses those that cannot be parsed
-///   apart with the one sequential parser, and hands every batch to the handler. The handler,
-///   `progress` and the merging of counts never leave the caller's thread.
+///   apart with one sequential parser, and hands every batch to the handler.
 ///
-/// ## Why pieces
-/// One expat parser is the floor of a one-parser pipeline (../shared/notes/swift-expat.md:
-/// inflating costs a tenth of parsing). OSM XML is a flat list of top-level elements with only
-/// whitespace between them, so the text can be cut between two of them and each piece parsed by a
-/// parser of its own, fed `<osm>` + piece + `</osm>`; the pieces' batches, handed over in input
-/// order, are exactly what one parser would have produced.
-///
-/// ## How a boundary is proven
-/// `PieceCutter` follows the document's structure from its first byte (depth, tags and their
-/// quoted values, comments, CDATA sections, processing instructions) and cuts only before a
-/// `<node`, `<way` or `<relation` start tag directly inside `<osm>` that follows the end of the
-/// previous top-level element with only whitespace between. A piece is parsed apart only when it
-/// starts and ends at such a cut and holds nothing but tags and character data.
-///
-/// ## Plain nodes
-/// Nine bytes in ten of an extract are untagged nodes, `<node id="…" … lat="…" lon="…"/>`. In a
-/// piece parsed apart, `PieceScanner` walks the top-level elements and `PlainNode` reads each
-/// node of that form itself, checking every byte against what expat accepts and keeps as it is;
-/// expat is fed only the stretches between them (tagged nodes, ways, relations, anything
-/// unusual), its positions re-anchored before each. A piece with an error is parsed again by
-/// expat alone, so errors read as a sequential parse reports them. This more than halves the
-/// CPU time of a build; the tests and the reader's fuzz target compare it with expat alone.
-///
-/// ## The fallback
-/// Every other piece goes, in order, to the sequential parser: the first piece (the XML
-/// declaration and the root's start tag), the last (the root's end), a piece inside an element
-/// larger than a piece or holding a comment, CDATA section or processing instruction, and the
-/// whole rest of a document after a DOCTYPE (which may declare entities and attribute defaults).
-/// A sequential piece ends at its first proven cut, so that what follows may be parsed apart
-/// again, once the sequential parser is seen to stand between top-level elements there: the
-/// cutter's proof holds for well-formed text, and where it misjudged malformed text (a value
-/// with no closing quote, say) every later piece is parsed in order, so that the error is the
-/// one a sequential read reports. A piece parsed apart checks itself: its closing `</osm>`
-/// meets what the next piece would. With one thread no parsing thread runs: the reading thread
-/// still inflates and cuts, and the caller's thread parses the pieces that can be parsed apart
-/// as the parsing threads would, plain nodes included, so one core gains as much from them as
-/// several; the same pieces are parsed apart with any thread count, and the handler sees the
-/// same elements in the same order. (The tests' reference parses every piece with the one
-/// sequential parser: expat alone.) Positions in errors and element lines
-/// are positions in the whole input (`TextPosition`, `PositionOrigin`); when several pieces are
-/// malformed, the first in input order is reported, with the message one thread gives.
-///
-/// ## Memory
-/// Memory is bounded by the ring, `2 × threads + 2` buffers of `pieceSize` bytes, whatever the
-/// input's size, plus expat's own buffers of `chunkSize` bytes per parser. Pieces are 4 MiB
-/// (swift-expat.md: 4 to 16 MiB parse alike) while the ring fits in `ringBudget`, and shrink
-/// with more threads so that it keeps fitting. Threads stop at `maxThreads`: the one reading
-/// thread inflates and cuts several times faster than a parser parses, but not arbitrarily
-/// faster, so more parsers would only wait for it and hold memory.
+/// OSM XML is a flat list of top-level elements, so the batches of pieces cut between them,
+/// handed over in input order, are exactly what one parser would have produced: the handler
+/// sees the same elements in the same order, and an error reads the same, whatever the thread
+/// count (`read(into:progress:rawBytes:)` says which pieces are parsed in order, and why).
+/// Memory stays bounded whatever the input's size (`ringBudget`).
 public struct OSMReader {
-    /// XML bytes handed to expat at a time.
+    /// XML bytes handed to expat at a time: each parser's own buffer holds about this much.
     public static let chunkSize = 1 << 18
     /// Bytes of XML text in a piece (the size of each ring buffer) while the ring fits in
-    /// `ringBudget`.
+    /// `ringBudget`: 4 MiB, as pieces of 4 to 16 MiB parse alike.
     public static let defaultPieceSize = 4 << 20
-    /// The most bytes the ring's buffers take, whatever the thread count.
+    /// The most bytes the ring's buffers take, whatever the thread count. A read's memory is
+    /// bounded by the ring, `2 × threads + 2` buffers of the piece size (which shrinks with more
+    /// threads so that the ring keeps fitting), plus expat's own buffers of about `chunkSize`
+    /// bytes per parser, whatever the input's size.
     public static let ringBudget = 64 << 20
-    /// The most parsing threads a reader runs, whatever it is asked for.
+    /// The most parsing threads a reader runs, whatever it is asked for: the one reading thread
+    /// inflates and cuts several times faster than a parser parses, but not arbitrarily faster,
+    /// so more parsers would only wait for it and hold memory.
     public static let maxThreads = 16
 
     /// The input as the user named it.
@@ -93,7 +53,8 @@ public struct OSMReader {
     public let filter: OSMElementFilter
     /// Bounds on one element; an input over them is refused as malformed.
     public let limits: OSMReadLimits
-    /// Parsing threads; with 1, the caller's thread parses every piece, in order.
+    /// Parsing threads; with 1, none runs: the caller's thread parses every piece, in order,
+    /// those that can be parsed apart as a parsing thread would.
     public let threads: Int
     /// Bytes of XML text in a piece.
     let pieceSize: Int
@@ -144,6 +105,22 @@ public struct OSMReader {
     /// `handler` and `progress` are called on the caller's thread. `rawBytes` is called on the
     /// reading thread once the first bytes are read, one call at a time, in input order, and
     /// never after `read` returns: it must not share unguarded state with the handler.
+    ///
+    /// The pieces that `PieceCutter` proves can be are parsed apart, by the parsing threads or,
+    /// with one thread, on the caller's thread: the same pieces whatever the thread count. Every
+    /// other piece goes, in order, to the sequential parser: the first (the XML declaration and
+    /// the root's start tag), the last (the root's end), a piece inside an element larger than a
+    /// piece or holding a comment, CDATA section or processing instruction, and the whole rest
+    /// of a document after a DOCTYPE (which may declare entities and attribute defaults).
+    ///
+    /// A sequential piece ends at its first proven cut, so that what follows may be parsed apart
+    /// again once the sequential parser is seen to stand between top-level elements there. The
+    /// cutter's proof holds for well-formed text; where it misjudged malformed text (a value
+    /// with no closing quote, say), every later piece is parsed in order, so that the error is
+    /// the one a sequential read reports. A piece parsed apart checks itself: its closing
+    /// `</osm>` meets what the next piece would. Positions in errors and element lines are
+    /// positions in the whole input (`TextPosition`, `PositionOrigin`); when several pieces are
+    /// malformed, the first in input order is reported, with the message one thread gives.
     public func read<Handler: OSMElementHandler>(
         into handler: inout Handler, progress: ((OSMReadProgress) -> Void)? = nil,
         rawBytes: ((UnsafeRawBufferPointer) -> Void)? = nil

@@ -130,25 +130,3 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
 
     static let decoder = JSONDecoder()
 }
-
-/// What one stage of a build did: records in and out, what it dropped or merged and why, and
-/// for some reasons the selecting tags concerned ("unmapped": {"amenity=foo": 3}).
-public struct StageReport: Codable, Equatable, Sendable {
-    /// The stage's name ("read", "select", "categorize", "normalize", "dedupe", "collect").
-    public var stage: String
-    /// Records in and out.
-    public var input: Int, output: Int
-    /// Records dropped or merged, by reason ("excluded", "unmapped", "duplicates_merged").
-    public var dropped: [String: Int]
-    /// Counts by tag, per reason; a reason may count tags without dropping (unmapped values kept by `--keep-all`).
-    public var tags: [String: [String: Int]]
-
-    /// A report with the given counts.
-    public init(stage: String, input: Int, output: Int, dropped: [String: Int], tags: [String: [String: Int]]) {
-        self.stage = stage
-        self.input = input
-        self.output = output
-        self.dropped = dropped
-        self.tags = tags
-    }
-}

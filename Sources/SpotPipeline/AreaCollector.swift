@@ -17,15 +17,15 @@ import Spots
 struct AreaCollector {
     /// A tagged way or multipolygon relation whose point is not known yet.
     struct PendingArea {
-        /// The spot record; its coordinate is set by `resolve()`.
-        var record: SpotRecord
+        /// The spot candidate; its coordinate is set by `resolve()`.
+        var candidate: SpotCandidate
         /// The way, or the relation's member ways.
         var shape: Shape
     }
 
     /// Where an area's geometry comes from.
     enum Shape {
-        /// The way of the record's own id.
+        /// The way of the candidate's own id.
         case way
         /// A multipolygon's member ways by role; nil ids are members without a valid reference.
         case multipolygon(outers: [Int64?], inners: [Int64?])
@@ -56,8 +56,8 @@ struct AreaCollector {
     }
 
     /// Waits for the point of a tagged way or relation.
-    mutating func addArea(_ record: SpotRecord, shape: Shape) {
-        pending.append(PendingArea(record: record, shape: shape))
+    mutating func addArea(_ candidate: SpotCandidate, shape: Shape) {
+        pending.append(PendingArea(candidate: candidate, shape: shape))
     }
 
     /// The shape of a multipolygon relation from its members: ways with role `outer` (or none)
@@ -77,31 +77,31 @@ struct AreaCollector {
         return .multipolygon(outers: outers, inners: inners)
     }
 
-    /// The records of every pending area at its point, and the failures of those left out.
-    mutating func resolve() -> (records: [SpotRecord], failures: [Failure]) {
+    /// The candidates of every pending area at its point, and the failures of those left out.
+    mutating func resolve() -> (candidates: [SpotCandidate], failures: [Failure]) {
         nodes.finish()
         ways.finish()
-        var records: [SpotRecord] = []
+        var candidates: [SpotCandidate] = []
         var failures: [Failure] = []
         for var area in pending {
             switch geometry(of: area) {
             case .success(let (point, polygon)):
-                area.record.spot.coordinate = point
-                area.record.area = polygon
-                records.append(area.record)
+                area.candidate.spot.coordinate = point
+                area.candidate.area = polygon
+                candidates.append(area.candidate)
             case .failure(let failure):
                 failures.append(failure)
             }
         }
         pending = []
-        return (records, failures)
+        return (candidates, failures)
     }
 
     /// The point of an area, and its polygon when it has one (not for an open way).
     private func geometry(of area: PendingArea) -> Result<(Coordinate, Area?), Failure> {
         switch area.shape {
         case .way:
-            let refs = ways.nodes(of: area.record.spot.ref.id) ?? []
+            let refs = ways.nodes(of: area.candidate.spot.ref.id) ?? []
             guard !refs.isEmpty, let line = coordinates(refs) else { return .failure(.missingNodes) }
             if refs.count >= 4 && refs.first == refs.last, let polygon = Area(outers: [line]) {
                 return .success((polygon.representativePoint, polygon))

@@ -1,85 +1,76 @@
 import Foundation
-import SpotIndex
 import Spots
 
-/// Merges spots that are one place: same category (the selecting tag when there is none), equal
-/// normalized names (`NameKey`), and within the category's distance.
-///
-/// First, an area (a closed way or multipolygon) with a node of its group inside it is that
-/// node's place, however far the node is from the area's point: the node survives (its location
-/// is where a mapper put the place), filled from the area, with the area in `merged`.
-///
-/// Then merging is greedy in OSM type then id order: each spot joins the first group whose head (its
-/// first spot) lies within the distance, or heads a group of its own; so a group never stretches
-/// beyond the distance from its head. Of a group, the record with the most attributes survives
-/// (the first on a tie), missing attributes are filled from the others in order, and `merged`
-/// lists the others' references. Nameless spots are never merged. A grid with cells one distance
-/// wide finds the heads near a spot, so the stage runs in near-linear time.
+/// Merges spots that are one place, by the rule that README.md states for users under
+/// "Deduplication"; each function below does one step of it (`foldAreas`, `places`, `merge`).
+/// A grid with cells one distance wide finds the group heads near a spot (`HeadGrid`), so the
+/// stage runs in near-linear time.
 struct DedupeStage: Stage {
     let name = "dedupe"
     let settings: DedupeSettings
 
-    /// Leaves one record for each place of `records`, in no particular order (the collect stage
-    /// sorts). The records of a group of same-name spots are replaced in place by its places,
-    /// and the slots left over are removed, so that no second array of all records is made.
-    func run(_ records: inout [SpotRecord], report: inout StageReport) {
+    /// Leaves one candidate for each place of `candidates`, in no particular order (the collect
+    /// stage sorts). The candidates of a group of same-name spots are replaced in place by its
+    /// places, and the slots left over are removed, so that no second array of all candidates is
+    /// made.
+    func run(_ candidates: inout [SpotCandidate], report: inout StageReport) {
         guard settings.enabled else { return }
-        let order = records.indices.sorted { records[$0].spot.ref < records[$1].spot.ref }
+        let order = candidates.indices.sorted { candidates[$0].spot.ref < candidates[$1].spot.ref }
         var groups: [String: [Int]] = [:]
         for index in order {
-            let spot = records[index].spot
+            let spot = candidates[index].spot
             guard let key = spot.name.map(NameKey.normalize), !key.isEmpty else { continue }
             groups[(spot.category?.rawValue ?? spot.tag) + "\u{0}" + key, default: []].append(index)
         }
-        var removed = [Bool](repeating: false, count: records.count)
+        var removed = [Bool](repeating: false, count: candidates.count)
         for members in groups.values where members.count > 1 {
-            let radius = settings.radius(for: records[members[0]].spot.category)
-            let group = Self.foldAreas(members.map { records[$0] }, report: &report)
+            let radius = settings.radius(for: candidates[members[0]].spot.category)
+            let group = Self.foldAreas(members.map { candidates[$0] }, report: &report)
             let places = Self.places(group, radius: radius).map { Self.merge($0, report: &report) }
             for (position, member) in members.enumerated() {
-                if position < places.count { records[member] = places[position] } else { removed[member] = true }
+                if position < places.count { candidates[member] = places[position] } else { removed[member] = true }
             }
         }
-        records.retain { position, _ in !removed[position] }
+        candidates.retain { position, _ in !removed[position] }
     }
 
-    /// Splits same-name records (in order) into places: greedy groups around their heads.
-    static func places(_ records: [SpotRecord], radius: Double) -> [[SpotRecord]] {
-        guard records.count > 1 else { return [records] }
-        var grid = HeadGrid(radius: radius, maxAbsoluteLatitude: records.map { abs($0.spot.coordinate.latitude) }.max()!)
-        var groups: [[SpotRecord]] = []
-        for record in records {
-            let coordinate = record.spot.coordinate
+    /// Splits same-name candidates (in order) into places: greedy groups around their heads.
+    static func places(_ candidates: [SpotCandidate], radius: Double) -> [[SpotCandidate]] {
+        guard candidates.count > 1 else { return [candidates] }
+        var grid = HeadGrid(radius: radius, maxAbsoluteLatitude: candidates.map { abs($0.spot.coordinate.latitude) }.max()!)
+        var groups: [[SpotCandidate]] = []
+        for candidate in candidates {
+            let coordinate = candidate.spot.coordinate
             let head = grid.heads(near: coordinate)
                 .filter { groups[$0][0].spot.coordinate.distance(to: coordinate) <= radius }
                 .min()
             if let head {
-                groups[head].append(record)
+                groups[head].append(candidate)
             } else {
                 grid.insert(groups.count, at: coordinate)
-                groups.append([record])
+                groups.append([candidate])
             }
         }
         return groups
     }
 
-    /// Same-name records (in order, so nodes first) with each area that holds a node folded into
+    /// Same-name candidates (in order, so nodes first) with each area that holds a node folded into
     /// the first such node.
-    static func foldAreas(_ records: [SpotRecord], report: inout StageReport) -> [SpotRecord] {
-        var kept = records
+    static func foldAreas(_ candidates: [SpotCandidate], report: inout StageReport) -> [SpotCandidate] {
+        var kept = candidates
         var folded = IndexSet()
-        for (position, record) in records.enumerated() {
-            guard let area = record.area,
+        for (position, candidate) in candidates.enumerated() {
+            guard let area = candidate.area,
                 let node = kept.indices.first(where: { kept[$0].spot.ref.type == .node && area.contains(kept[$0].spot.coordinate) })
             else { continue }
-            fold(record, into: &kept[node], report: &report)
+            fold(candidate, into: &kept[node], report: &report)
             folded.insert(position)
         }
         return kept.enumerated().filter { !folded.contains($0.offset) }.map(\.element)
     }
 
-    /// One record for a place: the richest survives, filled from the rest.
-    static func merge(_ place: [SpotRecord], report: inout StageReport) -> SpotRecord {
+    /// One candidate for a place: the richest survives, filled from the rest.
+    static func merge(_ place: [SpotCandidate], report: inout StageReport) -> SpotCandidate {
         guard place.count > 1 else { return place[0] }
         var richest = 0
         for position in place.indices.dropFirst()
@@ -95,7 +86,7 @@ struct DedupeStage: Stage {
 
     /// Merges `other` into `survivor`: its attributes fill the missing ones, its reference (and
     /// what was merged into it) joins `merged`.
-    static func fold(_ other: SpotRecord, into survivor: inout SpotRecord, report: inout StageReport) {
+    static func fold(_ other: SpotCandidate, into survivor: inout SpotCandidate, report: inout StageReport) {
         report.drop("duplicates_merged")
         for (key, value) in other.spot.attributeTags where !survivor.spot.attributeTags.contains(where: { $0.key == key }) {
             survivor.spot.setAttribute(key: key, value: value)

@@ -1,23 +1,7 @@
 import Foundation
 
-/// Why a pipeline or category file is refused: the file, the JSON path of the offending field
-/// (`.dedupe.radius`), and what is wrong. Exit 78.
-public struct PipelineError: Error, CustomStringConvertible, Sendable {
-    /// Whether the file could not be read (exit 66) or is invalid (exit 78).
-    public var isUnreadable = false
-    /// The file as the user named it.
-    public let file: String
-    /// The JSON path of the field, or nil when the file as a whole is wrong.
-    public let path: String?
-    /// What is wrong.
-    public let message: String
-
-    /// `FILE: PATH: what is wrong`.
-    public var description: String { [file, path, message].compactMap { $0 }.joined(separator: ": ") }
-}
-
 /// A parsed JSON value.
-enum JSONValue: Decodable {
+enum JSONValue: Decodable, Sendable {
     case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
 
     init(from decoder: Decoder) throws {
@@ -38,12 +22,15 @@ enum JSONValue: Decodable {
     }
 }
 
-/// A JSON value with where it sits (`.dedupe.radius`), so that every validation error names
-/// the field it is about.
-struct JSONNode {
+/// A JSON value of a pipeline or category file with where it sits (`.dedupe.radius`), so that
+/// every validation error names the field it is about. Its readers check the value's type and
+/// range, and throw the error with the field's path.
+public struct JSONNode: Sendable {
     let value: JSONValue
-    let path: String
-    let file: String
+    /// The value's JSON path ("" for a file's top level).
+    public let path: String
+    /// The file the value was read from.
+    public let file: String
 
     /// Parses `text`, the contents of `file`.
     static func parse(_ text: String, file: String) throws(PipelineError) -> JSONNode {
@@ -56,7 +43,7 @@ struct JSONNode {
     }
 
     /// The error for this field.
-    func error(_ message: String) -> PipelineError {
+    public func error(_ message: String) -> PipelineError {
         PipelineError(file: file, path: path.isEmpty ? "." : path, message: message)
     }
 
@@ -74,34 +61,44 @@ struct JSONNode {
         return nodes
     }
 
+    /// The items of an array, each with its path (`.exclude[1]`).
     func array() throws(PipelineError) -> [JSONNode] {
         guard case .array(let items) = value else { throw error("expected an array") }
         return items.enumerated().map { JSONNode(value: $0.element, path: path + "[\($0.offset)]", file: file) }
     }
 
+    /// The value as a string.
     func string() throws(PipelineError) -> String {
         guard case .string(let text) = value else { throw error("expected a string") }
         return text
     }
 
+    /// The value as true or false.
     func bool() throws(PipelineError) -> Bool {
         guard case .bool(let flag) = value else { throw error("expected true or false") }
         return flag
     }
 
-    func number(in range: ClosedRange<Double>, _ what: String = "a number") throws(PipelineError) -> Double {
+    /// The value as a number in `range`; `what` names it in the error ("a fraction").
+    public func number(in range: ClosedRange<Double>, _ what: String = "a number") throws(PipelineError) -> Double {
         guard case .number(let number) = value else { throw error("expected \(what)") }
-        guard range.contains(number) else { throw error("expected \(what) from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), got \(Self.format(number))") }
+        guard range.contains(number) else {
+            let bounds = "from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
+            throw error("expected \(what) \(bounds), got \(Self.format(number))")
+        }
         return number
     }
 
-    func integer(atLeast minimum: Int) throws(PipelineError) -> Int {
-        guard case .number(let number) = value, number.rounded() == number, number >= Double(minimum), number < 1e15 else {
+    /// The value as a whole number of at least `minimum` (and below 10^15).
+    public func integer(atLeast minimum: Int) throws(PipelineError) -> Int {
+        guard case .number(let number) = value, number.rounded() == number, number >= Double(minimum), number < 1e15
+        else {
             throw error("expected a whole number of at least \(minimum)")
         }
         return Int(number)
     }
 
+    /// Whether the value is null.
     var isNull: Bool {
         if case .null = value { return true }
         return false

@@ -12,8 +12,8 @@ protocol TaggedElement: OSMTagged {
 extension OSMElement: TaggedElement {}
 
 /// Selected nodes kept compactly while the input is read: id, version, coordinate and the tags
-/// a record is made of, as bytes in one arena, about a quarter of a record's memory. The
-/// extractor makes the records after the last input, once the reader's buffers are freed, so
+/// a candidate is made of, as bytes in one arena, about a quarter of a candidate's memory. The
+/// extractor makes the candidates after the last input, once the reader's buffers are freed, so
 /// that the two never add up: this keeps a build's peak memory nearly flat with input size.
 struct PendingNodes {
     /// One node, and how many of the tags in `tagLengths` are its.

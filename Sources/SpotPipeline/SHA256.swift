@@ -1,24 +1,26 @@
 import CCrypto
 import Foundation
-import SpotIndex
 
-/// SHA-256 from OpenSSL's libcrypto, fed in pieces.
-final class SHA256 {
+/// SHA-256 from OpenSSL's libcrypto, fed in pieces: of the inputs a build reads and of its
+/// pipeline file, recorded in the index's metadata.
+public final class SHA256 {
     private let context: OpaquePointer
 
-    init() {
+    /// A hasher that has been fed nothing.
+    public init() {
         context = EVP_MD_CTX_new()
         EVP_DigestInit_ex(context, EVP_sha256(), nil)
     }
 
     deinit { EVP_MD_CTX_free(context) }
 
-    func update(_ bytes: UnsafeRawBufferPointer) {
+    /// Feeds `bytes` to the hasher.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
         EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
     }
 
     /// The digest as lowercase hex; the hasher is spent after.
-    func hexDigest() -> String {
+    public func hexDigest() -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
@@ -26,7 +28,7 @@ final class SHA256 {
     }
 
     /// The digest of `bytes`.
-    static func hex(of bytes: [UInt8]) -> String {
+    public static func hex(of bytes: [UInt8]) -> String {
         let hasher = SHA256()
         bytes.withUnsafeBytes(hasher.update)
         return hasher.hexDigest()
@@ -35,7 +37,7 @@ final class SHA256 {
 
 extension SHA256 {
     /// The digest of the file at `path`, read in 1 MiB pieces; nil when it cannot be read.
-    static func hex(ofFile path: String) -> String? {
+    public static func hex(ofFile path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let hasher = SHA256()

@@ -1,5 +1,6 @@
 import Foundation
 import OSMXML
+import ProcessSupport
 import SpotIndex
 import Spots
 
@@ -19,9 +20,10 @@ public struct BuildStatistics: Sendable {
     public var deletedElements = 0
     /// Raw input bytes read, and XML bytes after inflating.
     public var inputBytes = 0, xmlBytes = 0
-    /// Pieces of XML parsed apart on the parsing threads, and stretches parsed in order (the
-    /// prolog, and regions whose element boundaries could not be proven). Not stored in the
-    /// index: its bytes are the same whatever the thread count.
+    /// Pieces of XML parsed apart (on the parsing threads, or on the caller's thread with one
+    /// thread), and pieces parsed in order by the sequential parser (the prolog, the root's end,
+    /// and regions whose element boundaries could not be proven). Not stored in the index: its
+    /// bytes are the same whatever the thread count.
     public var parallelPieces = 0, sequentialPieces = 0
     /// Nodes in the plain form (`<node …/>` without tags) read without expat. Not stored either.
     public var plainNodes = 0
@@ -108,13 +110,13 @@ public struct SpotBuild {
         if extractor.badCoordinates > 0 { read.dropped["bad_coordinates"] = extractor.badCoordinates }
         if extractor.badIDs > 0 { read.dropped["bad_ids"] = extractor.badIDs }
         if extractor.otherRelations > 0 { read.dropped["not_multipolygons"] = extractor.otherRelations }
-        read.output = extractor.records.count
+        read.output = extractor.candidates.count
         read.input = read.output + read.dropped.values.reduce(0, +)
         statistics.stages = [read]
-        var records = extractor.takeRecords()
-        for stage in stages { statistics.stages.append(stage.run(&records)) }
-        let spots = records.map(\.spot)
-        records = []  // the spots share their attributes; the records' own memory goes now
+        var candidates = extractor.takeCandidates()
+        for stage in stages { statistics.stages.append(stage.run(&candidates)) }
+        let spots = candidates.map(\.spot)
+        candidates = []  // the spots share their attributes; the candidates' own memory goes now
         let metadata = IndexMetadata(
             generator: Self.generator,
             buildTime: sourceDateEpoch.map(Self.iso8601) ?? newestTimestamp,

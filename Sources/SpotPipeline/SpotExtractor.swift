@@ -2,7 +2,7 @@ import OSMXML
 import SpotIndex
 import Spots
 
-/// Reads spot records out of OSM elements: every node, way and multipolygon relation with an
+/// Reads spot candidates out of OSM elements: every node, way and multipolygon relation with an
 /// `amenity` or `tourism` tag (amenity selects when both are there; the tourism value is kept in
 /// the context, for the select stage to fall back on), with its attributes and the tags the
 /// category table consults. It decides nothing else: the stages do. Keys are compared as bytes
@@ -11,9 +11,9 @@ import Spots
 /// OpenStreetMap's), is counted and skipped.
 ///
 /// Selected nodes are kept compactly while the inputs are read (`PendingNodes`); `finish()`
-/// makes their records after the last input. With `areas` (not `--no-areas`) the extractor also
+/// makes their candidates after the last input. With `areas` (not `--no-areas`) the extractor also
 /// collects what ways and relations need for a point (`AreaCollector`), and `finish()` adds the
-/// area records after the nodes'. Without, only nodes are read (the reader's filter then
+/// area candidates after the nodes'. Without, only nodes are read (the reader's filter then
 /// delivers nothing else).
 struct SpotExtractor: OSMElementHandler {
     /// The tag keys that make an object a spot, in order of precedence.
@@ -26,8 +26,8 @@ struct SpotExtractor: OSMElementHandler {
 
     /// Keys of other tags to keep as context.
     let contextKeys: [[UInt8]]
-    /// The records, once `finish()` has made them.
-    private(set) var records: [SpotRecord] = []
+    /// The candidates, once `finish()` has made them.
+    private(set) var candidates: [SpotCandidate] = []
     /// Selected nodes until `finish()`.
     private var pendingNodes = PendingNodes()
     private(set) var badCoordinates = 0
@@ -63,42 +63,42 @@ struct SpotExtractor: OSMElementHandler {
             }
             guard element.tagCount > 0, let coordinate = accepted(element, at: coordinate) else { return }
             let contextKeys = contextKeys
-            pendingNodes.append(element, at: coordinate) { Self.isRecordTag($0, contextKeys: contextKeys) }
+            pendingNodes.append(element, at: coordinate) { Self.isCandidateTag($0, contextKeys: contextKeys) }
         case .way:
             areas?.addWay(element)
             guard element.tagCount > 0, let coordinate = accepted(element, at: .origin) else { return }
-            let record = record(for: element, type: .way, at: coordinate)
-            areas?.addArea(record, shape: .way)
+            let candidate = candidate(for: element, type: .way, at: coordinate)
+            areas?.addArea(candidate, shape: .way)
         case .relation:
             guard let coordinate = accepted(element, at: .origin) else { return }
             guard element.value(forKey: "type")?.equals("multipolygon") == true else {
                 otherRelations += 1
                 return
             }
-            let record = record(for: element, type: .relation, at: coordinate)
-            areas?.addArea(record, shape: AreaCollector.multipolygon(element))
+            let candidate = candidate(for: element, type: .relation, at: coordinate)
+            areas?.addArea(candidate, shape: AreaCollector.multipolygon(element))
         }
     }
 
-    /// Ends reading: makes the selected nodes' records, then gives every pending area its point
-    /// and adds its record, counting the areas that got none.
+    /// Ends reading: makes the selected nodes' candidates, then gives every pending area its point
+    /// and adds its candidate, counting the areas that got none.
     mutating func finish() {
         var nodes = pendingNodes
         pendingNodes = PendingNodes()
-        records.reserveCapacity(nodes.count)
-        nodes.drain { node, coordinate in records.append(record(for: node, type: .node, at: coordinate)) }
+        candidates.reserveCapacity(nodes.count)
+        nodes.drain { node, coordinate in candidates.append(candidate(for: node, type: .node, at: coordinate)) }
         guard var collector = areas else { return }
         let (resolved, failures) = collector.resolve()
-        records += resolved
+        candidates += resolved
         for failure in failures { areaFailures[failure.rawValue, default: 0] += 1 }
         areas = nil
     }
 
-    /// Hands over the records, leaving none here: the stages then own the only copy and can
+    /// Hands over the candidates, leaving none here: the stages then own the only copy and can
     /// change it in place.
-    mutating func takeRecords() -> [SpotRecord] {
-        defer { records = [] }
-        return records
+    mutating func takeCandidates() -> [SpotCandidate] {
+        defer { candidates = [] }
+        return candidates
     }
 
     /// The coordinate of an element with a selecting tag, when it can be a spot: not when its
@@ -116,34 +116,34 @@ struct SpotExtractor: OSMElementHandler {
         return coordinate
     }
 
-    /// Whether a record is made of tags with this key: selecting, attribute or context.
-    private static func isRecordTag(_ key: OSMBytes, contextKeys: [[UInt8]]) -> Bool {
+    /// Whether a candidate is made of tags with this key: selecting, attribute or context.
+    private static func isCandidateTag(_ key: OSMBytes, contextKeys: [[UInt8]]) -> Bool {
         key.equals("amenity") || key.equals("tourism") || key.hasPrefix("name:") || key.hasPrefix("addr:")
             || detailKeys.contains(where: key.equals) || contextKeys.contains { $0.elementsEqual(key.buffer) }
     }
 
-    /// The record of an accepted element at `coordinate` (a placeholder for areas until
+    /// The candidate of an accepted element at `coordinate` (a placeholder for areas until
     /// `finish()`).
-    private func record(for element: some TaggedElement, type: OSMType, at coordinate: Coordinate) -> SpotRecord {
+    private func candidate(for element: some TaggedElement, type: OSMType, at coordinate: Coordinate) -> SpotCandidate {
         let (key, value) = element.value(forKey: "amenity").map { ("amenity", $0) } ?? ("tourism", element.value(forKey: "tourism")!)
-        var record = SpotRecord(
+        var candidate = SpotCandidate(
             spot: Spot(ref: OSMRef(type, element.id), coordinate: coordinate, tagKey: key, kind: value.string, category: nil),
             version: element.version)
         for index in 0..<element.tagCount {
             let tag = element.tag(at: index)
             if tag.key.hasPrefix("name:") || tag.key.hasPrefix("addr:") || Self.detailKeys.contains(where: tag.key.equals) {
-                record.spot.setAttribute(key: tag.key.string, value: tag.value.string)
+                candidate.spot.setAttribute(key: tag.key.string, value: tag.value.string)
             } else if contextKeys.contains(where: { $0.elementsEqual(tag.key.buffer) })
                 || (key == "amenity" && tag.key.equals("tourism"))
             {
-                record.context[tag.key.string] = tag.value.string
+                candidate.context[tag.key.string] = tag.value.string
             }
         }
-        return record
+        return candidate
     }
 }
 
 extension Coordinate {
-    /// 0° N 0° E: where a record stands until its point is known.
+    /// 0° N 0° E: where a candidate stands until its point is known.
     fileprivate static let origin = Coordinate(latitudeE7: 0, longitudeE7: 0)!
 }

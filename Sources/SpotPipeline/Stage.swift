@@ -1,11 +1,11 @@
 import OSMGeometry
-import SpotIndex
 import Spots
 
-/// A spot on its way through the build: the spot, its OSM version (to choose between two
-/// meetings of one object), the object's tags that the category table consults, and the area
-/// of a closed way or multipolygon (for deduplication).
-public struct SpotRecord: Sendable {
+/// A spot candidate: a spot on its way through the build, in memory, that the stages may still
+/// change, merge or drop. It carries the spot, its OSM version (to choose between two meetings
+/// of one object), the object's tags that the category table consults, and the area of a closed
+/// way or multipolygon (for deduplication). (A record, in this code, is an entry on disk.)
+public struct SpotCandidate: Sendable {
     /// The spot as far as the build has made it.
     public var spot: Spot
     /// The OSM `version` attribute; 0 when absent.
@@ -15,7 +15,7 @@ public struct SpotRecord: Sendable {
     /// The polygon a way or relation maps, or nil (nodes, open ways).
     public var area: Area?
 
-    /// A record.
+    /// A candidate for `spot`.
     public init(spot: Spot, version: Int64 = 0, context: [String: String] = [:], area: Area? = nil) {
         self.spot = spot
         self.version = version
@@ -30,7 +30,7 @@ extension StageReport {
         self.init(stage: stage, input: 0, output: 0, dropped: [:], tags: [:])
     }
 
-    /// Counts one record dropped for `reason`, and its `tag` when given.
+    /// Counts one candidate dropped for `reason`, and its `tag` when given.
     mutating func drop(_ reason: String, tag: String? = nil) {
         dropped[reason, default: 0] += 1
         if let tag { count(reason, tag: tag) }
@@ -43,23 +43,23 @@ extension StageReport {
 }
 
 /// One step of the build's chain: select → categorize → normalize → dedupe → collect.
-/// A stage works on all records in place, keeping the ones it keeps in order and counting in its
-/// report what it dropped and why. In place, because the records are most of a build's memory:
+/// A stage works on all candidates in place, keeping the ones it keeps in order and counting in its
+/// report what it dropped and why. In place, because the candidates are most of a build's memory:
 /// a stage that built a new array would hold two copies of them at its peak.
 public protocol Stage {
     /// The stage's name in the build statistics.
     var name: String { get }
-    /// Runs the stage over `records`, in place.
-    func run(_ records: inout [SpotRecord], report: inout StageReport)
+    /// Runs the stage over `candidates`, in place.
+    func run(_ candidates: inout [SpotCandidate], report: inout StageReport)
 }
 
 extension Stage {
-    /// Runs the stage over `records`, in place, and returns its filled report.
-    func run(_ records: inout [SpotRecord]) -> StageReport {
+    /// Runs the stage over `candidates`, in place, and returns its filled report.
+    func run(_ candidates: inout [SpotCandidate]) -> StageReport {
         var report = StageReport(stage: name)
-        report.input = records.count
-        run(&records, report: &report)
-        report.output = records.count
+        report.input = candidates.count
+        run(&candidates, report: &report)
+        report.output = candidates.count
         return report
     }
 }

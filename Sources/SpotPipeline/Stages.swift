@@ -1,7 +1,6 @@
-import SpotIndex
 import Spots
 
-/// Keeps one record per OSM object (the higher version; the first on a tie) and drops the
+/// Keeps one candidate per OSM object (the higher version; the first on a tie) and drops the
 /// objects whose selecting tag is excluded (street furniture: `amenity=bench`). An object whose
 /// amenity value is excluded but that also has a tourism value that is not (`amenity=shelter`
 /// with `tourism=wilderness_hut`) is selected by its tourism tag instead.
@@ -10,28 +9,28 @@ struct SelectStage: Stage {
     /// Selecting tags to drop; empty with `--keep-all`.
     let exclude: Set<String>
 
-    func run(_ records: inout [SpotRecord], report: inout StageReport) {
+    func run(_ candidates: inout [SpotCandidate], report: inout StageReport) {
         // A later meeting of an object with a higher version takes the first meeting's place.
         var first: [OSMRef: Int] = [:]
-        var repeated = [Bool](repeating: false, count: records.count)
-        for position in records.indices {
-            guard let earlier = first[records[position].spot.ref] else {
-                first[records[position].spot.ref] = position
+        var repeated = [Bool](repeating: false, count: candidates.count)
+        for position in candidates.indices {
+            guard let earlier = first[candidates[position].spot.ref] else {
+                first[candidates[position].spot.ref] = position
                 continue
             }
             report.drop("repeated_objects")
             repeated[position] = true
-            if records[position].version > records[earlier].version { records.swapAt(earlier, position) }
+            if candidates[position].version > candidates[earlier].version { candidates.swapAt(earlier, position) }
         }
-        records.retain { position, record in
+        candidates.retain { position, candidate in
             guard !repeated[position] else { return false }
-            guard exclude.contains(record.spot.tag) else { return true }
-            if let tourism = record.context["tourism"], !exclude.contains("tourism=" + tourism) {
-                record.spot.tagKey = "tourism"
-                record.spot.kind = tourism
+            guard exclude.contains(candidate.spot.tag) else { return true }
+            if let tourism = candidate.context["tourism"], !exclude.contains("tourism=" + tourism) {
+                candidate.spot.tagKey = "tourism"
+                candidate.spot.kind = tourism
                 return true
             }
-            report.drop("excluded", tag: record.spot.tag)
+            report.drop("excluded", tag: candidate.spot.tag)
             return false
         }
     }
@@ -46,16 +45,16 @@ struct CategorizeStage: Stage {
     let table: CategoryTable
     let keepUnmapped: Bool
 
-    func run(_ records: inout [SpotRecord], report: inout StageReport) {
-        records.retain { _, record in
-            record.spot.category = table.category(key: record.spot.tagKey, value: record.spot.kind, context: record.context)
-            guard record.spot.category == nil else { return true }
-            let reason = table.hasRule(key: record.spot.tagKey, value: record.spot.kind) ? "uncategorized" : "unmapped"
+    func run(_ candidates: inout [SpotCandidate], report: inout StageReport) {
+        candidates.retain { _, candidate in
+            candidate.spot.category = table.category(key: candidate.spot.tagKey, value: candidate.spot.kind, context: candidate.context)
+            guard candidate.spot.category == nil else { return true }
+            let reason = table.hasRule(key: candidate.spot.tagKey, value: candidate.spot.kind) ? "uncategorized" : "unmapped"
             if keepUnmapped {
-                report.count(reason, tag: record.spot.tag)
+                report.count(reason, tag: candidate.spot.tag)
                 return true
             }
-            report.drop(reason, tag: record.spot.tag)
+            report.drop(reason, tag: candidate.spot.tag)
             return false
         }
     }
@@ -66,9 +65,9 @@ struct CategorizeStage: Stage {
 struct NormalizeStage: Stage {
     let name = "normalize"
 
-    func run(_ records: inout [SpotRecord], report: inout StageReport) {
-        for position in records.indices {
-            let original = records[position].spot
+    func run(_ candidates: inout [SpotCandidate], report: inout StageReport) {
+        for position in candidates.indices {
+            let original = candidates[position].spot
             var spot = Spot(
                 ref: original.ref, coordinate: original.coordinate, tagKey: original.tagKey, kind: original.kind,
                 category: original.category, merged: original.merged)
@@ -80,7 +79,7 @@ struct NormalizeStage: Stage {
                     spot.setAttribute(key: key, value: tidy)
                 }
             }
-            records[position].spot = spot
+            candidates[position].spot = spot
         }
     }
 
@@ -94,7 +93,7 @@ struct NormalizeStage: Stage {
 struct CollectStage: Stage {
     let name = "collect"
 
-    func run(_ records: inout [SpotRecord], report: inout StageReport) {
-        records.sort { $0.spot.ref < $1.spot.ref }
+    func run(_ candidates: inout [SpotCandidate], report: inout StageReport) {
+        candidates.sort { $0.spot.ref < $1.spot.ref }
     }
 }

@@ -24,10 +24,12 @@ public enum RefreshOutcome {
 /// drop overall and per category, against the published index); publish by renaming over the
 /// output while keeping earlier generations (`Generations`).
 public struct Refresh {
-    /// What to build, where to publish, the gates and the generations to keep.
+    /// What to build and where to publish.
     public let pipeline: Pipeline
     /// The published path.
     public let output: String
+    /// The gates and the generations to keep.
+    public let settings: RefreshSettings
     /// Rebuild even when the inputs are unchanged.
     public let force: Bool
     /// Threads that parse XML.
@@ -35,17 +37,21 @@ public struct Refresh {
     /// Where each step is logged.
     public let log: RefreshLog
 
-    /// A refresh of `pipeline`, whose output must be set.
-    public init(pipeline: Pipeline, log: RefreshLog, force: Bool = false, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        precondition(pipeline.output != nil, "a refresh needs the pipeline's output")
+    /// A refresh of `pipeline`; throws when its gates or generations are invalid, or it names no
+    /// inputs or no output.
+    public init(
+        pipeline: Pipeline, log: RefreshLog, force: Bool = false,
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws(PipelineError) {
+        settings = try RefreshSettings(pipeline)
+        output = try pipeline.refreshOutput()
         self.pipeline = pipeline
-        self.output = pipeline.output!
         self.force = force
         self.threads = threads
         self.log = log
     }
 
-    private var generations: Generations { Generations(output: output, keep: pipeline.keep) }
+    private var generations: Generations { Generations(output: output, keep: settings.keep) }
 
     /// Where a build that a gate refused is kept: NAME.rejected.spots beside the output.
     public var rejectedPath: String { generations.rejected }
@@ -81,8 +87,9 @@ public struct Refresh {
             return ((), ["bytes": bytes.count], nil)
         }
         let (report, reasons) = try log.timed("gates") { () -> ((Report, [String]), counts: [String: Int], message: String?) in
-            let report = try Report(index: try SpotIndexReader(path: generations.candidate), against: published, maxDrop: pipeline.gates.maxDrop)
-            let reasons = gateFailures(report, spots: report.coverage.total)
+            let candidate = try SpotIndexReader(path: generations.candidate)
+            let report = try Report(index: candidate, against: published, maxDrop: settings.gates.maxDrop)
+            let reasons = settings.gates.failures(of: report)
             return ((report, reasons), ["failed": reasons.count], reasons.isEmpty ? nil : reasons.joined(separator: "; "))
         }
         guard reasons.isEmpty else {
@@ -105,19 +112,5 @@ public struct Refresh {
             try generations.rollback()
             return ((), [:], output)
         }
-    }
-
-    /// The gates `report` fails, one line each: too few spots, or a fall of more than the
-    /// maximum drop overall or in one category against the published index.
-    private func gateFailures(_ report: Report, spots: Int) -> [String] {
-        var reasons: [String] = []
-        let gates = pipeline.gates
-        if spots < gates.minSpots { reasons.append("\(spots) spots, fewer than gates.min_spots \(gates.minSpots)") }
-        guard let diff = report.diff else { return reasons }
-        if diff.total.fell(byMoreThan: gates.maxDrop) {
-            reasons.append("spots fell from \(diff.total.before) to \(diff.total.after), more than gates.max_drop \(gates.maxDrop)")
-        }
-        reasons += diff.warningMessages
-        return reasons
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
+import ProcessSupport
 import SpotExport
 import SpotIndex
-import Spots
 
 /// The `--batch` loop of `search` and `cluster`: one JSON request per line of a file (or `-`
 /// for standard input), one JSON line of results per request, in order. A line that is not a

@@ -37,7 +37,7 @@ enum RefreshCommand {
         guard let format = RefreshLog.Format(rawValue: formatName) else { throw UsageError("--log-format must be text or json, not '\(formatName)'") }
         let pipeline = try Pipeline.load(file)
         let output = try pipeline.refreshOutput()
-        let refresh = Refresh(pipeline: pipeline, log: RefreshLog(format: format) { FileHandle.standardError.write(Data($0.utf8)) }, force: arguments.flag("--force"), threads: try BuildCommand.threads(arguments))
+        let refresh = try Refresh(pipeline: pipeline, log: RefreshLog(format: format) { FileHandle.standardError.write(Data($0.utf8)) }, force: arguments.flag("--force"), threads: try BuildCommand.threads(arguments))
         if arguments.flag("--rollback") {
             try refresh.rollback()
             print("rolled back: \(output) is the previous generation again")

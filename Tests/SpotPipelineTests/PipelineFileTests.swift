@@ -28,7 +28,7 @@ func pipelineError(_ text: String, files: [String: String] = [:]) -> (path: Stri
 
 @Suite("Pipeline files")
 struct PipelineFileTests {
-    @Test("the built-in defaults: the category table, the exclusions, 50 m, the gates")
+    @Test("the built-in defaults: the category table, the exclusions, 50 m")
     func defaults() throws {
         let pipeline = try Pipeline.defaults()
         #expect(pipeline.inputs.isEmpty && pipeline.output == nil)
@@ -36,7 +36,7 @@ struct PipelineFileTests {
         #expect(!pipeline.exclude.contains("amenity=post_box") && !pipeline.exclude.contains("amenity=toilets"))
         #expect(pipeline.dedupe.enabled && pipeline.dedupe.radius == 50)
         #expect(pipeline.dedupe.radiusByCategory.values.allSatisfy { $0 <= 200 })
-        #expect(pipeline.gates == Gates(minSpots: 1, maxDrop: 0.2) && pipeline.keep == 3 && !pipeline.keepAll)
+        #expect(!pipeline.keepAll && pipeline.areas)
         let table = pipeline.categories
         #expect(table.category(key: "amenity", value: "cafe") == .cafe)
         #expect(table.category(key: "amenity", value: "fast_food") == .restaurant)
@@ -84,9 +84,6 @@ struct PipelineFileTests {
         (#"{"exclude": "amenity=bench"}"#, ".exclude", "expected an array"),
         (#"{"inputs": [3]}"#, ".inputs[0]", "expected a string"),
         (#"{"output": ""}"#, ".output", "expected a path"),
-        (#"{"gates": {"max_drop": 1.5}}"#, ".gates.max_drop", "expected a fraction from 0 to 1"),
-        (#"{"gates": {"min_spots": 2.5}}"#, ".gates.min_spots", "whole number"),
-        (#"{"keep": 0}"#, ".keep", "at least 1"),
         (#"{"keep_all": "yes"}"#, ".keep_all", "expected true or false"),
         (#"{"areas": 1}"#, ".areas", "expected true or false"),
         (#"{"frobnicate": true}"#, ".frobnicate", "unknown key"),
@@ -122,9 +119,9 @@ struct PipelineFileTests {
 
 @Suite("Select and categorize")
 struct SelectCategorizeTests {
-    func record(_ id: Int64, _ tag: String, context: [String: String] = [:], version: Int64 = 0) -> SpotRecord {
+    func candidate(_ id: Int64, _ tag: String, context: [String: String] = [:], version: Int64 = 0) -> SpotCandidate {
         let parts = tag.split(separator: "=").map(String.init)
-        return SpotRecord(
+        return SpotCandidate(
             spot: Spot(ref: OSMRef(.node, id), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: parts[0], kind: parts[1], category: nil),
             version: version, context: context)
     }
@@ -133,8 +130,8 @@ struct SelectCategorizeTests {
     func excludes() {
         let stage = SelectStage(exclude: ["amenity=bench", "amenity=shelter"])
         let (kept, report) = stage.output(for: [
-            record(1, "amenity=bench"), record(2, "amenity=cafe"), record(3, "amenity=bench"),
-            record(4, "amenity=shelter", context: ["tourism": "wilderness_hut"]),
+            candidate(1, "amenity=bench"), candidate(2, "amenity=cafe"), candidate(3, "amenity=bench"),
+            candidate(4, "amenity=shelter", context: ["tourism": "wilderness_hut"]),
         ])
         #expect(kept.map(\.spot.ref.id) == [2, 4])
         #expect(kept[1].spot.tag == "tourism=wilderness_hut")
@@ -144,18 +141,18 @@ struct SelectCategorizeTests {
     @Test("unmapped values are dropped and counted, or kept with no category when asked")
     func categorizes() throws {
         let table = try Pipeline.defaults().categories
-        let records = [record(1, "amenity=cafe"), record(2, "amenity=unheard_of"), record(3, "tourism=attraction", context: ["historic": "castle"])]
-        let (strict, report) = CategorizeStage(table: table, keepUnmapped: false).output(for: records)
+        let candidates = [candidate(1, "amenity=cafe"), candidate(2, "amenity=unheard_of"), candidate(3, "tourism=attraction", context: ["historic": "castle"])]
+        let (strict, report) = CategorizeStage(table: table, keepUnmapped: false).output(for: candidates)
         #expect(strict.map(\.spot.category) == [.cafe, .castle])
         #expect(report.dropped == ["unmapped": 1] && report.tags["unmapped"] == ["amenity=unheard_of": 1])
-        let (lenient, counted) = CategorizeStage(table: table, keepUnmapped: true).output(for: records)
+        let (lenient, counted) = CategorizeStage(table: table, keepUnmapped: true).output(for: candidates)
         #expect(lenient.map(\.spot.category) == [.cafe, nil, .castle])
         #expect(counted.dropped.isEmpty && counted.tags["unmapped"] == ["amenity=unheard_of": 1])
     }
 
     @Test("normalize trims and collapses white space and removes empty attributes")
     func normalizes() {
-        var input = record(1, "amenity=cafe")
+        var input = candidate(1, "amenity=cafe")
         input.spot.name = "  Café \t Central "
         input.spot.details[.phone] = "   "
         input.spot.address["street"] = "Main\nStreet"

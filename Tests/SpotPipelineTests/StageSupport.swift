@@ -1,11 +1,11 @@
-import SpotIndex
+import Spots
 @testable import SpotPipeline
 
 extension Stage {
-    /// The stage's output for `records` and its report: a test's view of one stage.
-    func output(for records: [SpotRecord]) -> (records: [SpotRecord], report: StageReport) {
-        var records = records
-        let report = run(&records)
-        return (records, report)
+    /// The stage's output for `candidates` and its report: a test's view of one stage.
+    func output(for candidates: [SpotCandidate]) -> (candidates: [SpotCandidate], report: StageReport) {
+        var candidates = candidates
+        let report = run(&candidates)
+        return (candidates, report)
     }
 }

@@ -1,12 +1,10 @@
-import Foundation
-
 /// How the process's allocator keeps or returns freed memory, where the C library is glibc
-/// (elsewhere these do nothing). Its functions are looked up when first used: Glibc's Swift
-/// module has neither `malloc_trim` nor `mallopt`.
+/// (elsewhere these do nothing). Its functions are looked up when first used (`CSymbol`):
+/// Glibc's Swift module has neither `malloc_trim` nor `mallopt`.
 public enum ProcessMemory {
     /// Gives the memory freed so far back to the system (`malloc_trim`), from every thread's
-    /// arena: a build calls it after reading, so that the records are not made on top of what
-    /// the reader's threads freed (the ring, the batches).
+    /// arena: a build calls it after reading, so that the spot candidates are not made on top of
+    /// what the reader's threads freed (the ring, the batches).
     public static func releaseFreed() {
         _ = mallocTrim?(0)
     }
@@ -27,16 +25,6 @@ public enum ProcessMemory {
         _ = mallopt(trimThreshold, 1 << 30)
     }
 
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = function(named: "malloc_trim")
-    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = function(named: "mallopt")
-
-    /// The C function `name` of the process, as type `Function`, or nil where it has none.
-    private static func function<Function>(named name: String) -> Function? {
-        #if os(Linux)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }  // RTLD_DEFAULT
-        return unsafeBitCast(symbol, to: Function.self)
-        #else
-        return nil
-        #endif
-    }
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = CSymbol.function(named: "malloc_trim")
+    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = CSymbol.function(named: "mallopt")
 }

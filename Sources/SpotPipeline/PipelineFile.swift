@@ -1,0 +1,137 @@
+import Foundation
+import OSMXML
+import SpotCluster
+import Spots
+
+/// The JSON form of a pipeline file.
+enum PipelineFile {
+    /// The top-level keys a pipeline file may have.
+    static let keys = Set([
+        "inputs", "output", "categories", "category_words", "exclude", "keep_all", "areas", "dedupe", "clusters",
+        "limits",
+    ]).union(PipelineFields.keys)
+
+    /// Parses `text` (the contents of `file`), resolving paths against `folder` (nil: the
+    /// built-in folder), taking absent fields from `base` (nil: every field but inputs and
+    /// output must be present, as in default.json).
+    static func parse(
+        _ text: String, file: String, folder: URL?, over base: Pipeline?
+    ) throws(PipelineError) -> Pipeline {
+        let members = try JSONNode.parse(text, file: file).object(allowing: keys)
+        let root = JSONObject(file: file, path: "", members: members)
+        func resolve(_ node: JSONNode) throws(PipelineError) -> String {
+            let path = try node.string()
+            guard !path.isEmpty else { throw node.error("expected a path") }
+            guard let folder, !path.hasPrefix("/") else { return path }
+            return folder.appendingPathComponent(path).standardizedFileURL.path
+        }
+
+        let inputs = try root["inputs"].map { (node) throws(PipelineError) in try node.array().map(resolve) }
+            ?? base?.inputs ?? []
+        let output = try root["output"].map(resolve) ?? base?.output
+        let categories = try root.value("categories", inherited: base?.categories) { (node) throws(PipelineError) in
+            let text = try dataFile(node, folder: folder, builtIn: BuiltInPipelineFiles.categories)
+            return try CategoryFile.parse(text, file: try node.string())
+        }
+        let categoryWords = try root.value("category_words", inherited: base?.categoryWords) {
+            (node) throws(PipelineError) in
+            let text = try dataFile(node, folder: folder, builtIn: BuiltInPipelineFiles.categoryWords)
+            return try CategoryWordsFile.parse(text, file: try node.string())
+        }
+        let exclude = try root.value("exclude", inherited: base?.exclude) { (node) throws(PipelineError) in
+            Set(try node.array().map { (item) throws(PipelineError) in try tag(item).key + "=" + tag(item).value })
+        }
+        let keepAll = try root.bool("keep_all", inherited: base?.keepAll)
+        let areas = try root.bool("areas", inherited: base?.areas)
+        let dedupe = try dedupeSettings(
+            try root.object("dedupe", allowing: ["enabled", "radius", "radius_by_category"], required: base == nil),
+            base: base?.dedupe)
+        let clusters = try clusterSettings(
+            try root.object("clusters", allowing: Set(clusterKeys), required: base == nil), base: base)
+        let limits = try readLimits(
+            try root.object("limits", allowing: Set(limitKeys), required: base == nil), base: base?.limits)
+        return Pipeline(
+            file: nil, fileSHA256: nil, inputs: inputs, output: output, categories: categories,
+            categoryWords: categoryWords, exclude: exclude, keepAll: keepAll, areas: areas, dedupe: dedupe,
+            refreshFields: PipelineFields(of: root, over: base?.refreshFields), clusters: clusters, limits: limits)
+    }
+
+    /// A `key=value` tag string.
+    static func tag(_ node: JSONNode) throws(PipelineError) -> (key: String, value: String) {
+        let text = try node.string()
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw node.error("expected \"key=value\", got \"\(text)\"")
+        }
+        return (String(parts[0]), String(parts[1]))
+    }
+
+    /// The text of the data file a pipeline names: the built-in one for default.json.
+    private static func dataFile(_ node: JSONNode, folder: URL?, builtIn: String) throws(PipelineError) -> String {
+        let name = try node.string()
+        guard let folder else { return builtIn }
+        let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw node.error("cannot read the file \(path)")
+        }
+        return text
+    }
+
+    /// The `dedupe` object: `enabled`, `radius` and `radius_by_category` (metres, 0 to 200);
+    /// absent fields come from `base`.
+    private static func dedupeSettings(
+        _ fields: JSONObject, base: DedupeSettings?
+    ) throws(PipelineError) -> DedupeSettings {
+        let range = 0.0...200.0
+        let byCategory = try fields.value("radius_by_category", inherited: base?.radiusByCategory) {
+            (overrides) throws(PipelineError) in
+            var byCategory: [Category: Double] = [:]
+            for (name, value) in try overrides.object() {
+                guard let category = Category(rawValue: name) else { throw value.error("unknown category \"\(name)\"") }
+                byCategory[category] = try value.number(in: range, "a distance in metres")
+            }
+            return byCategory
+        }
+        return DedupeSettings(
+            enabled: try fields.bool("enabled", inherited: base?.enabled),
+            radius: try fields.number("radius", in: range, "a distance in metres", inherited: base?.radius),
+            radiusByCategory: byCategory)
+    }
+
+    private static let clusterKeys = ["enabled", "max_zoom", "radius", "extent"]
+
+    /// The `clusters` object: `enabled`, `max_zoom`, `radius` (pixels) and `extent` (pixels);
+    /// nil when disabled. Absent fields come from `base`, or from supercluster's defaults when
+    /// `base` has cluster levels turned off.
+    private static func clusterSettings(
+        _ fields: JSONObject, base: Pipeline?
+    ) throws(PipelineError) -> ClusterSettings? {
+        if base == nil, let missing = clusterKeys.first(where: { fields[$0] == nil }) { throw fields.missing(missing) }
+        guard try fields["enabled"]?.bool() ?? (base?.clusters != nil) else { return nil }
+        let defaults = base?.clusters ?? .standard
+        var maxZoom = defaults.maxZoom
+        if let zoom = fields["max_zoom"] {
+            let range = ClusterSettings.maxZoomRange
+            maxZoom = try zoom.integer(atLeast: range.lowerBound)
+            guard range.contains(maxZoom) else { throw zoom.error("expected a zoom from 0 to \(range.upperBound)") }
+        }
+        return ClusterSettings(
+            maxZoom: maxZoom,
+            radius: try fields["radius"]?.number(in: ClusterSettings.radiusRange, "a radius in pixels")
+                ?? defaults.radius,
+            extent: try fields["extent"]?.number(in: ClusterSettings.extentRange, "a tile size in pixels")
+                ?? defaults.extent)
+    }
+
+    private static let limitKeys = ["max_element_bytes", "max_tags", "max_value_bytes"]
+
+    /// The `limits` object: `max_element_bytes`, `max_tags`, `max_value_bytes`, each a whole
+    /// number of at least 1; absent fields come from `base`.
+    private static func readLimits(_ fields: JSONObject, base: OSMReadLimits?) throws(PipelineError) -> OSMReadLimits {
+        if base == nil, let missing = limitKeys.first(where: { fields[$0] == nil }) { throw fields.missing(missing) }
+        return OSMReadLimits(
+            maxElementBytes: try fields.integer("max_element_bytes", atLeast: 1, inherited: base?.maxElementBytes),
+            maxTags: try fields.integer("max_tags", atLeast: 1, inherited: base?.maxTags),
+            maxValueBytes: try fields.integer("max_value_bytes", atLeast: 1, inherited: base?.maxValueBytes))
+    }
+}
