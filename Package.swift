@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "OSMXML", dependencies: ["CExpat", "CZlib"]),
         // The domain: spots, categories, coordinates. Foundation only.
         .target(name: "Spots"),
+        // One JSON value type and a strict parser: batch request lines and pipeline files. No dependencies.
+        .target(name: "SpotJSON"),
         // Area geometry for the build: node locations, way node lists, rings, representative points.
         .target(name: "OSMGeometry", dependencies: ["Spots"]),
         // Pin clustering by the supercluster method, in Web Mercator. Foundation only.
@@ -30,7 +32,7 @@ let package = Package(
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedPipelines plugin.
         .target(
-            name: "SpotPipeline", dependencies: ["OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster", "CCrypto"],
+            name: "SpotPipeline", dependencies: ["OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster", "SpotJSON", "CCrypto"],
             plugins: ["EmbedPipelines"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
         // A seeded random number generator shared by the tests and benchmarks.
@@ -42,15 +44,15 @@ let package = Package(
         .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files"]),
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
         .target(name: "SpotSearch", dependencies: ["SpotIndex", "Spots", "SpotCluster"]),
-        // An index's spots as NDJSON, GeoJSON or CSV.
-        .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex"]),
+        // An index's spots as NDJSON, GeoJSON or CSV; search results and clusters as the commands print them.
+        .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster"]),
         // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
         .target(name: "SpotReport", dependencies: ["SpotIndex", "Spots"], exclude: ["REPORT-SCHEMA.md"]),
         // The nightly refresh: lock, unchanged check, build, gates, atomic publishing, generations.
         .target(name: "SpotRefresh", dependencies: ["SpotPipeline", "SpotIndex", "SpotReport"]),
         // The command line: arguments, subcommands, progress, exit codes.
         .executableTarget(
-            name: "spots", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport", "SpotRefresh"]),
+            name: "spots", dependencies: ["OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport", "SpotRefresh", "SpotJSON"]),
 
         .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
@@ -59,7 +61,9 @@ let package = Package(
         .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "SpotCluster", "CZlib", "SeededRandom"]),
         .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster"]),
         .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom"]),
-        .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex", "SeededRandom"]),
+        .testTarget(name: "SpotJSONTests", dependencies: ["SpotJSON"]),
+        .testTarget(
+            name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SeededRandom"]),
         .testTarget(name: "SpotReportTests", dependencies: ["SpotReport", "SpotIndex", "Spots", "SpotPipeline"]),
         .testTarget(name: "CommandTests", dependencies: ["spots"]),
     ]

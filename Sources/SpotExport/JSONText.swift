@@ -27,6 +27,12 @@ struct JSONObject {
         if let value { JSONText.appendString(value, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
     }
 
+    /// Adds a whole number.
+    mutating func add(_ key: StaticString, integer value: Int64) {
+        addKey(key)
+        JSONText.appendInteger(value, to: &bytes)
+    }
+
     /// Adds a fixed-point coordinate with seven decimals.
     mutating func add(_ key: StaticString, fixedPoint value: Int32) {
         addKey(key)
@@ -111,11 +117,11 @@ public enum JSONText {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// `value` as a JSON string.
-    static func string(_ value: String) -> String {
-        var bytes: [UInt8] = []
-        appendString(value, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+    /// A number as JSON: the shortest decimal that reads back to the same Double, or null for
+    /// none (or one that is not finite). Distances are written so.
+    static func number(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        return "\(value)"
     }
 
     /// Appends a fixed-point value (degrees × 10^7) with exactly seven decimals.
@@ -150,7 +156,7 @@ public enum JSONText {
     /// A string-to-string map as a JSON object with sorted keys.
     static func object(_ map: [String: String]) -> [UInt8] {
         var object = JSONObject()
-        for key in map.keys.sorted() { object.add(dynamicKey: key, map[key]!) }
+        for (key, value) in map.sorted(by: { $0.key < $1.key }) { object.add(dynamicKey: key, value) }
         return object.closed
     }
 }

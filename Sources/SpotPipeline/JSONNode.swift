@@ -1,4 +1,4 @@
-import Foundation
+import SpotJSON
 
 /// Why a pipeline or category file is refused: the file, the JSON path of the offending field
 /// (`.dedupe.radius`), and what is wrong. Exit 78.
@@ -16,28 +16,6 @@ public struct PipelineError: Error, CustomStringConvertible, Sendable {
     public var description: String { [file, path, message].compactMap { $0 }.joined(separator: ": ") }
 }
 
-/// A parsed JSON value.
-enum JSONValue: Decodable {
-    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-}
-
 /// A JSON value with where it sits (`.dedupe.radius`), so that every validation error names
 /// the field it is about.
 struct JSONNode {
@@ -48,10 +26,9 @@ struct JSONNode {
     /// Parses `text`, the contents of `file`.
     static func parse(_ text: String, file: String) throws(PipelineError) -> JSONNode {
         do {
-            return JSONNode(value: try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), path: "", file: file)
+            return JSONNode(value: try JSONValue(parsing: text.utf8), path: "", file: file)
         } catch {
-            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? "\(error)"
-            throw PipelineError(file: file, path: nil, message: "not valid JSON (\(Self.brief(reason)))")
+            throw PipelineError(file: file, path: nil, message: "not valid JSON (\(error))")
         }
     }
 
@@ -109,11 +86,5 @@ struct JSONNode {
 
     private static func format(_ number: Double) -> String {
         number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
-    }
-
-    /// The first sentence of a decoder's message.
-    private static func brief(_ text: String) -> String {
-        let line = text.split(separator: "\n").first.map(String.init) ?? text
-        return line.count > 160 ? String(line.prefix(160)) + "…" : line
     }
 }

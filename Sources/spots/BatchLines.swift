@@ -25,7 +25,7 @@ enum BatchLines {
             } catch let error as IndexError {
                 throw error
             } catch {
-                try sink.write("{\"error\":" + SpotExporter.jsonString("\(error)") + "}\n")
+                try sink.write(BatchAnswer.error("\(error)") + [0x0A])
             }
         }
         var pending = Data()

@@ -6,9 +6,9 @@ enum InspectCommand {
     static let options = [Help.option]
 
     static let help = Help(
+        command: "inspect",
         overview: "Show what an index holds and verify every section's checksum.",
-        usage: "spots inspect <index>",
-        arguments: [("<index>", "An index written by 'spots build'.")],
+        arguments: [Help.index],
         options: options,
         discussion: "Exits 65 when a checksum does not match or the file is damaged.")
 
