@@ -7,7 +7,9 @@ public enum BatchAnswer {
     /// The answer to a search request: each result's `osm_type`, `osm_id`, `lat`, `lon`,
     /// `category`, `name` and `distance_m` (null without a point of reference), read from
     /// `index` without decoding the spot.
-    public static func results(_ ranked: [(spot: Int, distance: Double?)], of index: SpotIndexReader) throws -> [UInt8] {
+    public static func results(
+        _ ranked: [(spot: Int, distance: Double?)], of index: SpotIndexReader
+    ) throws -> [UInt8] {
         var bytes = Array("{\"results\":[".utf8)
         for (position, result) in ranked.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }

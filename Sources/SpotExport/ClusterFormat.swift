@@ -89,7 +89,9 @@ enum ClusterJSON {
 
     /// Appends `,"cluster_id":…,"point_count":…`, supercluster's `point_count_abbreviated`
     /// when `abbreviated`, then `categories` (category to count) and `expansion_zoom`.
-    private static func appendClusterProperties(_ cluster: MapCluster, to bytes: inout [UInt8], abbreviated: Bool = false) {
+    private static func appendClusterProperties(
+        _ cluster: MapCluster, to bytes: inout [UInt8], abbreviated: Bool = false
+    ) {
         JSONText.appendKey("cluster_id", to: &bytes)
         if let id = cluster.id { JSONText.appendInteger(Int64(id), to: &bytes) } else { bytes += Array("null".utf8) }
         JSONText.appendKey("point_count", to: &bytes)

@@ -67,14 +67,17 @@ public enum JSONText {
         appendInPlace(count + 4, to: &bytes) { text in
             text[0] = first ? UInt8(ascii: "{") : UInt8(ascii: ",")
             text[1] = UInt8(ascii: "\"")
-            _ = UnsafeMutableBufferPointer(rebasing: text[2..<2 + count]).initialize(from: UnsafeBufferPointer(start: key.utf8Start, count: count))
+            let name = UnsafeBufferPointer(start: key.utf8Start, count: count)
+            _ = UnsafeMutableBufferPointer(rebasing: text[2..<2 + count]).initialize(from: name)
             text[count + 2] = UInt8(ascii: "\"")
             text[count + 3] = UInt8(ascii: ":")
         }
     }
 
     /// Appends `count` bytes that `write` fills in on the stack, in one copy.
-    private static func appendInPlace(_ count: Int, to bytes: inout [UInt8], _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    private static func appendInPlace(
+        _ count: Int, to bytes: inout [UInt8], _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void
+    ) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { text in
             write(text)
             bytes.append(contentsOf: text)
@@ -95,7 +98,9 @@ public enum JSONText {
     public static func appendString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         let plain = value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
             bytes.append(contentsOf: utf8)
             return true
         }

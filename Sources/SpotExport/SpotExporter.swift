@@ -29,11 +29,13 @@ public struct SpotExporter {
         case .ndjson:
             for position in 0..<index.count { try write(Self.ndjson(try index.spot(at: position)) + [0x0A]) }
         case .geojson:
-            try GeoJSON.writeCollection(count: index.count, feature: { Self.geojson(try index.spot(at: $0)) }, to: write)
+            try GeoJSON.writeCollection(
+                count: index.count, feature: { Self.geojson(try index.spot(at: $0)) }, to: write)
         case .csv:
             try write(Array((Self.csvHeader.joined(separator: ",") + "\r\n").utf8))
             for position in 0..<index.count {
-                try write(Array((Self.csvRow(try index.spot(at: position)).map(Self.csvField).joined(separator: ",") + "\r\n").utf8))
+                let fields = Self.csvRow(try index.spot(at: position)).map(Self.csvField)
+                try write(Array((fields.joined(separator: ",") + "\r\n").utf8))
             }
         }
     }
@@ -85,7 +87,8 @@ public struct SpotExporter {
     }
 
     /// The CSV columns: the scalar fields in export order, then the formatted address.
-    public static let csvHeader = ["osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name"]
+    public static let csvHeader =
+        ["osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name"]
         + Spot.Detail.allCases.map(\.rawValue) + ["address"]
 
     private static func csvRow(_ spot: Spot) -> [String] {
@@ -115,7 +118,8 @@ public struct SpotExporter {
             used.insert("place")
         }
         var parts = groups.map { group in
-            group.compactMap { $0 == "street" ? address["street"] ?? address["place"] : address[$0] }.joined(separator: " ")
+            group.compactMap { $0 == "street" ? address["street"] ?? address["place"] : address[$0] }
+                .joined(separator: " ")
         }.filter { !$0.isEmpty }
         parts += address.filter { !used.contains($0.key) }.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         return parts.joined(separator: ", ")

@@ -40,7 +40,7 @@ extension Arguments {
         _ name: String, as type: Choice.Type
     ) throws(UsageError) -> Choice? where Choice.RawValue == String {
         let names = Choice.allCases.map(\.rawValue)
-        let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
+        let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
         return try read(name, expecting: list, Choice.init(rawValue:))
     }
 

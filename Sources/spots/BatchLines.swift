@@ -13,7 +13,9 @@ enum BatchLines {
         if file == "-" {
             handle = .standardInput
         } else {
-            guard let opened = FileHandle(forReadingAtPath: file) else { throw UsageError("--batch: cannot read '\(file)'") }
+            guard let opened = FileHandle(forReadingAtPath: file) else {
+                throw UsageError("--batch: cannot read '\(file)'")
+            }
             handle = opened
         }
         let sink = try OutputSink(path: nil)

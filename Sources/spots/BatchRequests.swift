@@ -14,7 +14,8 @@ struct BatchRequestError: Error, CustomStringConvertible {
 enum SearchBatchRequest {
     /// The request `line` holds.
     static func parse(_ line: Data) throws(BatchRequestError) -> SearchRequest {
-        let object = try BatchFields.object(line, keys: ["near", "radius", "bbox", "categories", "exclude", "query", "limit"])
+        let keys: Set = ["near", "radius", "bbox", "categories", "exclude", "query", "limit"]
+        let object = try BatchFields.object(line, keys: keys)
         var request = SearchRequest()
         if let near = object["near"] {
             guard let pair = BatchFields.numbers(near), pair.count == 2,
@@ -23,14 +24,18 @@ enum SearchBatchRequest {
             request.near = point
         }
         if let radius = object["radius"] {
-            guard case .number(let metres) = radius, metres >= 0 else { throw BatchRequestError("radius: expected metres") }
+            guard case .number(let metres) = radius, metres >= 0 else {
+                throw BatchRequestError("radius: expected metres")
+            }
             request.radius = metres
         }
         if let bbox = object["bbox"] { request.region = try BatchFields.box(bbox) }
         for (key, including) in [("categories", true), ("exclude", false)] {
             guard let value = object[key] else { continue }
             let categories = try BatchFields.categories(value, key: key)
-            guard request.pointOfInterestFilter == nil else { throw BatchRequestError("give categories or exclude, not both") }
+            guard request.pointOfInterestFilter == nil else {
+                throw BatchRequestError("give categories or exclude, not both")
+            }
             request.pointOfInterestFilter =
                 including ? PointOfInterestFilter(including: categories) : PointOfInterestFilter(excluding: categories)
         }
@@ -59,7 +64,8 @@ enum ClusterBatchRequest {
         }
         var request = ClusterRequest(region: try BatchFields.box(bbox), zoom: zoom)
         if let categories = object["categories"] {
-            request.pointOfInterestFilter = PointOfInterestFilter(including: try BatchFields.categories(categories, key: "categories"))
+            let names = try BatchFields.categories(categories, key: "categories")
+            request.pointOfInterestFilter = PointOfInterestFilter(including: names)
         }
         return request
     }
@@ -69,7 +75,9 @@ enum ClusterBatchRequest {
 private enum BatchFields {
     /// The members of the JSON object `line` holds, every key one of `keys`.
     static func object(_ line: Data, keys: Set<String>) throws(BatchRequestError) -> [String: JSONValue] {
-        guard case .object(let object)? = try? JSONValue(parsing: line) else { throw BatchRequestError("not a JSON object") }
+        guard case .object(let object)? = try? JSONValue(parsing: line) else {
+            throw BatchRequestError("not a JSON object")
+        }
         if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
             throw BatchRequestError("unknown key \"\(unknown)\"")
         }
@@ -86,7 +94,9 @@ private enum BatchFields {
 
     /// The categories of a `categories` (or `exclude`) value named `key`: an array of names.
     static func categories(_ value: JSONValue, key: String) throws(BatchRequestError) -> Set<Category> {
-        guard case .array(let items) = value else { throw BatchRequestError("\(key): expected an array of category names") }
+        guard case .array(let items) = value else {
+            throw BatchRequestError("\(key): expected an array of category names")
+        }
         var categories: Set<Category> = []
         for item in items {
             guard case .string(let name) = item, let category = Category(rawValue: name) else {

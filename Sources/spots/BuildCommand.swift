@@ -6,35 +6,65 @@ enum BuildCommand {
     static let options: [OptionSpec] = [
         OptionSpec(
             names: ["-o", "--output"], valueName: "output",
-            help: "The index file to write. Written to a temporary file\nbeside it and renamed, so it is replaced only on success."),
+            help: """
+                The index file to write. Written to a temporary file
+                beside it and renamed, so it is replaced only on success.
+                """),
         OptionSpec(
             names: ["--pipeline"], valueName: "file",
-            help: "A pipeline file (Pipelines/NAME.json): inputs, output,\ncategories, exclusions, dedup settings. Inputs, -o\n"
-                + "and flags given here override it."),
+            help: """
+                A pipeline file (Pipelines/NAME.json): inputs, output,
+                categories, exclusions, dedup settings. Inputs, -o
+                and flags given here override it.
+                """),
         OptionSpec(
             names: ["--keep-all"], valueName: nil,
-            help: "Keep every amenity/tourism element: no exclusions,\nvalues without a category kept with category null."),
+            help: """
+                Keep every amenity/tourism element: no exclusions,
+                values without a category kept with category null.
+                """),
         OptionSpec(
             names: ["--no-dedupe"], valueName: nil,
-            help: "Do not merge same-name places. (The same OSM object\nmet twice is always one spot.)"),
+            help: """
+                Do not merge same-name places. (The same OSM object
+                met twice is always one spot.)
+                """),
         OptionSpec(
             names: ["--no-areas"], valueName: nil,
-            help: "Read nodes only: no spots for ways and multipolygon\nrelations, and no node locations kept (faster)."),
+            help: """
+                Read nodes only: no spots for ways and multipolygon
+                relations, and no node locations kept (faster).
+                """),
         OptionSpec(
             names: ["--no-clusters"], valueName: nil,
-            help: "Write no cluster levels ('spots cluster' then clusters\nat query time): a smaller index, a faster build."),
+            help: """
+                Write no cluster levels ('spots cluster' then clusters
+                at query time): a smaller index, a faster build.
+                """),
         OptionSpec(
             names: ["--threads"], valueName: "n",
-            help: "Threads that parse XML (default: one per core; at\nmost 16 run). The index is the same for any number."),
+            help: """
+                Threads that parse XML (default: one per core; at
+                most 16 run). The index is the same for any number.
+                """),
         OptionSpec(
             names: ["--max-element-bytes"], valueName: "n",
-            help: "Refuse an element larger than n bytes of XML (default\n16777216; pipeline: limits.max_element_bytes)."),
+            help: """
+                Refuse an element larger than n bytes of XML (default
+                16777216; pipeline: limits.max_element_bytes).
+                """),
         OptionSpec(
             names: ["--max-tags"], valueName: "n",
-            help: "Refuse an element with more than n tags (default\n10000; pipeline: limits.max_tags)."),
+            help: """
+                Refuse an element with more than n tags (default
+                10000; pipeline: limits.max_tags).
+                """),
         OptionSpec(
             names: ["--max-value-bytes"], valueName: "n",
-            help: "Refuse a tag key or value longer than n bytes\n(default 65536; pipeline: limits.max_value_bytes)."),
+            help: """
+                Refuse a tag key or value longer than n bytes
+                (default 65536; pipeline: limits.max_value_bytes).
+                """),
         OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print nothing but errors."),
         Help.option,
     ]
@@ -45,7 +75,10 @@ enum BuildCommand {
         arguments: [
             Help.Argument(
                 name: "<input>", repeated: true,
-                help: "OSM XML, plain or gzip (detected by content, every\nmember read); - for standard input.")
+                help: """
+                    OSM XML, plain or gzip (detected by content, every
+                    member read); - for standard input.
+                    """)
         ],
         options: options,
         discussion: """
@@ -67,14 +100,18 @@ enum BuildCommand {
         if arguments.flag("--no-dedupe") { pipeline.dedupe.enabled = false }
         if arguments.flag("--no-areas") { pipeline.areas = false }
         if arguments.flag("--no-clusters") { pipeline.clusters = nil }
-        if let bytes = try arguments.integer("--max-element-bytes", in: 1...) { pipeline.limits.maxElementBytes = bytes }
+        if let bytes = try arguments.integer("--max-element-bytes", in: 1...) {
+            pipeline.limits.maxElementBytes = bytes
+        }
         if let tags = try arguments.integer("--max-tags", in: 1...) { pipeline.limits.maxTags = tags }
         if let bytes = try arguments.integer("--max-value-bytes", in: 1...) { pipeline.limits.maxValueBytes = bytes }
         guard !pipeline.inputs.isEmpty else { throw UsageError("missing <input>: give at least one OSM file") }
         guard let outputPath = pipeline.output else { throw UsageError("missing '-o <output>'") }
         var sourceDateEpoch: Int?
         if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] {
-            guard let seconds = Int(epoch) else { throw UsageError("SOURCE_DATE_EPOCH is not a whole number: '\(epoch)'") }
+            guard let seconds = Int(epoch) else {
+                throw UsageError("SOURCE_DATE_EPOCH is not a whole number: '\(epoch)'")
+            }
             sourceDateEpoch = seconds
         }
         let threads = try arguments.threads()
@@ -91,12 +128,15 @@ enum BuildCommand {
         try output.commit()
         progress.finish()
         if !quiet {
-            printError("spots: wrote \(outputPath): " + summary(statistics, bytes: index.count, build: build, since: started))
+            let made = summary(statistics, bytes: index.count, build: build, since: started)
+            printError("spots: wrote \(outputPath): " + made)
         }
     }
 
     /// What a build made, from what, and how: the line it prints when done.
-    private static func summary(_ statistics: BuildStatistics, bytes: Int, build: SpotBuild, since started: Date) -> String {
+    private static func summary(
+        _ statistics: BuildStatistics, bytes: Int, build: SpotBuild, since started: Date
+    ) -> String {
         let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
         let areas = build.pipeline.areas
             ? "\(grouped(statistics.ways)) ways and \(grouped(statistics.relations)) relations, " : ""
@@ -105,6 +145,7 @@ enum BuildCommand {
         return "\(grouped(statistics.spots)) spots from \(grouped(statistics.nodes)) nodes, " + areas
             + "\(ProgressBar.bytes(bytes)), in \(seconds) s; XML in \(grouped(pieces)) pieces, "
             + "\(grouped(statistics.parallelPieces)) parsed apart (\(threads)), "
-            + "\(grouped(statistics.sequentialPieces)) in order, \(grouped(statistics.plainNodes)) plain nodes read directly"
+            + "\(grouped(statistics.sequentialPieces)) in order, "
+            + "\(grouped(statistics.plainNodes)) plain nodes read directly"
     }
 }

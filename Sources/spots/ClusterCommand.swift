@@ -8,12 +8,22 @@ enum ClusterCommand {
     static let options: [OptionSpec] = [
         OptionSpec(
             names: ["--bbox"], valueName: "minlon,minlat,maxlon,maxlat",
-            help: "The viewport: MINLON,MINLAT,MAXLON,MAXLAT (as GeoJSON and\nosmium say it); MINLON > MAXLON crosses 180°."),
+            help: """
+                The viewport: MINLON,MINLAT,MAXLON,MAXLAT (as GeoJSON and
+                osmium say it); MINLON > MAXLON crosses 180°.
+                """),
         OptionSpec(
             names: ["--zoom"], valueName: "z",
-            help: "The map's zoom, 0 (the world in a 512-px tile) up;\nfractions are rounded down."),
+            help: """
+                The map's zoom, 0 (the world in a 512-px tile) up;
+                fractions are rounded down.
+                """),
         OptionSpec(
-            names: ["--category"], valueName: "c,...", help: "Only these categories (cafe,museum), clustered at\nquery time."),
+            names: ["--category"], valueName: "c,...",
+            help: """
+                Only these categories (cafe,museum), clustered at
+                query time.
+                """),
         .choice(["--format"], of: ClusterFormat.self, help: "geojson (default) or ndjson."),
         OptionSpec(names: ["--children"], valueName: "id", help: "The clusters and spots cluster ID splits into."),
         OptionSpec(names: ["--leaves"], valueName: "id", help: "The spots of cluster ID, a page at a time."),
@@ -21,7 +31,10 @@ enum ClusterCommand {
         OptionSpec(names: ["--offset"], valueName: "k", help: "With --leaves: skip this many spots first (default 0)."),
         OptionSpec(
             names: ["--batch"], valueName: "file",
-            help: "One JSON request per line (- for stdin); one JSON\nline of results per request."),
+            help: """
+                One JSON request per line (- for stdin); one JSON
+                line of results per request.
+                """),
         Help.option,
     ]
 

@@ -7,7 +7,10 @@ enum ExportCommand {
         .choice(["--format"], of: ExportFormat.self, help: "ndjson (default), geojson or csv."),
         OptionSpec(
             names: ["-o", "--output"], valueName: "output",
-            help: "Write to this file (atomically) instead of\nstandard output."),
+            help: """
+                Write to this file (atomically) instead of
+                standard output.
+                """),
         Help.option,
     ]
 

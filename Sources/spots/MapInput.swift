@@ -14,7 +14,8 @@ enum MapInput {
     /// give it); MINLON > MAXLON crosses the antimeridian.
     static func box(_ edges: [Double]) -> SearchRegion? {
         guard edges.count == 4 else { return nil }
-        return SearchRegion(minLongitude: edges[0], minLatitude: edges[1], maxLongitude: edges[2], maxLatitude: edges[3])
+        return SearchRegion(
+            minLongitude: edges[0], minLatitude: edges[1], maxLongitude: edges[2], maxLatitude: edges[3])
     }
 
     /// The highest zoom a request may ask for (maps go to about 22).

@@ -9,18 +9,34 @@ enum RefreshCommand {
     static let options: [OptionSpec] = [
         OptionSpec(
             names: ["--pipeline"], valueName: "file",
-            help: "The pipeline file: inputs, output, gates.min_spots,\ngates.max_drop and keep (generations)."),
+            help: """
+                The pipeline file: inputs, output, gates.min_spots,
+                gates.max_drop and keep (generations).
+                """),
         OptionSpec(
             names: ["--force"], valueName: nil,
-            help: "Rebuild even when the inputs and the pipeline file\nare those of the published index."),
+            help: """
+                Rebuild even when the inputs and the pipeline file
+                are those of the published index.
+                """),
         OptionSpec(
             names: ["--rollback"], valueName: nil,
-            help: "Make the previous generation (NAME.1.spots) current\nagain; the replaced one is kept as NAME.rolledback.spots."),
+            help: """
+                Make the previous generation (NAME.1.spots) current
+                again; the replaced one is kept as NAME.rolledback.spots.
+                """),
         .choice(
             ["--log-format"], of: RefreshLog.Format.self,
-            help: "text (default) or json: one JSON object per line\non standard error."),
+            help: """
+                text (default) or json: one JSON object per line
+                on standard error.
+                """),
         OptionSpec(
-            names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core; at\nmost 16 run)."),
+            names: ["--threads"], valueName: "n",
+            help: """
+                Threads that parse XML (default: one per core; at
+                most 16 run).
+                """),
         Help.option,
     ]
 
@@ -41,7 +57,8 @@ enum RefreshCommand {
 
     static func run(_ arguments: Arguments) throws {
         guard arguments.positionals.isEmpty else {
-            throw UsageError("unexpected argument '\(arguments.positionals[0])'; the inputs come from the pipeline file")
+            let argument = arguments.positionals[0]
+            throw UsageError("unexpected argument '\(argument)'; the inputs come from the pipeline file")
         }
         guard let file = arguments.value("--pipeline") else { throw UsageError("missing '--pipeline <file>'") }
         let format = try arguments.choice("--log-format", as: RefreshLog.Format.self) ?? .text
@@ -62,13 +79,15 @@ enum RefreshCommand {
             print("published: \(output), \(summary(report))")
         case .rejected(let report, let reasons):
             print(ReportFormat.text.render(report), terminator: "")
-            throw RefreshError(.gateRefused, file: output, "not published, kept as \(refresh.rejectedPath): " + reasons.joined(separator: "; "))
+            let why = reasons.joined(separator: "; ")
+            throw RefreshError(.gateRefused, file: output, "not published, kept as \(refresh.rejectedPath): " + why)
         }
     }
 
     private static func summary(_ report: Report) -> String {
         guard let diff = report.diff else { return "\(report.coverage.total) spots (nothing published before)" }
         let change = diff.references
-        return "\(report.coverage.total) spots (was \(diff.total.before): \(change.added) added, \(change.removed) removed, \(change.moved) moved)"
+        let changes = "\(change.added) added, \(change.removed) removed, \(change.moved) moved"
+        return "\(report.coverage.total) spots (was \(diff.total.before): \(changes))"
     }
 }

@@ -8,13 +8,23 @@ enum ReportCommand {
         .choice(["--format"], of: ReportFormat.self, help: "text (default), json, csv or html."),
         OptionSpec(
             names: ["-o", "--output"], valueName: "output",
-            help: "Write to this file (atomically) instead of\nstandard output."),
+            help: """
+                Write to this file (atomically) instead of
+                standard output.
+                """),
         OptionSpec(
             names: ["--against"], valueName: "old-index",
-            help: "Compare with an older index: the change per category,\nspots added, removed and moved (by OSM reference)."),
+            help: """
+                Compare with an older index: the change per category,
+                spots added, removed and moved (by OSM reference).
+                """),
         OptionSpec(
             names: ["--max-drop"], valueName: "fraction",
-            help: "With --against, warn for each category whose count\nfell by more than this fraction of it, from 0 to 1\n(default 0.2)."),
+            help: """
+                With --against, warn for each category whose count
+                fell by more than this fraction of it, from 0 to 1
+                (default 0.2).
+                """),
         Help.option,
     ]
 

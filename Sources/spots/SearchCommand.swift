@@ -10,24 +10,39 @@ enum SearchCommand {
     static let options: [OptionSpec] = [
         OptionSpec(
             names: ["--near"], valueName: "lat,lon",
-            help: "Nearest first from this point: LAT,LON (as people\nand MapKit say it), e.g. 60.1699,24.9384."),
+            help: """
+                Nearest first from this point: LAT,LON (as people
+                and MapKit say it), e.g. 60.1699,24.9384.
+                """),
         OptionSpec(names: ["--radius"], valueName: "metres", help: "Only spots within this distance of --near."),
         OptionSpec(
             names: ["--bbox"], valueName: "minlon,minlat,maxlon,maxlat",
-            help: "Only spots in MINLON,MINLAT,MAXLON,MAXLAT (as GeoJSON\nand osmium say it); MINLON > MAXLON crosses 180°."),
+            help: """
+                Only spots in MINLON,MINLAT,MAXLON,MAXLAT (as GeoJSON
+                and osmium say it); MINLON > MAXLON crosses 180°.
+                """),
         OptionSpec(names: ["--category"], valueName: "c,...", help: "Only these categories (cafe,museum)."),
         OptionSpec(names: ["--exclude-category"], valueName: "c,...", help: "All but these categories."),
         OptionSpec(
             names: ["--query"], valueName: "text",
-            help: "Name words (prefixes; substrings in CJK) and\ncategory words (\"cafe\", \"カフェ\")."),
+            help: """
+                Name words (prefixes; substrings in CJK) and
+                category words ("cafe", "カフェ").
+                """),
         OptionSpec(names: ["--limit"], valueName: "n", help: "At most this many results (default 20)."),
         .choice(["--format"], of: SearchFormat.self, help: "table (default), ndjson or geojson."),
         OptionSpec(
             names: ["--id"], valueName: "refs",
-            help: "The spots for these OSM references (n123,w45,r6),\nin the order given."),
+            help: """
+                The spots for these OSM references (n123,w45,r6),
+                in the order given.
+                """),
         OptionSpec(
             names: ["--batch"], valueName: "file",
-            help: "One JSON request per line (- for stdin); one JSON\nline of results per request."),
+            help: """
+                One JSON request per line (- for stdin); one JSON
+                line of results per request.
+                """),
         Help.option,
     ]
 

@@ -19,7 +19,9 @@ struct ClusterFormatTests {
         expansionZoom: 5)
 
     /// `items` rendered as `format` for the index of the two known spots, as text.
-    static func rendered(_ items: (SpotIndexReader) throws -> [ClusterItem], as format: ClusterFormat) throws -> String {
+    static func rendered(
+        _ items: (SpotIndexReader) throws -> [ClusterItem], as format: ClusterFormat
+    ) throws -> String {
         try withIndex([NDJSONTests.full, NDJSONTests.bare]) { index in
             utf8Text(try format.render(try items(index), of: index))
         }
@@ -32,13 +34,15 @@ struct ClusterFormatTests {
 
     @Test("NDJSON: a cluster's fields and a spot's, one object a line, in the documented order")
     func ndjson() throws {
-        let text = try Self.rendered({ [.cluster(Self.cluster), .spot(try Self.number(of: NDJSONTests.full.ref, in: $0))] }, as: .ndjson)
+        let text = try Self.rendered(
+            { [.cluster(Self.cluster), .spot(try Self.number(of: NDJSONTests.full.ref, in: $0))] }, as: .ndjson)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3 && lines[2].isEmpty)
-        #expect(lines[0] == #"{"cluster":true,"lat":60.1699000,"lon":24.9384000,"cluster_id":7,"point_count":1234,"#
-            + #""categories":{"cafe":1000,"museum":234},"expansion_zoom":5,"bbox":[24.9000000,60.1000000,25.0000000,60.2000000]}"#)
-        #expect(lines[1] == #"{"cluster":false,"lat":60.1699000,"lon":-24.9384000,"osm_type":"way","osm_id":123456789012,"#
-            + #""category":"evCharger","name":"Lataus \"A\""}"#)
+        #expect(lines[0] == #"{"cluster":true,"lat":60.1699000,"lon":24.9384000,"cluster_id":7,"#
+            + #""point_count":1234,"categories":{"cafe":1000,"museum":234},"expansion_zoom":5,"#
+            + #""bbox":[24.9000000,60.1000000,25.0000000,60.2000000]}"#)
+        #expect(lines[1] == #"{"cluster":false,"lat":60.1699000,"lon":-24.9384000,"osm_type":"way","#
+            + #""osm_id":123456789012,"category":"evCharger","name":"Lataus \"A\""}"#)
     }
 
     @Test("a single spot carries the export's reference and label fields, with the same values")
@@ -56,7 +60,8 @@ struct ClusterFormatTests {
 
     @Test("GeoJSON: features as supercluster's, in the export's FeatureCollection")
     func geojson() throws {
-        let text = try Self.rendered({ [.cluster(Self.cluster), .spot(try Self.number(of: NDJSONTests.bare.ref, in: $0))] }, as: .geojson)
+        let text = try Self.rendered(
+            { [.cluster(Self.cluster), .spot(try Self.number(of: NDJSONTests.bare.ref, in: $0))] }, as: .geojson)
         #expect(text.hasPrefix("{\"type\":\"FeatureCollection\",\"features\":[\n") && text.hasSuffix("}}\n]}\n"))
         let features = try #require(try OrderedJSON.parse(text)["features"]?.array)
         #expect(features.count == 2)

@@ -56,7 +56,8 @@ struct SearchFormatTests {
     func batch() throws {
         try withIndex([NDJSONTests.full, NDJSONTests.bare]) { index in
             let full = try #require(try (0..<index.count).first { try index.ref(at: $0) == NDJSONTests.full.ref })
-            let answer = utf8Text(try BatchAnswer.results([(spot: full, distance: nil), (spot: full, distance: 3)], of: index))
+            let ranked: [(spot: Int, distance: Double?)] = [(full, nil), (full, 3)]
+            let answer = utf8Text(try BatchAnswer.results(ranked, of: index))
             let brief = #"{"osm_type":"way","osm_id":123456789012,"lat":60.1699000,"lon":-24.9384000,"#
                 + #""category":"evCharger","name":"Lataus \"A\"","distance_m":"#
             #expect(answer == "{\"results\":[" + brief + "null}," + brief + "3.0}]}")
