@@ -1,3 +1,4 @@
+import Foundation
 import SpotJSON
 
 /// Why a pipeline or category file is refused: the file, the JSON path of the offending field
@@ -26,9 +27,10 @@ struct JSONNode {
     /// Parses `text`, the contents of `file`.
     static func parse(_ text: String, file: String) throws(PipelineError) -> JSONNode {
         do {
-            return JSONNode(value: try JSONValue(parsing: text.utf8), path: "", file: file)
+            return JSONNode(value: try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), path: "", file: file)
         } catch {
-            throw PipelineError(file: file, path: nil, message: "not valid JSON (\(error))")
+            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? "\(error)"
+            throw PipelineError(file: file, path: nil, message: "not valid JSON (\(Self.brief(reason)))")
         }
     }
 
@@ -86,5 +88,11 @@ struct JSONNode {
 
     private static func format(_ number: Double) -> String {
         number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+
+    /// The first sentence of a decoder's message.
+    private static func brief(_ text: String) -> String {
+        let line = text.split(separator: "\n").first.map(String.init) ?? text
+        return line.count > 160 ? String(line.prefix(160)) + "…" : line
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import SpotExport
 import SpotIndex
 import SpotSearch
