@@ -8,7 +8,7 @@ struct OptionSpec {
     /// The values the option accepts when they are a fixed list (a `--format`), shown in the
     /// usage line instead of the value's name.
     var choices: [String]? = nil
-    /// The help text, its lines at most 52 columns.
+    /// The help text; each line break starts a line of the help's column.
     let help: String
 
     /// The option's key (its longest name): what `Arguments` files its value under and what
@@ -49,11 +49,15 @@ struct Help {
 
     /// The subcommand's name: `build`.
     let command: String
+    /// What the command does, in one line.
     let overview: String
+    /// Its positional arguments.
     var arguments: [Argument] = []
+    /// Its option table: what `Arguments` accepts, the OPTIONS rows, and the usage line.
     let options: [OptionSpec]
     /// The ways of calling the command; none: one way, every option optional.
     var modes: [Mode] = []
+    /// Text after the options: what the command does in more detail.
     var discussion: String? = nil
 
     /// `spots build [<input> ...] [--output <output>] ...`: the arguments, then each mode's
