@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "OSMXML", dependencies: ["CExpat", "CZlib", "ProcessSupport"]),
         // The domain: spots, categories, coordinates. Foundation only.
         .target(name: "Spots"),
+        // One JSON value type and a strict parser: batch request lines and pipeline files. No dependencies.
+        .target(name: "SpotJSON"),
         // Area geometry for the build: node locations, way node lists, rings, representative points.
         .target(name: "OSMGeometry", dependencies: ["Spots"]),
         // Pin clustering by the supercluster method, in Web Mercator. Foundation only.
@@ -34,7 +36,7 @@ let package = Package(
         // categories.json, compiled in by the EmbedPipelines plugin.
         .target(
             name: "SpotPipeline", dependencies: [
-                "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster", "CCrypto", "ProcessSupport",
+                "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster", "SpotJSON", "CCrypto", "ProcessSupport",
             ],
             plugins: ["EmbedPipelines"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
@@ -51,8 +53,8 @@ let package = Package(
         .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files"]),
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
         .target(name: "SpotSearch", dependencies: ["SpotIndex", "Spots", "SpotCluster"]),
-        // An index's spots as NDJSON, GeoJSON or CSV.
-        .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex"]),
+        // An index's spots as NDJSON, GeoJSON or CSV; search results and clusters as the commands print them.
+        .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster"]),
         // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
         .target(name: "SpotReport", dependencies: ["SpotIndex", "Spots"], exclude: ["REPORT-SCHEMA.md"]),
         // The nightly refresh: lock, unchanged check, build, gates, atomic publishing, generations.
@@ -72,7 +74,9 @@ let package = Package(
         .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "SpotCluster", "CZlib", "SeededRandom"]),
         .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster"]),
         .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom"]),
-        .testTarget(name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex", "SeededRandom"]),
+        .testTarget(name: "SpotJSONTests", dependencies: ["SpotJSON"]),
+        .testTarget(
+            name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SeededRandom"]),
         .testTarget(name: "SpotReportTests", dependencies: ["SpotReport", "SpotIndex", "Spots", "SpotPipeline"]),
         .testTarget(name: "SpotRefreshTests", dependencies: ["SpotRefresh", "SpotPipeline", "SpotIndex", "SpotReport"]),
         .testTarget(name: "CommandTests", dependencies: ["spots"]),

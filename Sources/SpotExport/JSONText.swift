@@ -27,6 +27,12 @@ struct JSONObject {
         if let value { JSONText.appendString(value, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
     }
 
+    /// Adds a whole number.
+    mutating func add(_ key: StaticString, integer value: Int64) {
+        addKey(key)
+        JSONText.appendInteger(value, to: &bytes)
+    }
+
     /// Adds a fixed-point coordinate with seven decimals.
     mutating func add(_ key: StaticString, fixedPoint value: Int32) {
         addKey(key)
@@ -61,14 +67,17 @@ public enum JSONText {
         appendInPlace(count + 4, to: &bytes) { text in
             text[0] = first ? UInt8(ascii: "{") : UInt8(ascii: ",")
             text[1] = UInt8(ascii: "\"")
-            _ = UnsafeMutableBufferPointer(rebasing: text[2..<2 + count]).initialize(from: UnsafeBufferPointer(start: key.utf8Start, count: count))
+            let name = UnsafeBufferPointer(start: key.utf8Start, count: count)
+            _ = UnsafeMutableBufferPointer(rebasing: text[2..<2 + count]).initialize(from: name)
             text[count + 2] = UInt8(ascii: "\"")
             text[count + 3] = UInt8(ascii: ":")
         }
     }
 
     /// Appends `count` bytes that `write` fills in on the stack, in one copy.
-    private static func appendInPlace(_ count: Int, to bytes: inout [UInt8], _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    private static func appendInPlace(
+        _ count: Int, to bytes: inout [UInt8], _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void
+    ) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { text in
             write(text)
             bytes.append(contentsOf: text)
@@ -89,7 +98,9 @@ public enum JSONText {
     public static func appendString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         let plain = value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
             bytes.append(contentsOf: utf8)
             return true
         }
@@ -111,11 +122,11 @@ public enum JSONText {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// `value` as a JSON string.
-    static func string(_ value: String) -> String {
-        var bytes: [UInt8] = []
-        appendString(value, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+    /// A number as JSON: the shortest decimal that reads back to the same Double, or null for
+    /// none (or one that is not finite). Distances are written so.
+    static func number(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        return "\(value)"
     }
 
     /// Appends a fixed-point value (degrees × 10^7) with exactly seven decimals.
@@ -150,7 +161,7 @@ public enum JSONText {
     /// A string-to-string map as a JSON object with sorted keys.
     static func object(_ map: [String: String]) -> [UInt8] {
         var object = JSONObject()
-        for key in map.keys.sorted() { object.add(dynamicKey: key, map[key]!) }
+        for (key, value) in map.sorted(by: { $0.key < $1.key }) { object.add(dynamicKey: key, value) }
         return object.closed
     }
 }

@@ -29,15 +29,13 @@ public struct SpotExporter {
         case .ndjson:
             for position in 0..<index.count { try write(Self.ndjson(try index.spot(at: position)) + [0x0A]) }
         case .geojson:
-            try write(Array("{\"type\":\"FeatureCollection\",\"features\":[\n".utf8))
-            for position in 0..<index.count {
-                try write((position == 0 ? [] : Array(",\n".utf8)) + Self.geojson(try index.spot(at: position)))
-            }
-            try write(Array("\n]}\n".utf8))
+            try GeoJSON.writeCollection(
+                count: index.count, feature: { Self.geojson(try index.spot(at: $0)) }, to: write)
         case .csv:
             try write(Array((Self.csvHeader.joined(separator: ",") + "\r\n").utf8))
             for position in 0..<index.count {
-                try write(Array((Self.csvRow(try index.spot(at: position)).map(Self.csvField).joined(separator: ",") + "\r\n").utf8))
+                let fields = Self.csvRow(try index.spot(at: position)).map(Self.csvField)
+                try write(Array((fields.joined(separator: ",") + "\r\n").utf8))
             }
         }
     }
@@ -45,61 +43,20 @@ public struct SpotExporter {
     /// One spot as an NDJSON line (without the newline), with `distance_m` last when given.
     public static func ndjson(_ spot: Spot, distance: Double?? = nil) -> [UInt8] {
         var object = properties(spot)
-        if let distance { object.add("distance_m", raw: number(distance)) }
+        if let distance { object.add("distance_m", raw: JSONText.number(distance)) }
         return object.closed
-    }
-
-    /// The short form of search result number `spot` of `index`, read without decoding the
-    /// whole spot: `osm_type`, `osm_id`, `lat`, `lon`, `category`, `name`, `distance_m` (null
-    /// without a point of reference). Appended to `bytes`.
-    public static func brief(_ spot: Int, of index: SpotIndexReader, distance: Double?, to bytes: inout [UInt8]) throws {
-        let ref = try index.ref(at: spot)
-        let coordinate = try index.coordinate(at: spot)
-        JSONText.appendKey("osm_type", first: true, to: &bytes)
-        JSONText.appendString(ref.type.name, to: &bytes)
-        JSONText.appendKey("osm_id", to: &bytes)
-        JSONText.appendInteger(ref.id, to: &bytes)
-        JSONText.appendKey("lat", to: &bytes)
-        JSONText.appendFixedPoint(coordinate.latitudeE7, to: &bytes)
-        JSONText.appendKey("lon", to: &bytes)
-        JSONText.appendFixedPoint(coordinate.longitudeE7, to: &bytes)
-        JSONText.appendKey("category", to: &bytes)
-        JSONText.appendString(try index.kind(at: spot).category?.rawValue, to: &bytes)
-        JSONText.appendKey("name", to: &bytes)
-        JSONText.appendString(try index.name(at: spot), to: &bytes)
-        JSONText.appendKey("distance_m", to: &bytes)
-        bytes.append(contentsOf: number(distance).utf8)
-        bytes.append(UInt8(ascii: "}"))
-    }
-
-    /// A JSON string for `text`.
-    public static func jsonString(_ text: String) -> String { JSONText.string(text) }
-
-    /// A distance as JSON: the shortest decimal that reads back to the same Double, or null.
-    private static func number(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "null" }
-        return "\(value)"
-    }
-
-    private static func integer(_ value: Int64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        JSONText.appendInteger(value, to: &bytes)
-        return bytes
     }
 
     /// One spot as a GeoJSON Feature, with `distance_m` among its properties when given.
     public static func geojson(_ spot: Spot, distance: Double?? = nil) -> [UInt8] {
-        var point: [UInt8] = Array("{\"type\":\"Point\",\"coordinates\":[".utf8)
-        JSONText.appendFixedPoint(spot.coordinate.longitudeE7, to: &point)
-        point.append(UInt8(ascii: ","))
-        JSONText.appendFixedPoint(spot.coordinate.latitudeE7, to: &point)
-        point += Array("]}".utf8)
+        var point: [UInt8] = []
+        GeoJSON.appendPoint(spot.coordinate, to: &point)
         var feature = JSONObject()
         feature.add("type", "Feature")
         feature.add("id", spot.ref.description)
         feature.add("geometry", raw: point)
         var properties = properties(spot)
-        if let distance { properties.add("distance_m", raw: number(distance)) }
+        if let distance { properties.add("distance_m", raw: JSONText.number(distance)) }
         feature.add("properties", raw: properties.closed)
         return feature.closed
     }
@@ -108,7 +65,7 @@ public struct SpotExporter {
     private static func properties(_ spot: Spot) -> JSONObject {
         var object = JSONObject()
         object.add("osm_type", spot.ref.type.name)
-        object.add("osm_id", raw: integer(spot.ref.id))
+        object.add("osm_id", integer: spot.ref.id)
         object.add("lat", fixedPoint: spot.coordinate.latitudeE7)
         object.add("lon", fixedPoint: spot.coordinate.longitudeE7)
         object.add("category", spot.category?.rawValue)
@@ -130,7 +87,8 @@ public struct SpotExporter {
     }
 
     /// The CSV columns: the scalar fields in export order, then the formatted address.
-    public static let csvHeader = ["osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name"]
+    public static let csvHeader =
+        ["osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name"]
         + Spot.Detail.allCases.map(\.rawValue) + ["address"]
 
     private static func csvRow(_ spot: Spot) -> [String] {
@@ -160,9 +118,10 @@ public struct SpotExporter {
             used.insert("place")
         }
         var parts = groups.map { group in
-            group.compactMap { $0 == "street" ? address["street"] ?? address["place"] : address[$0] }.joined(separator: " ")
+            group.compactMap { $0 == "street" ? address["street"] ?? address["place"] : address[$0] }
+                .joined(separator: " ")
         }.filter { !$0.isEmpty }
-        parts += address.keys.filter { !used.contains($0) }.sorted().map { "\($0): \(address[$0]!)" }
+        parts += address.filter { !used.contains($0.key) }.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         return parts.joined(separator: ", ")
     }
 }

@@ -1,26 +1,5 @@
 import Foundation
-
-/// A parsed JSON value.
-enum JSONValue: Decodable, Sendable {
-    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-}
+import SpotJSON
 
 /// A JSON value of a pipeline or category file with where it sits (`.dedupe.radius`), so that
 /// every validation error names the field it is about. Its readers check the value's type and

@@ -45,7 +45,7 @@ public struct BuildStatistics: Sendable {
 /// dedupe → collect) and encodes the index.
 public struct SpotBuild {
     /// The program name and version recorded in each index.
-    public static let generator = "spots 0.1.0"
+    public static let generator = "spots \(SpotsVersion.version)"
 
     /// What to build, and how.
     public let pipeline: Pipeline

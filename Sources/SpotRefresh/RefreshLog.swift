@@ -5,7 +5,7 @@ import Foundation
 /// collectors.
 public struct RefreshLog: Sendable {
     /// How lines are written.
-    public enum Format: String, Sendable {
+    public enum Format: String, CaseIterable, Sendable {
         case text, json
     }
 

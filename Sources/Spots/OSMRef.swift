@@ -43,6 +43,15 @@ public struct OSMRef: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The short form used in exports: "n123", "w45", "r-6".
     public var description: String { "\(type.letter)\(id)" }
 
+    /// The reference a short form names ("n123" is node 123, "w-5" way -5), or nil when `text`
+    /// is not a type letter followed by a 64-bit id. The inverse of `description`.
+    public init?(parsing text: some StringProtocol) {
+        guard let letter = text.first, let type = OSMType.allCases.first(where: { $0.letter == letter }),
+            let id = Int64(text.dropFirst())
+        else { return nil }
+        self.init(type, id)
+    }
+
     /// Type first, then id.
     public static func < (lhs: OSMRef, rhs: OSMRef) -> Bool {
         (lhs.type, lhs.id) < (rhs.type, rhs.id)

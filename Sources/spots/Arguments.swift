@@ -1,21 +1,12 @@
-/// A command-line mistake: names the bad argument; exit 64.
+/// A command-line mistake: names the bad argument; exit 64, with the command's usage line.
 struct UsageError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
 
-/// An option a command accepts: its names ("-o", "--output"), whether it takes a value, and
-/// its help line.
-struct OptionSpec {
-    let names: [String]
-    let valueName: String?
-    let help: String
-
-    /// The option's canonical name: its longest.
-    var key: String { names.max { $0.count < $1.count }! }
-}
-
-/// A command's parsed arguments: positionals in order, options by canonical name.
+/// A command's parsed arguments: positionals in order, options by key (their longest name).
+/// Typed readers (Arguments+Values.swift) turn option values into numbers, choices, points,
+/// boxes and categories, with one style of error.
 ///
 /// Accepts `--name value`, `--name=value`, `-o value`, flags, `--` to end options, and `-`
 /// as a positional (standard input).
@@ -24,6 +15,7 @@ struct Arguments {
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
 
+    /// Parses `arguments` against the options a command accepts.
     init(_ arguments: [String], options: [OptionSpec]) throws(UsageError) {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -59,9 +51,9 @@ struct Arguments {
         return first
     }
 
-    /// The value of the option named `name` (canonical), if given.
+    /// The text of the option keyed `name`, if given.
     func value(_ name: String) -> String? { values[name] }
 
-    /// Whether the flag named `name` (canonical) was given.
+    /// Whether the flag keyed `name` was given.
     func flag(_ name: String) -> Bool { flags.contains(name) }
 }

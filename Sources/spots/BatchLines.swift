@@ -13,7 +13,9 @@ enum BatchLines {
         if file == "-" {
             handle = .standardInput
         } else {
-            guard let opened = FileHandle(forReadingAtPath: file) else { throw UsageError("--batch: cannot read '\(file)'") }
+            guard let opened = FileHandle(forReadingAtPath: file) else {
+                throw UsageError("--batch: cannot read '\(file)'")
+            }
             handle = opened
         }
         let sink = try OutputSink(path: nil)
@@ -25,7 +27,7 @@ enum BatchLines {
             } catch let error as IndexError {
                 throw error
             } catch {
-                try sink.write("{\"error\":" + SpotExporter.jsonString("\(error)") + "}\n")
+                try sink.write(BatchAnswer.error("\(error)") + [0x0A])
             }
         }
         var pending = Data()

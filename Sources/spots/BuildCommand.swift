@@ -1,72 +1,123 @@
 import Foundation
 import SpotPipeline
+import SpotRefresh
 
 /// `spots build INPUT... -o OUT.spots`: reads OSM extracts and writes an index.
 enum BuildCommand {
-    static let options = [
-        OptionSpec(names: ["--pipeline"], valueName: "file", help: "A pipeline file (Pipelines/NAME.json): inputs, output,\ncategories, exclusions, dedup settings. Inputs, -o\nand flags given here override it."),
-        OptionSpec(names: ["-o", "--output"], valueName: "output", help: "The index file to write. Written to a temporary file\nbeside it and renamed, so it is replaced only on success."),
-        OptionSpec(names: ["--keep-all"], valueName: nil, help: "Keep every amenity/tourism node: no exclusions, values\nwithout a category kept with category null."),
-        OptionSpec(names: ["--no-dedupe"], valueName: nil, help: "Do not merge same-name places. (The same OSM object\nmet twice is always one record.)"),
-        OptionSpec(names: ["--no-areas"], valueName: nil, help: "Read nodes only: no spots for ways and multipolygon\nrelations, and no node locations kept (faster)."),
-        OptionSpec(names: ["--no-clusters"], valueName: nil, help: "Write no cluster levels ('spots cluster' then clusters\nat query time): a smaller index, a faster build."),
-        OptionSpec(names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core; at\nmost 16 run). The index is the same for any number."),
-        OptionSpec(names: ["--max-element-bytes"], valueName: "n", help: "Refuse an element larger than n bytes of XML (default\n16777216; pipeline: limits.max_element_bytes)."),
-        OptionSpec(names: ["--max-tags"], valueName: "n", help: "Refuse an element with more than n tags (default\n10000; pipeline: limits.max_tags)."),
-        OptionSpec(names: ["--max-value-bytes"], valueName: "n", help: "Refuse a tag key or value longer than n bytes\n(default 65536; pipeline: limits.max_value_bytes)."),
+    static let options: [OptionSpec] = [
+        OptionSpec(
+            names: ["-o", "--output"], valueName: "output",
+            help: """
+                The index file to write. Written to a temporary file
+                beside it and renamed, so it is replaced only on success.
+                """),
+        OptionSpec(
+            names: ["--pipeline"], valueName: "file",
+            help: """
+                A pipeline file (Pipelines/NAME.json): inputs, output,
+                categories, exclusions, dedup settings. Inputs, -o
+                and flags given here override it.
+                """),
+        OptionSpec(
+            names: ["--keep-all"], valueName: nil,
+            help: """
+                Keep every amenity/tourism element: no exclusions,
+                values without a category kept with category null.
+                """),
+        OptionSpec(
+            names: ["--no-dedupe"], valueName: nil,
+            help: """
+                Do not merge same-name places. (The same OSM object
+                met twice is always one spot.)
+                """),
+        OptionSpec(
+            names: ["--no-areas"], valueName: nil,
+            help: """
+                Read nodes only: no spots for ways and multipolygon
+                relations, and no node locations kept (faster).
+                """),
+        OptionSpec(
+            names: ["--no-clusters"], valueName: nil,
+            help: """
+                Write no cluster levels ('spots cluster' then clusters
+                at query time): a smaller index, a faster build.
+                """),
+        OptionSpec(
+            names: ["--threads"], valueName: "n",
+            help: """
+                Threads that parse XML (default: one per core; at
+                most 16 run). The index is the same for any number.
+                """),
+        OptionSpec(
+            names: ["--max-element-bytes"], valueName: "n",
+            help: """
+                Refuse an element larger than n bytes of XML (default
+                16777216; pipeline: limits.max_element_bytes).
+                """),
+        OptionSpec(
+            names: ["--max-tags"], valueName: "n",
+            help: """
+                Refuse an element with more than n tags (default
+                10000; pipeline: limits.max_tags).
+                """),
+        OptionSpec(
+            names: ["--max-value-bytes"], valueName: "n",
+            help: """
+                Refuse a tag key or value longer than n bytes
+                (default 65536; pipeline: limits.max_value_bytes).
+                """),
         OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print nothing but errors."),
         Help.option,
     ]
 
     static let help = Help(
+        command: "build",
         overview: "Build a place-search index from OpenStreetMap extracts.",
-        usage: "spots build [<input> ...] [-o <output>] [--pipeline <file>] [--keep-all] [--no-dedupe] [--no-areas] [--no-clusters] [--threads <n>] [--max-element-bytes <n>] [--max-tags <n>] [--max-value-bytes <n>] [--quiet]",
-        arguments: [("<input>", "OSM XML, plain or gzip (detected by content, every\nmember read); - for standard input.")],
+        arguments: [
+            Help.Argument(
+                name: "<input>", repeated: true,
+                help: """
+                    OSM XML, plain or gzip (detected by content, every
+                    member read); - for standard input.
+                    """)
+        ],
         options: options,
         discussion: """
             Every node, way and multipolygon relation tagged amenity=* or tourism=* is a
-            candidate (an area at a point inside it, an open way halfway along); the pipeline (by default the
-            built-in Pipelines/default.json) excludes street furniture, maps values to categories,
-            drops values without one, and merges same-name places within 50 m. SOURCE_DATE_EPOCH,
-            when set, is recorded as the build time; otherwise the newest timestamp in the inputs.
-            An input over a limit is refused (exit 65) with a message naming the limit.
-            SIGINT or SIGTERM stops the build, removes its temporary file and leaves the output
-            as it was.
+            candidate (an area at a point inside it, an open way halfway along); the pipeline
+            (by default the built-in Pipelines/default.json) excludes street furniture, maps
+            values to categories, drops values without one, and merges same-name places within
+            50 m. SOURCE_DATE_EPOCH, when set, is recorded as the build time; otherwise the
+            newest timestamp in the inputs. An input over a limit is refused (exit 65) with a
+            message naming the limit. SIGINT or SIGTERM stops the build, removes its temporary
+            file and leaves the output as it was.
             """)
-
-    /// The `--threads` value: one per core when absent.
-    static func threads(_ arguments: Arguments) throws -> Int {
-        guard let text = arguments.value("--threads") else { return ProcessInfo.processInfo.activeProcessorCount }
-        guard let number = Int(text), (1...1024).contains(number) else { throw UsageError("--threads takes a whole number from 1 to 1024, not '\(text)'") }
-        return number
-    }
-
-    /// A positive whole-number option, or nil when absent.
-    static func positive(_ arguments: Arguments, _ name: String) throws -> Int? {
-        guard let text = arguments.value(name) else { return nil }
-        guard let number = Int(text), number >= 1 else { throw UsageError("\(name) takes a whole number of at least 1, not '\(text)'") }
-        return number
-    }
 
     static func run(_ arguments: Arguments) throws {
         var pipeline = try arguments.value("--pipeline").map(Pipeline.load) ?? Pipeline.defaults()
+        // A pipeline file is refused whole: its refresh fields (gates, keep) are checked by a build too.
+        _ = try RefreshSettings(pipeline)
         if !arguments.positionals.isEmpty { pipeline.inputs = arguments.positionals }
         if let output = arguments.value("--output") { pipeline.output = output }
         if arguments.flag("--keep-all") { pipeline.keepAll = true }
         if arguments.flag("--no-dedupe") { pipeline.dedupe.enabled = false }
         if arguments.flag("--no-areas") { pipeline.areas = false }
         if arguments.flag("--no-clusters") { pipeline.clusters = nil }
-        if let bytes = try positive(arguments, "--max-element-bytes") { pipeline.limits.maxElementBytes = bytes }
-        if let tags = try positive(arguments, "--max-tags") { pipeline.limits.maxTags = tags }
-        if let bytes = try positive(arguments, "--max-value-bytes") { pipeline.limits.maxValueBytes = bytes }
+        if let bytes = try arguments.integer("--max-element-bytes", in: 1...) {
+            pipeline.limits.maxElementBytes = bytes
+        }
+        if let tags = try arguments.integer("--max-tags", in: 1...) { pipeline.limits.maxTags = tags }
+        if let bytes = try arguments.integer("--max-value-bytes", in: 1...) { pipeline.limits.maxValueBytes = bytes }
         guard !pipeline.inputs.isEmpty else { throw UsageError("missing <input>: give at least one OSM file") }
         guard let outputPath = pipeline.output else { throw UsageError("missing '-o <output>'") }
         var sourceDateEpoch: Int?
         if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] {
-            guard let seconds = Int(epoch) else { throw UsageError("SOURCE_DATE_EPOCH is not a whole number: '\(epoch)'") }
+            guard let seconds = Int(epoch) else {
+                throw UsageError("SOURCE_DATE_EPOCH is not a whole number: '\(epoch)'")
+            }
             sourceDateEpoch = seconds
         }
-        let threads = try threads(arguments)
+        let threads = try arguments.threads()
         let quiet = arguments.flag("--quiet")
         let started = Date()
         let output = try AtomicOutput(path: outputPath)
@@ -80,14 +131,24 @@ enum BuildCommand {
         try output.commit()
         progress.finish()
         if !quiet {
-            let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
-            printError(
-                "spots: wrote \(outputPath): \(grouped(statistics.spots)) spots from \(grouped(statistics.nodes)) nodes, "
-                    + (pipeline.areas ? "\(grouped(statistics.ways)) ways and \(grouped(statistics.relations)) relations, " : "")
-                    + "\(ProgressBar.bytes(index.count)), in \(seconds) s; XML in "
-                    + "\(grouped(statistics.parallelPieces + statistics.sequentialPieces)) pieces, "
-                    + "\(grouped(statistics.parallelPieces)) parsed apart (\(build.threads) thread\(build.threads == 1 ? "" : "s")), "
-                    + "\(grouped(statistics.sequentialPieces)) in order, \(grouped(statistics.plainNodes)) plain nodes read directly")
+            let made = summary(statistics, bytes: index.count, build: build, since: started)
+            printError("spots: wrote \(outputPath): " + made)
         }
+    }
+
+    /// What a build made, from what, and how: the line it prints when done.
+    private static func summary(
+        _ statistics: BuildStatistics, bytes: Int, build: SpotBuild, since started: Date
+    ) -> String {
+        let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
+        let areas = build.pipeline.areas
+            ? "\(grouped(statistics.ways)) ways and \(grouped(statistics.relations)) relations, " : ""
+        let pieces = statistics.parallelPieces + statistics.sequentialPieces
+        let threads = "\(build.threads) thread\(build.threads == 1 ? "" : "s")"
+        return "\(grouped(statistics.spots)) spots from \(grouped(statistics.nodes)) nodes, " + areas
+            + "\(ProgressBar.bytes(bytes)), in \(seconds) s; XML in \(grouped(pieces)) pieces, "
+            + "\(grouped(statistics.parallelPieces)) parsed apart (\(threads)), "
+            + "\(grouped(statistics.sequentialPieces)) in order, "
+            + "\(grouped(statistics.plainNodes)) plain nodes read directly"
     }
 }

@@ -4,16 +4,26 @@ import SpotPipeline
 import SpotRefresh
 import SpotSearch
 
-/// The exit codes of ../shared/ARCHITECTURE.md (sysexits).
+/// How the program ends: the codes of BSD's sysexits.h where one fits, as the README's "Exit
+/// codes and errors" lists them. SIGINT and SIGTERM end it with 128 + the signal (130, 143).
 enum ExitCode: Int32 {
+    /// Done as asked.
     case ok = 0
+    /// `refresh` built an index that a gate refused to publish.
     case gateRefused = 3
+    /// A bad or missing argument (EX_USAGE).
     case usage = 64
+    /// Malformed input: XML, gzip, an index file; an element over a limit (EX_DATAERR).
     case dataError = 65
+    /// An input missing or unreadable (EX_NOINPUT).
     case noInput = 66
+    /// The output cannot be created (EX_CANTCREAT).
     case cannotCreate = 73
+    /// Reading or writing failed (EX_IOERR).
     case ioError = 74
+    /// Another refresh holds the lock (EX_TEMPFAIL).
     case locked = 75
+    /// An invalid pipeline file or category table (EX_CONFIG).
     case badConfiguration = 78
 }
 

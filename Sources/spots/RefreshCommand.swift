@@ -6,20 +6,45 @@ import SpotReport
 /// `spots refresh --pipeline Pipelines/NAME.json`: the nightly job that never publishes a bad
 /// index.
 enum RefreshCommand {
-    static let options = [
-        OptionSpec(names: ["--pipeline"], valueName: "file", help: "The pipeline file: inputs, output, gates.min_spots,\ngates.max_drop and keep (generations)."),
-        OptionSpec(names: ["--force"], valueName: nil, help: "Rebuild even when the inputs and the pipeline file\nare those of the published index."),
-        OptionSpec(names: ["--rollback"], valueName: nil, help: "Make the previous generation (NAME.1.spots) current\nagain; the replaced one is kept as NAME.rolledback.spots."),
-        OptionSpec(names: ["--log-format"], valueName: "format", help: "text (default) or json: one JSON object per line\non standard error."),
-        OptionSpec(names: ["--threads"], valueName: "n", help: "Threads that parse XML (default: one per core; at\nmost 16 run)."),
+    static let options: [OptionSpec] = [
+        OptionSpec(
+            names: ["--pipeline"], valueName: "file",
+            help: """
+                The pipeline file: inputs, output, gates.min_spots,
+                gates.max_drop and keep (generations).
+                """),
+        OptionSpec(
+            names: ["--force"], valueName: nil,
+            help: """
+                Rebuild even when the inputs and the pipeline file
+                are those of the published index.
+                """),
+        OptionSpec(
+            names: ["--rollback"], valueName: nil,
+            help: """
+                Make the previous generation (NAME.1.spots) current
+                again; the replaced one is kept as NAME.rolledback.spots.
+                """),
+        .choice(
+            ["--log-format"], of: RefreshLog.Format.self,
+            help: """
+                text (default) or json: one JSON object per line
+                on standard error.
+                """),
+        OptionSpec(
+            names: ["--threads"], valueName: "n",
+            help: """
+                Threads that parse XML (default: one per core; at
+                most 16 run).
+                """),
         Help.option,
     ]
 
     static let help = Help(
+        command: "refresh",
         overview: "Rebuild a published index from its pipeline, publishing only a build that passes the gates.",
-        usage: "spots refresh --pipeline <file> [--force] [--rollback] [--log-format text|json] [--threads <n>]",
-        arguments: [],
         options: options,
+        modes: [Help.Mode(required: ["--pipeline"], optional: ["--force", "--rollback", "--log-format", "--threads"])],
         discussion: """
             Holds a lock beside the output (a second refresh exits 75 at once). Skips the build
             when the inputs (size and SHA-256) and the pipeline file are those the published index
@@ -31,13 +56,17 @@ enum RefreshCommand {
             """)
 
     static func run(_ arguments: Arguments) throws {
-        guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'; the inputs come from the pipeline file") }
+        guard arguments.positionals.isEmpty else {
+            let argument = arguments.positionals[0]
+            throw UsageError("unexpected argument '\(argument)'; the inputs come from the pipeline file")
+        }
         guard let file = arguments.value("--pipeline") else { throw UsageError("missing '--pipeline <file>'") }
-        let formatName = arguments.value("--log-format") ?? "text"
-        guard let format = RefreshLog.Format(rawValue: formatName) else { throw UsageError("--log-format must be text or json, not '\(formatName)'") }
+        let format = try arguments.choice("--log-format", as: RefreshLog.Format.self) ?? .text
         let pipeline = try Pipeline.load(file)
         let output = try pipeline.refreshOutput()
-        let refresh = try Refresh(pipeline: pipeline, log: RefreshLog(format: format) { FileHandle.standardError.write(Data($0.utf8)) }, force: arguments.flag("--force"), threads: try BuildCommand.threads(arguments))
+        let threads = try arguments.threads()
+        let log = RefreshLog(format: format) { FileHandle.standardError.write(Data($0.utf8)) }
+        let refresh = try Refresh(pipeline: pipeline, log: log, force: arguments.flag("--force"), threads: threads)
         if arguments.flag("--rollback") {
             try refresh.rollback()
             print("rolled back: \(output) is the previous generation again")
@@ -50,13 +79,15 @@ enum RefreshCommand {
             print("published: \(output), \(summary(report))")
         case .rejected(let report, let reasons):
             print(ReportFormat.text.render(report), terminator: "")
-            throw RefreshError(.gateRefused, file: output, "not published, kept as \(refresh.rejectedPath): " + reasons.joined(separator: "; "))
+            let why = reasons.joined(separator: "; ")
+            throw RefreshError(.gateRefused, file: output, "not published, kept as \(refresh.rejectedPath): " + why)
         }
     }
 
     private static func summary(_ report: Report) -> String {
         guard let diff = report.diff else { return "\(report.coverage.total) spots (nothing published before)" }
         let change = diff.references
-        return "\(report.coverage.total) spots (was \(diff.total.before): \(change.added) added, \(change.removed) removed, \(change.moved) moved)"
+        let changes = "\(change.added) added, \(change.removed) removed, \(change.moved) moved"
+        return "\(report.coverage.total) spots (was \(diff.total.before): \(changes))"
     }
 }

@@ -4,18 +4,34 @@ import SpotReport
 /// `spots report INDEX`: category coverage, what the build dropped, the category table's to-do
 /// list, names by language and where the spots are; with `--against`, what changed.
 enum ReportCommand {
-    static let options = [
-        OptionSpec(names: ["--format"], valueName: "format", help: "text (default), json, csv or html."),
-        OptionSpec(names: ["-o", "--output"], valueName: "output", help: "Write to this file (atomically) instead of\nstandard output."),
-        OptionSpec(names: ["--against"], valueName: "old-index", help: "Compare with an older index: the change per category,\nspots added, removed and moved (by OSM reference)."),
-        OptionSpec(names: ["--max-drop"], valueName: "fraction", help: "With --against, warn for each category whose count\nfell by more than this fraction of it, from 0 to 1\n(default 0.2)."),
+    static let options: [OptionSpec] = [
+        .choice(["--format"], of: ReportFormat.self, help: "text (default), json, csv or html."),
+        OptionSpec(
+            names: ["-o", "--output"], valueName: "output",
+            help: """
+                Write to this file (atomically) instead of
+                standard output.
+                """),
+        OptionSpec(
+            names: ["--against"], valueName: "old-index",
+            help: """
+                Compare with an older index: the change per category,
+                spots added, removed and moved (by OSM reference).
+                """),
+        OptionSpec(
+            names: ["--max-drop"], valueName: "fraction",
+            help: """
+                With --against, warn for each category whose count
+                fell by more than this fraction of it, from 0 to 1
+                (default 0.2).
+                """),
         Help.option,
     ]
 
     static let help = Help(
+        command: "report",
         overview: "Report an index's category coverage, and what changed since an older one.",
-        usage: "spots report <index> [--format text|json|csv|html] [-o <output>] [--against <old-index>] [--max-drop <fraction>]",
-        arguments: [("<index>", "An index written by 'spots build'.")],
+        arguments: [Help.index],
         options: options,
         discussion: """
             Totals (by OSM type, merged duplicates, dropped by reason), per category the count, share
@@ -31,19 +47,12 @@ enum ReportCommand {
 
     static func run(_ arguments: Arguments) throws {
         let path = try arguments.onlyPositional("<index>")
-        let name = arguments.value("--format") ?? "text"
-        guard let format = ReportFormat(rawValue: name) else {
-            throw UsageError("--format must be text, json, csv or html, not '\(name)'")
-        }
+        let format = try arguments.choice("--format", as: ReportFormat.self) ?? .text
         let older = arguments.value("--against")
-        let maxDrop = try arguments.value("--max-drop").map { (text) throws(UsageError) in
-            guard let value = Double(text), (0...1).contains(value) else {
-                throw UsageError("--max-drop must be a fraction from 0 to 1, not '\(text)'")
-            }
-            guard older != nil else { throw UsageError("--max-drop needs --against <old-index>") }
-            return value
-        } ?? Report.defaultMaxDrop
-        let report = try Report(index: try verified(path), against: try older.map(verified), maxDrop: maxDrop)
+        let maxDrop = try arguments.number("--max-drop", in: 0...1)
+        guard maxDrop == nil || older != nil else { throw UsageError("--max-drop needs --against <old-index>") }
+        let report = try Report(
+            index: try verified(path), against: try older.map(verified), maxDrop: maxDrop ?? Report.defaultMaxDrop)
         let output = arguments.value("--output")
         let sink = try OutputSink(path: output)
         try sink.write(format.render(report))

@@ -72,8 +72,9 @@ final class ProgressBar {
             let fraction = min(Double(done) / Double(total), 1)
             let filled = Int(fraction * 30)
             let eta = rate > 0 ? Int(Double(total - done) / rate) : 0
-            line = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] "
-                + line + " / \(Self.bytes(total))  \(Self.bytes(Int(rate)))/s  ETA \(eta / 60):" + String(format: "%02d", eta % 60)
+            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
+            let rateAndETA = "\(Self.bytes(Int(rate)))/s  ETA \(eta / 60):" + String(format: "%02d", eta % 60)
+            line = "[" + bar + "] " + line + " / \(Self.bytes(total))  " + rateAndETA
         } else {
             line += "  \(Self.bytes(Int(rate)))/s"
         }

@@ -1,16 +1,17 @@
 import Foundation
 import SpotPipeline
+import Spots
 
 /// The subcommand named `name`: its help, options and body.
-func command(named name: String) -> (help: Help, options: [OptionSpec], run: (Arguments) throws -> Void)? {
+func command(named name: String) -> (help: Help, run: (Arguments) throws -> Void)? {
     switch name {
-    case "build": (BuildCommand.help, BuildCommand.options, BuildCommand.run)
-    case "cluster": (ClusterCommand.help, ClusterCommand.options, ClusterCommand.run)
-    case "export": (ExportCommand.help, ExportCommand.options, ExportCommand.run)
-    case "inspect": (InspectCommand.help, InspectCommand.options, InspectCommand.run)
-    case "report": (ReportCommand.help, ReportCommand.options, ReportCommand.run)
-    case "refresh": (RefreshCommand.help, RefreshCommand.options, RefreshCommand.run)
-    case "search": (SearchCommand.help, SearchCommand.options, SearchCommand.run)
+    case "build": (BuildCommand.help, BuildCommand.run)
+    case "cluster": (ClusterCommand.help, ClusterCommand.run)
+    case "export": (ExportCommand.help, ExportCommand.run)
+    case "inspect": (InspectCommand.help, InspectCommand.run)
+    case "report": (ReportCommand.help, ReportCommand.run)
+    case "refresh": (RefreshCommand.help, RefreshCommand.run)
+    case "search": (SearchCommand.help, SearchCommand.run)
     default: nil
     }
 }
@@ -48,7 +49,7 @@ func main(_ arguments: [String]) -> ExitCode {
         return .ok
     }
     if first == "--version" {
-        print("spots 0.1.0")
+        print("spots \(SpotsVersion.version)")
         return .ok
     }
     if first == "help", let command = command(named: arguments[1]) {
@@ -60,7 +61,7 @@ func main(_ arguments: [String]) -> ExitCode {
         return .usage
     }
     do {
-        let parsed = try Arguments(Array(arguments.dropFirst()), options: command.options)
+        let parsed = try Arguments(Array(arguments.dropFirst()), options: command.help.options)
         if parsed.flag("--help") {
             print(command.help.text, terminator: "")
             return .ok

@@ -4,7 +4,7 @@ import Testing
 @Suite("spots cluster end to end")
 struct ClusterCommandTests {
     /// The JSON objects of NDJSON output.
-    static func objects(_ run: Spots.Run) throws -> [[String: Any]] {
+    static func objects(_ run: SpotsCLI.Run) throws -> [[String: Any]] {
         try run.output.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
 
@@ -14,10 +14,10 @@ struct ClusterCommandTests {
 
     @Test("GeoJSON like supercluster's: cluster features with cluster_id, point_count, categories, expansion_zoom and bbox; spots with their references")
     func geojson() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let index = try sampleIndex(in: directory)
-        let run = try Spots.run(["cluster", index, "--bbox", "24.92,60.16,24.96,60.18", "--zoom", "15.7"])
+        let run = try SpotsCLI.run(["cluster", index, "--bbox", "24.92,60.16,24.96,60.18", "--zoom", "15.7"])
         #expect(run.status == 0, "\(run.stderr)")
         let collection = try #require(JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
         #expect(collection["type"] as? String == "FeatureCollection")
@@ -42,12 +42,12 @@ struct ClusterCommandTests {
 
     @Test("NDJSON over the world counts every spot once at every zoom; zoom 0 is a cluster per city; above the maximum zoom all are single")
     func ndjson() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let index = try sampleIndex(in: directory)
-        let total = try Spots.run(["export", index]).output.split(separator: "\n").count
+        let total = try SpotsCLI.run(["export", index]).output.split(separator: "\n").count
         for zoom in [0, 5, 12, 16, 17] {
-            let objects = try Self.objects(try Spots.run(["cluster", index, "--bbox", "-180,-90,180,90", "--zoom", "\(zoom)", "--format", "ndjson"]))
+            let objects = try Self.objects(try SpotsCLI.run(["cluster", index, "--bbox", "-180,-90,180,90", "--zoom", "\(zoom)", "--format", "ndjson"]))
             #expect(objects.map(Self.count).reduce(0, +) == total, "zoom \(zoom)")
             #expect(objects.allSatisfy { $0["lat"] is NSNumber && $0["lon"] is NSNumber })
             #expect(objects.allSatisfy { $0["cluster"] as? Bool == true ? $0["point_count"] != nil : $0["osm_id"] != nil && $0["osm_type"] != nil })
@@ -58,33 +58,33 @@ struct ClusterCommandTests {
 
     @Test("--children add up to the cluster; --leaves pages through exactly its spots")
     func childrenAndLeaves() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let index = try sampleIndex(in: directory)
-        let top = try Self.objects(try Spots.run(["cluster", index, "--bbox", "-180,-90,180,90", "--zoom", "0", "--format", "ndjson"]))
+        let top = try Self.objects(try SpotsCLI.run(["cluster", index, "--bbox", "-180,-90,180,90", "--zoom", "0", "--format", "ndjson"]))
         let cluster = try #require(top.first { ($0["point_count"] as? Int ?? 0) > 100 })
         let id = "\(cluster["cluster_id"] as! Int)"
-        let children = try Self.objects(try Spots.run(["cluster", index, "--children", id, "--format", "ndjson"]))
+        let children = try Self.objects(try SpotsCLI.run(["cluster", index, "--children", id, "--format", "ndjson"]))
         #expect(children.map(Self.count).reduce(0, +) == cluster["point_count"] as! Int)
         var leaves: [String] = []
         while true {
-            let page = try Self.objects(try Spots.run(["cluster", index, "--leaves", id, "--limit", "250", "--offset", "\(leaves.count)", "--format", "ndjson"]))
+            let page = try Self.objects(try SpotsCLI.run(["cluster", index, "--leaves", id, "--limit", "250", "--offset", "\(leaves.count)", "--format", "ndjson"]))
             leaves += page.map { "\($0["osm_type"]!)/\($0["osm_id"]!)" }
             if page.count < 250 { break }
         }
         #expect(leaves.count == cluster["point_count"] as! Int && Set(leaves).count == leaves.count)
-        let first = try Spots.run(["cluster", index, "--leaves", id])
+        let first = try SpotsCLI.run(["cluster", index, "--leaves", id])
         let features = (try JSONSerialization.jsonObject(with: first.stdout) as? [String: Any])?["features"] as? [Any]
         #expect(features?.count == 10, "ten leaves by default")
     }
 
     @Test("--category clusters only those categories, at query time, without ids")
     func category() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let index = try sampleIndex(in: directory)
-        let objects = try Self.objects(try Spots.run(["cluster", index, "--bbox", "-180,-90,180,90", "--zoom", "3", "--category", "cafe", "--format", "ndjson"]))
-        let cafes = try Spots.run(["search", index, "--category", "cafe", "--limit", "100000", "--format", "ndjson"]).output.split(separator: "\n").count
+        let objects = try Self.objects(try SpotsCLI.run(["cluster", index, "--bbox", "-180,-90,180,90", "--zoom", "3", "--category", "cafe", "--format", "ndjson"]))
+        let cafes = try SpotsCLI.run(["search", index, "--category", "cafe", "--limit", "100000", "--format", "ndjson"]).output.split(separator: "\n").count
         #expect(objects.map(Self.count).reduce(0, +) == cafes)
         #expect(objects.allSatisfy { $0["cluster"] as? Bool == false ? $0["category"] as? String == "cafe" : ($0["categories"] as? [String: Int])?.keys.sorted() == ["cafe"] })
         #expect(objects.allSatisfy { $0["cluster"] as? Bool == false || $0["cluster_id"] is NSNull })
@@ -92,7 +92,7 @@ struct ClusterCommandTests {
 
     @Test("--batch answers one line per request in order, an error line for a bad request, and goes on")
     func batch() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let index = try sampleIndex(in: directory)
         let requests = """
@@ -104,7 +104,7 @@ struct ClusterCommandTests {
             {"bbox":[0,0,1,1],"zoom":3,"radius":5}
 
             """
-        let run = try Spots.run(["cluster", index, "--batch", "-"], stdin: Data(requests.utf8))
+        let run = try SpotsCLI.run(["cluster", index, "--batch", "-"], stdin: Data(requests.utf8))
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(lines.count == 6)
@@ -118,27 +118,28 @@ struct ClusterCommandTests {
 
     @Test("usage errors exit 64 naming the argument; an unknown cluster id exits 64; a damaged index exits 65")
     func errors() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let index = try sampleIndex(in: directory)
         let usage: [([String], String)] = [
             (["--zoom", "3"], "give --bbox and --zoom"),
             (["--bbox", "0,0,1,1"], "--bbox needs --zoom"),
             (["--bbox", "0,0,1", "--zoom", "1"], "--bbox: expected"),
-            (["--bbox", "0,0,1,1", "--zoom", "-1"], "--zoom: expected"),
-            (["--bbox", "0,0,1,1", "--zoom", "x"], "--zoom: expected"),
+            (["--bbox", "0,0,1,1", "--zoom", "-1"], "--zoom: expected a number from 0 to 30, got '-1'"),
+            (["--bbox", "0,0,1,1", "--zoom", "x"], "--zoom: expected a number from 0 to 30, got 'x'"),
             (["--bbox", "0,0,1,1", "--zoom", "1", "--children", "0"], "not several"),
             (["--leaves", "0", "--zoom", "1"], "--zoom goes with --bbox"),
             (["--children", "0", "--limit", "1"], "--limit goes with --leaves"),
             (["--leaves", "0", "--limit", "-1"], "--limit: expected"),
             (["--bbox", "0,0,1,1", "--zoom", "1", "--category", "cafes"], "unknown category 'cafes'"),
-            (["--bbox", "0,0,1,1", "--zoom", "1", "--format", "csv"], "--format"),
-            (["--children", "x"], "--children: expected a cluster id"),
+            (["--bbox", "0,0,1,1", "--zoom", "1", "--format", "csv"], "--format: expected geojson or ndjson, got 'csv'"),
+            (["--children", "x"], "--children: expected a whole number of at least 0, got 'x'"),
+            (["--leaves", "-1"], "--leaves: expected a whole number of at least 0, got '-1'"),
             (["--children", "99999"], "--children: no cluster 99999"),
-            (["--leaves", "-1"], "--leaves: no cluster -1"),
+            (["--leaves", "99999"], "--leaves: no cluster 99999"),
         ]
         for (arguments, message) in usage {
-            let run = try Spots.run(["cluster", index] + arguments)
+            let run = try SpotsCLI.run(["cluster", index] + arguments)
             #expect(run.status == 64, "\(arguments)")
             #expect(run.stderr.hasPrefix("spots: ") && run.stderr.contains(message), "\(arguments): \(run.stderr)")
             // A well-formed request for a cluster the index does not hold is one line, without
@@ -150,44 +151,44 @@ struct ClusterCommandTests {
         bytes[bytes.count - 3] ^= 0xFF
         let damaged = directory.appendingPathComponent("damaged.spots")
         try bytes.write(to: damaged)
-        #expect(try Spots.run(["cluster", damaged.path, "--bbox", "-180,-90,180,90", "--zoom", "20"]).status == 0, "SVIS's last byte is a tree box's: not read above the maximum zoom")
+        #expect(try SpotsCLI.run(["cluster", damaged.path, "--bbox", "-180,-90,180,90", "--zoom", "20"]).status == 0, "SVIS's last byte is a tree box's: not read above the maximum zoom")
         var header = try Data(contentsOf: URL(fileURLWithPath: index))
         header[40] ^= 0xFF
         try header.write(to: damaged)
-        let corrupt = try Spots.run(["cluster", damaged.path, "--bbox", "-180,-90,180,90", "--zoom", "3"])
+        let corrupt = try SpotsCLI.run(["cluster", damaged.path, "--bbox", "-180,-90,180,90", "--zoom", "3"])
         #expect(corrupt.status == 65 && corrupt.stderr.contains("checksum"))
-        #expect(try Spots.run(["cluster", directory.appendingPathComponent("missing.spots").path, "--children", "0"]).status == 66)
+        #expect(try SpotsCLI.run(["cluster", directory.appendingPathComponent("missing.spots").path, "--children", "0"]).status == 66)
     }
 
     @Test("an index built with --no-clusters is smaller and still clusters, at query time, without ids")
     func noClusters() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let with = try sampleIndex(in: directory)
         let without = directory.appendingPathComponent("plain.spots").path
-        #expect(try Spots.run(["build", helsinki, himeji, "-o", without, "-q", "--no-clusters"]).status == 0)
+        #expect(try SpotsCLI.run(["build", helsinki, himeji, "-o", without, "-q", "--no-clusters"]).status == 0)
         let size = { (path: String) in try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int }
         #expect(try size(without) < size(with))
-        let objects = try Self.objects(try Spots.run(["cluster", without, "--bbox", "-180,-90,180,90", "--zoom", "0", "--format", "ndjson"]))
+        let objects = try Self.objects(try SpotsCLI.run(["cluster", without, "--bbox", "-180,-90,180,90", "--zoom", "0", "--format", "ndjson"]))
         #expect(objects.count == 2 && objects.allSatisfy { $0["cluster_id"] is NSNull })
-        let refused = try Spots.run(["cluster", without, "--children", "0"])
+        let refused = try SpotsCLI.run(["cluster", without, "--children", "0"])
         #expect(refused.status == 64 && refused.stderr.contains("no cluster levels"))
     }
 
     @Test("the pipeline's clusters settings are validated (exit 78) and recorded in the index")
     func pipelineSettings() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pipeline = directory.appendingPathComponent("city.json")
         try Data(#"{"clusters": {"max_zoom": 25}}"#.utf8).write(to: pipeline)
-        let bad = try Spots.run(["build", helsinki, "-o", directory.appendingPathComponent("x.spots").path, "--pipeline", pipeline.path, "-q"])
+        let bad = try SpotsCLI.run(["build", helsinki, "-o", directory.appendingPathComponent("x.spots").path, "--pipeline", pipeline.path, "-q"])
         #expect(bad.status == 78 && bad.stderr.contains(".clusters.max_zoom"))
         try Data(#"{"clusters": {"max_zoom": 10, "radius": 40}}"#.utf8).write(to: pipeline)
         let index = directory.appendingPathComponent("city.spots").path
-        #expect(try Spots.run(["build", helsinki, "-o", index, "--pipeline", pipeline.path, "-q"]).status == 0)
-        let inspect = try Spots.run(["inspect", index]).output
+        #expect(try SpotsCLI.run(["build", helsinki, "-o", index, "--pipeline", pipeline.path, "-q"]).status == 0)
+        let inspect = try SpotsCLI.run(["inspect", index]).output
         #expect(inspect.contains("CLUS"))
-        let above = try Self.objects(try Spots.run(["cluster", index, "--bbox", "-180,-90,180,90", "--zoom", "11", "--format", "ndjson"]))
+        let above = try Self.objects(try SpotsCLI.run(["cluster", index, "--bbox", "-180,-90,180,90", "--zoom", "11", "--format", "ndjson"]))
         #expect(above.allSatisfy { $0["cluster"] as? Bool == false }, "every spot single above max_zoom 10")
     }
 }

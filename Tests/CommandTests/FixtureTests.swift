@@ -7,11 +7,11 @@ struct Fixture: CustomTestStringConvertible, Sendable {
     let entry: Int
 
     var testDescription: String { file }
-    var path: String { Spots.fixtures.appendingPathComponent(file).standardizedFileURL.path }
+    var path: String { SpotsCLI.fixtures.appendingPathComponent(file).standardizedFileURL.path }
     var json: [String: Any] { Self.manifest[entry] }
 
     nonisolated(unsafe) private static let manifest: [[String: Any]] = {
-        let url = Spots.fixtures.appendingPathComponent("fixtures.json")
+        let url = SpotsCLI.fixtures.appendingPathComponent("fixtures.json")
         return (try? JSONSerialization.jsonObject(with: Data(contentsOf: url))) as? [[String: Any]] ?? []
     }()
     static let all = manifest.indices.map { Fixture(file: manifest[$0]["file"] as! String, entry: $0) }
@@ -28,9 +28,9 @@ struct FixtureTests {
 
     @Test("legal spellings give exactly the expected spots", arguments: Fixture.accepted)
     func readsLegalSpelling(_ fixture: Fixture) throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let spots = try Spots.buildAndExport([fixture.path], in: directory)
+        let spots = try SpotsCLI.buildAndExport([fixture.path], in: directory)
         let expected = fixture.json["spots"] as! [[String: Any]]
         let byID = Dictionary(uniqueKeysWithValues: spots.map { (($0["osm_id"] as! NSNumber).int64Value, $0) })
         #expect(Set(byID.keys) == Set(expected.map { ($0["osm_id"] as! NSNumber).int64Value }))
@@ -46,17 +46,17 @@ struct FixtureTests {
             #expect(got["osm_type"] as? String == "node")
         }
         if let statistics = fixture.json["stats"] as? [String: Int] {
-            let inspect = try Spots.run(["inspect", directory.appendingPathComponent("out.spots").path])
+            let inspect = try SpotsCLI.run(["inspect", directory.appendingPathComponent("out.spots").path])
             for (name, count) in statistics { #expect(inspect.output.contains("\(name) \(count)")) }
         }
     }
 
     @Test("refusals exit 65 with one line naming file, place and reason", arguments: Fixture.refused)
     func refusesBadInput(_ fixture: Fixture) throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.spots").path
-        let run = try Spots.run(["build", fixture.path, "-o", output, "--quiet"])
+        let run = try SpotsCLI.run(["build", fixture.path, "-o", output, "--quiet"])
         let error = fixture.json["error"] as! [String: Any]
         #expect(run.status == Int32((error["exit"] as! NSNumber).intValue))
         let lines = run.stderr.split(separator: "\n")

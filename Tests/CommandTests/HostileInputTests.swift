@@ -5,7 +5,7 @@ import Testing
 struct DamagedFixture: CustomTestStringConvertible, Sendable {
     let entry: Int
 
-    static let folder = Spots.root.appendingPathComponent("Tests/Fixtures/damaged")
+    static let folder = SpotsCLI.root.appendingPathComponent("Tests/Fixtures/damaged")
     nonisolated(unsafe) private static let manifest: [[String: Any]] = {
         let url = folder.appendingPathComponent("manifest.json")
         return (try? JSONSerialization.jsonObject(with: Data(contentsOf: url))) as? [[String: Any]] ?? []
@@ -30,12 +30,12 @@ struct HostileInputTests {
 
     @Test("each fixture gives its expected exit code and message", arguments: DamagedFixture.all)
     func expectedOutcome(_ fixture: DamagedFixture) throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.spots").path
         var arguments = [fixture.command[0], fixture.path] + fixture.command.dropFirst()
         if fixture.command[0] == "build" { arguments += ["-o", output, "--quiet"] }
-        let run = try Spots.run(arguments)
+        let run = try SpotsCLI.run(arguments)
         let exit = (fixture.json["exit"] as! NSNumber).int32Value
         #expect(run.status == exit, "\(run.stderr)")
         if let message = fixture.json["message"] as? String {
@@ -50,7 +50,7 @@ struct HostileInputTests {
 
     @Test("a gzip bomb (256 MiB of white space in 1 MB) is read in bounded memory, not refused")
     func gzipBombInBoundedMemory() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let bomb = directory.appendingPathComponent("bomb.osm.gz").path
         let make = try shell("(printf '<osm version=\"0.6\">'; head -c 268435456 /dev/zero | tr '\\0' ' '; printf '</osm>\\n') | gzip -1 > '\(bomb)'")
@@ -67,13 +67,13 @@ struct HostileInputTests {
     @Test("a full disk (a file-size limit, SIGXFSZ ignored): exit 74, old output intact, no temporary file",
           .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a file-size limit, before any code of Spots runs (even `spots --help`)"))
     func fullDiskKeepsOldOutput() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.spots").path
         try Data("old index".utf8).write(to: URL(fileURLWithPath: output))
-        let sample = Spots.root.appendingPathComponent("Samples/himeji-castle.osm").path
+        let sample = SpotsCLI.root.appendingPathComponent("Samples/himeji-castle.osm").path
         let errors = directory.appendingPathComponent("stderr").path
-        let status = try shell("trap '' XFSZ; ulimit -f 8; exec '\(Spots.executable.path)' build '\(sample)' -o '\(output)' --quiet 2>'\(errors)'")
+        let status = try shell("trap '' XFSZ; ulimit -f 8; exec '\(SpotsCLI.executable.path)' build '\(sample)' -o '\(output)' --quiet 2>'\(errors)'")
         #expect(status == 74)
         let message = try String(contentsOfFile: errors, encoding: .utf8)
         #expect(message.hasPrefix("spots: \(output): File too large"), "\(message)")
@@ -84,7 +84,7 @@ struct HostileInputTests {
     @Test("an I/O error while reading the input: exit 74 naming it")
     func readError() throws {
         // Reading /proc/self/mem at offset 0 (unmapped) fails with EIO.
-        let run = try Spots.run(["build", "/proc/self/mem", "-o", "/tmp/never.spots", "--quiet"])
+        let run = try SpotsCLI.run(["build", "/proc/self/mem", "-o", "/tmp/never.spots", "--quiet"])
         #expect(run.status == 74)
         #expect(run.stderr == "spots: /proc/self/mem: byte 0: Input/output error\n")
     }
@@ -92,12 +92,12 @@ struct HostileInputTests {
     @Test("SIGTERM and SIGINT during a build: ended by the signal, temporary file removed, old output intact",
         arguments: [SIGTERM, SIGINT])
     func signalDuringBuild(_ signalNumber: Int32) throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.spots").path
         try Data("old index".utf8).write(to: URL(fileURLWithPath: output))
         let process = Process()
-        process.executableURL = Spots.executable
+        process.executableURL = SpotsCLI.executable
         process.arguments = ["build", "-", "-o", output, "--quiet"]
         let input = Pipe()
         process.standardInput = input
@@ -119,30 +119,30 @@ struct HostileInputTests {
 
     @Test("standard input that ends early or is closed: one error line, nothing written")
     func standardInputEndsEarly() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.spots").path
-        let sample = try Data(contentsOf: Spots.root.appendingPathComponent("Samples/helsinki-center.osm.gz"))
-        let cut = try Spots.run(["build", "-", "-o", output, "--quiet"], stdin: sample.prefix(sample.count / 2))
+        let sample = try Data(contentsOf: SpotsCLI.root.appendingPathComponent("Samples/helsinki-center.osm.gz"))
+        let cut = try SpotsCLI.run(["build", "-", "-o", output, "--quiet"], stdin: sample.prefix(sample.count / 2))
         #expect(cut.status == 65)
         #expect(cut.stderr.hasPrefix("spots: -: byte \(sample.count / 2): truncated gzip stream"))
-        let closed = try shell("exec '\(Spots.executable.path)' build - -o '\(output)' --quiet <&- 2>/dev/null")
+        let closed = try shell("exec '\(SpotsCLI.executable.path)' build - -o '\(output)' --quiet <&- 2>/dev/null")
         #expect(closed != 0 && closed < 128)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
     @Test("an output pipe closed early (export | head -1): no error output, no crash")
     func outputPipeClosedEarly() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let index = directory.appendingPathComponent("out.spots").path
-        let sample = Spots.root.appendingPathComponent("Samples/helsinki-center.osm.gz").path
-        try #require(try Spots.run(["build", sample, "-o", index, "--quiet", "--keep-all"]).status == 0)
+        let sample = SpotsCLI.root.appendingPathComponent("Samples/helsinki-center.osm.gz").path
+        try #require(try SpotsCLI.run(["build", sample, "-o", index, "--quiet", "--keep-all"]).status == 0)
         let errors = directory.appendingPathComponent("stderr").path
         let report = directory.appendingPathComponent("status").path
         // bash: PIPESTATUS gives the status of spots itself; 141 is death by SIGPIPE, as cat has.
         let status = try shell(
-            "'\(Spots.executable.path)' export '\(index)' 2>'\(errors)' | head -1 >/dev/null; echo ${PIPESTATUS[0]} > '\(report)'",
+            "'\(SpotsCLI.executable.path)' export '\(index)' 2>'\(errors)' | head -1 >/dev/null; echo ${PIPESTATUS[0]} > '\(report)'",
             shell: "/bin/bash")
         #expect(status == 0)
         let spotsStatus = try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -165,7 +165,7 @@ struct HostileInputTests {
     /// (`wait4`'s `ru_maxrss` will not do: Linux carries the parent's peak over into a child.)
     private func spawnMeasured(_ arguments: [String]) throws -> (status: Int32, peakKiB: Int) {
         let process = Process()
-        process.executableURL = Spots.executable
+        process.executableURL = SpotsCLI.executable
         process.arguments = arguments
         try process.run()
         let status = "/proc/\(process.processIdentifier)/status"

@@ -5,52 +5,52 @@ import Testing
 struct PipelineCommandTests {
     @Test("--pipeline builds the inputs and output it names, relative to its folder; the command line overrides them")
     func buildsFromPipelineFile() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("pipelines"), withIntermediateDirectories: true)
         let pipeline = directory.appendingPathComponent("pipelines/city.json")
         try Data(#"{"inputs": ["\#(himeji)"], "output": "../city.spots", "dedupe": {"radius": 10}}"#.utf8).write(to: pipeline)
-        let run = try Spots.run(["build", "--pipeline", pipeline.path, "-q"])
+        let run = try SpotsCLI.run(["build", "--pipeline", pipeline.path, "-q"])
         #expect(run.status == 0, "\(run.stderr)")
-        let spots = try Spots.run(["export", directory.appendingPathComponent("city.spots").path]).output.split(separator: "\n")
+        let spots = try SpotsCLI.run(["export", directory.appendingPathComponent("city.spots").path]).output.split(separator: "\n")
         #expect(spots.count >= 8)
         let other = directory.appendingPathComponent("other.spots").path
-        #expect(try Spots.run(["build", "--pipeline", pipeline.path, helsinki, "-o", other, "-q"]).status == 0)
-        #expect(try Spots.run(["inspect", other]).output.contains("helsinki-center.osm.gz"))
+        #expect(try SpotsCLI.run(["build", "--pipeline", pipeline.path, helsinki, "-o", other, "-q"]).status == 0)
+        #expect(try SpotsCLI.run(["inspect", other]).output.contains("helsinki-center.osm.gz"))
     }
 
     @Test("an invalid pipeline file exits 78 with one line naming the JSON path; a missing one exits 66")
     func refusesInvalidPipeline() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pipeline = directory.appendingPathComponent("city.json")
         try Data(#"{"inputs": ["x.osm"], "output": "x.spots", "dedupe": {"radius": "fifty"}}"#.utf8).write(to: pipeline)
-        let run = try Spots.run(["build", "--pipeline", pipeline.path])
+        let run = try SpotsCLI.run(["build", "--pipeline", pipeline.path])
         #expect(run.status == 78)
         #expect(run.stderr == "spots: \(pipeline.path): .dedupe.radius: expected a distance in metres\n")
-        let missing = try Spots.run(["build", "--pipeline", directory.appendingPathComponent("nope.json").path])
+        let missing = try SpotsCLI.run(["build", "--pipeline", directory.appendingPathComponent("nope.json").path])
         #expect(missing.status == 66)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["city.json"])
     }
 
     @Test("the default build excludes street furniture and unmapped values; --keep-all keeps them with category null")
     func excludesStreetFurniture() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let strict = try Spots.buildAndExport([helsinki], flags: [], in: directory)
+        let strict = try SpotsCLI.buildAndExport([helsinki], flags: [], in: directory)
         #expect(!strict.contains { ["amenity=bench", "amenity=waste_basket", "amenity=vending_machine"].contains($0["tag"] as? String) })
         #expect(strict.allSatisfy { $0["category"] is String })
         #expect(strict.count > 600 && strict.count < 1110)
-        let all = try Spots.buildAndExport([helsinki], flags: ["--keep-all"], in: directory)
+        let all = try SpotsCLI.buildAndExport([helsinki], flags: ["--keep-all"], in: directory)
         let benches = all.filter { $0["tag"] as? String == "amenity=bench" }
         #expect(!benches.isEmpty && benches.allSatisfy { $0["category"] is NSNull && $0["kind"] as? String == "bench" })
     }
 
     @Test("the castle in the Japanese sample is a castle, through historic=castle")
     func consultsSecondTag() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let spots = try Spots.buildAndExport([himeji], flags: [], in: directory)
+        let spots = try SpotsCLI.buildAndExport([himeji], flags: [], in: directory)
         let castle = try #require(spots.first { $0["wikidata"] as? String == "Q188754" })
         #expect(castle["category"] as? String == "castle" && castle["mapkit_category"] as? String == "MKPOICategoryCastle")
         #expect(castle["kind"] as? String == "attraction")
@@ -58,7 +58,7 @@ struct PipelineCommandTests {
 
     @Test("same-name duplicates are merged with their references listed; --no-dedupe keeps them apart")
     func mergesDuplicates() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("dupes.osm")
         try Data("""
@@ -69,25 +69,25 @@ struct PipelineCommandTests {
              <node id="4" lat="60.1700100" lon="24.9400000"><tag k="amenity" v="restaurant"/><tag k="name" v="Café Regatta"/></node>
             </osm>
             """.utf8).write(to: input)
-        let merged = try Spots.buildAndExport([input.path], flags: [], in: directory).sorted { ($0["osm_id"] as! NSNumber).intValue < ($1["osm_id"] as! NSNumber).intValue }
+        let merged = try SpotsCLI.buildAndExport([input.path], flags: [], in: directory).sorted { ($0["osm_id"] as! NSNumber).intValue < ($1["osm_id"] as! NSNumber).intValue }
         #expect(merged.map { ($0["osm_id"] as! NSNumber).intValue } == [2, 3, 4])
         #expect(merged[0]["merged"] as? [String] == ["n1"])
         #expect(merged[0]["name"] as? String == "CAFE REGATTA")
-        let apart = try Spots.buildAndExport([input.path], flags: ["--no-dedupe"], in: directory)
+        let apart = try SpotsCLI.buildAndExport([input.path], flags: ["--no-dedupe"], in: directory)
         #expect(apart.count == 4)
     }
 }
 
-@Suite("Categories and overlaps on real extracts", .enabled(if: Spots.hasSharedData, "../shared/data is absent: real-data tests skipped"))
+@Suite("Categories and overlaps on real extracts", .enabled(if: SpotsCLI.hasSharedData, "../shared/data is absent: real-data tests skipped"))
 struct RealDataPipelineTests {
     @Test("the unmapped values of each extract are few, and inspect lists them", arguments: realExtracts.map(\.file))
     func fewUnmapped(_ file: String) throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let index = directory.appendingPathComponent("x.spots").path
         // Node spots, as the table's coverage goal counts them.
-        #expect(try Spots.run(["build", Spots.sharedData.appendingPathComponent(file).path, "-o", index, "-q", "--no-areas"]).status == 0)
-        let inspect = try Spots.run(["inspect", index]).output
+        #expect(try SpotsCLI.run(["build", SpotsCLI.sharedData.appendingPathComponent(file).path, "-o", index, "-q", "--no-areas"]).status == 0)
+        let inspect = try SpotsCLI.run(["inspect", index]).output
         let line = inspect.split(separator: "\n").first { $0.hasPrefix("unmapped ") }.map(String.init) ?? ""
         let values = line.dropFirst("unmapped".count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(values.count <= 8, "\(line)")
@@ -99,27 +99,27 @@ struct RealDataPipelineTests {
 
     @Test("overlapping extracts given together hold each object once")
     func overlappingExtracts() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let monaco = Spots.sharedData.appendingPathComponent("monaco-2021-04.osm.gz").path
-        let union = Spots.sharedData.appendingPathComponent("pois-union.osm.gz").path
-        let together = try Spots.buildAndExport([monaco, union], flags: ["--no-areas"], in: directory)
-        let alone = try Spots.buildAndExport([union], flags: ["--no-areas"], in: directory)
+        let monaco = SpotsCLI.sharedData.appendingPathComponent("monaco-2021-04.osm.gz").path
+        let union = SpotsCLI.sharedData.appendingPathComponent("pois-union.osm.gz").path
+        let together = try SpotsCLI.buildAndExport([monaco, union], flags: ["--no-areas"], in: directory)
+        let alone = try SpotsCLI.buildAndExport([union], flags: ["--no-areas"], in: directory)
         #expect(together.map { $0["osm_id"] as! NSNumber } == alone.map { $0["osm_id"] as! NSNumber })
         let index = directory.appendingPathComponent("both.spots").path
-        #expect(try Spots.run(["build", monaco, union, "-o", index, "-q", "--no-dedupe"]).status == 0)
-        #expect(try Spots.run(["inspect", index]).output.contains("repeated_objects 761"))
+        #expect(try SpotsCLI.run(["build", monaco, union, "-o", index, "-q", "--no-dedupe"]).status == 0)
+        #expect(try SpotsCLI.run(["inspect", index]).output.contains("repeated_objects 761"))
     }
 
     @Test("two builds of the same inputs and pipeline are byte-identical")
     func deterministic() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inputs = ["andorra-2021-04.osm.gz", "pois-union.osm.gz"].map { Spots.sharedData.appendingPathComponent($0).path }
+        let inputs = ["andorra-2021-04.osm.gz", "pois-union.osm.gz"].map { SpotsCLI.sharedData.appendingPathComponent($0).path }
         var outputs: [Data] = []
         for name in ["a.spots", "b.spots"] {
             let path = directory.appendingPathComponent(name).path
-            #expect(try Spots.run(["build"] + inputs + ["-o", path, "-q"]).status == 0)
+            #expect(try SpotsCLI.run(["build"] + inputs + ["-o", path, "-q"]).status == 0)
             outputs.append(try Data(contentsOf: URL(fileURLWithPath: path)))
         }
         #expect(outputs[0] == outputs[1])

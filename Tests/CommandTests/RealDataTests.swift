@@ -19,17 +19,17 @@ let hasPython: Bool = {
     return process.terminationStatus == 0
 }()
 
-@Suite("Real extracts against an independent reader", .enabled(if: Spots.hasSharedData, "../shared/data is absent: real-data tests skipped"))
+@Suite("Real extracts against an independent reader", .enabled(if: SpotsCLI.hasSharedData, "../shared/data is absent: real-data tests skipped"))
 struct RealDataTests {
     @Test(
         "with --keep-all --no-dedupe, the spots are exactly the oracle's amenity/tourism nodes",
         .enabled(if: hasPython, "python3 with pyexpat is absent: oracle comparison skipped"),
         arguments: realExtracts.map(\.file))
     func matchesIndependentReader(_ file: String) throws {
-        let input = Spots.sharedData.appendingPathComponent(file).path
-        let directory = try Spots.temporaryDirectory()
+        let input = SpotsCLI.sharedData.appendingPathComponent(file).path
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let ours = try Spots.buildAndExport([input], in: directory)
+        let ours = try SpotsCLI.buildAndExport([input], in: directory)
         let oracle = try oracleSpots(input)
         #expect(ours.count == realExtracts.first { $0.file == file }!.poiNodes)
         #expect(oracle.count == ours.count)
@@ -52,9 +52,9 @@ struct RealDataTests {
 
     @Test("a multi-member gzip (members cut mid-element) gives the same spots as the single-member file")
     func readsMultiMemberGzip() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let original = Spots.sharedData.appendingPathComponent("monaco-2021-04.osm.gz")
+        let original = SpotsCLI.sharedData.appendingPathComponent("monaco-2021-04.osm.gz")
         let xml = try shell("gzip -dc '\(original.path)'")
         var members = Data()
         let cuts = [0, xml.count / 3 + 17, 2 * xml.count / 3 + 5, xml.count]
@@ -65,28 +65,28 @@ struct RealDataTests {
         }
         let multi = directory.appendingPathComponent("multi.osm.gz")
         try members.write(to: multi)
-        let expected = try Spots.buildAndExport([original.path], in: directory)
-        let got = try Spots.buildAndExport([multi.path], in: directory)
+        let expected = try SpotsCLI.buildAndExport([original.path], in: directory)
+        let got = try SpotsCLI.buildAndExport([multi.path], in: directory)
         #expect(got.count == 761)
         #expect(got.map { $0["osm_id"] as! NSNumber } == expected.map { $0["osm_id"] as! NSNumber })
     }
 
     @Test("standard input gives the same spots as the file")
     func readsStandardInput() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = Spots.sharedData.appendingPathComponent("liechtenstein-2015-07.osm.gz")
+        let file = SpotsCLI.sharedData.appendingPathComponent("liechtenstein-2015-07.osm.gz")
         let index = directory.appendingPathComponent("stdin.spots").path
-        let build = try Spots.run(["build", "-", "-o", index, "--quiet", "--keep-all", "--no-dedupe", "--no-areas"], stdin: try Data(contentsOf: file))
+        let build = try SpotsCLI.run(["build", "-", "-o", index, "--quiet", "--keep-all", "--no-dedupe", "--no-areas"], stdin: try Data(contentsOf: file))
         try #require(build.status == 0, "\(build.stderr)")
-        let fromStdin = try Spots.run(["export", index]).output
-        let fromFile = try Spots.buildAndExport([file.path], in: directory)
+        let fromStdin = try SpotsCLI.run(["export", index]).output
+        let fromFile = try SpotsCLI.buildAndExport([file.path], in: directory)
         #expect(fromStdin.split(separator: "\n").count == fromFile.count)
         #expect(fromFile.count == 341)
     }
 
     private func oracleSpots(_ path: String) throws -> [[String: Any]] {
-        let script = Spots.root.appendingPathComponent("Tests/Support/osm_oracle.py").path
+        let script = SpotsCLI.root.appendingPathComponent("Tests/Support/osm_oracle.py").path
         let output = try shell("python3 '\(script)' '\(path)'")
         return try String(decoding: output, as: UTF8.self).split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])

@@ -14,7 +14,7 @@ private struct RefreshFolder {
     func generation(_ name: String) -> URL { url.appendingPathComponent("out/city.\(name).spots") }
 
     init(keep: Int = 3) throws {
-        url = try Spots.temporaryDirectory()
+        url = try SpotsCLI.temporaryDirectory()
         try FileManager.default.createDirectory(at: url.appendingPathComponent("out"), withIntermediateDirectories: true)
         let settings = #"{"inputs": ["city.osm"], "output": "out/city.spots", "gates": {"min_spots": 5, "max_drop": 0.2}, "keep": \#(keep)}"#
         try settings.write(toFile: pipeline, atomically: true, encoding: .utf8)
@@ -31,8 +31,8 @@ private struct RefreshFolder {
         try (xml + "</osm>\n").write(to: input, atomically: true, encoding: .utf8)
     }
 
-    func refresh(_ flags: [String] = []) throws -> Spots.Run {
-        try Spots.run(["refresh", "--pipeline", pipeline] + flags)
+    func refresh(_ flags: [String] = []) throws -> SpotsCLI.Run {
+        try SpotsCLI.run(["refresh", "--pipeline", pipeline] + flags)
     }
 
     func contents(_ file: URL) -> Data? { try? Data(contentsOf: file) }
@@ -142,7 +142,7 @@ struct RefreshCommandTests {
         try FileManager.default.copyItem(at: URL(fileURLWithPath: helsinki), to: folder.url.appendingPathComponent("city.osm.gz"))
         try #"{"inputs": ["city.osm.gz"], "output": "out/city.spots", "gates": {"min_spots": 5}}"#.write(toFile: folder.pipeline, atomically: true, encoding: .utf8)
         let other = Process()
-        other.executableURL = Spots.executable
+        other.executableURL = SpotsCLI.executable
         other.arguments = ["refresh", "--pipeline", folder.pipeline]
         other.standardOutput = FileHandle.nullDevice
         other.standardError = FileHandle.nullDevice
@@ -151,7 +151,7 @@ struct RefreshCommandTests {
         other.waitUntilExit()
         let statuses = [this.status, other.terminationStatus].sorted()
         #expect(statuses == [0, 0] || statuses == [0, 75], "\(statuses): \(this.stderr)")
-        #expect(try Spots.run(["inspect", folder.output.path]).status == 0)
+        #expect(try SpotsCLI.run(["inspect", folder.output.path]).status == 0)
     }
 
     @Test("a refresh killed with SIGKILL mid-build leaves the published index intact; the next run cleans up and succeeds")
@@ -165,7 +165,7 @@ struct RefreshCommandTests {
         try FileManager.default.copyItem(at: URL(fileURLWithPath: helsinki), to: folder.url.appendingPathComponent("city.osm.gz"))
         try #"{"inputs": ["city.osm.gz"], "output": "out/city.spots", "gates": {"min_spots": 5, "max_drop": 1}}"#.write(toFile: folder.pipeline, atomically: true, encoding: .utf8)
         let process = Process()
-        process.executableURL = Spots.executable
+        process.executableURL = SpotsCLI.executable
         process.arguments = ["refresh", "--pipeline", folder.pipeline]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -175,7 +175,7 @@ struct RefreshCommandTests {
         process.waitUntilExit()
         let current = try #require(folder.contents(folder.output))
         if current != published {
-            #expect(try Spots.run(["inspect", folder.output.path]).status == 0, "the published path holds a good index")
+            #expect(try SpotsCLI.run(["inspect", folder.output.path]).status == 0, "the published path holds a good index")
         }
         let next = try folder.refresh()
         #expect(next.status == 0, "\(next.stderr)")
@@ -216,7 +216,7 @@ struct RefreshCommandTests {
 
     @Test("usage errors exit 64; a pipeline without an output exits 78")
     func usageErrors() throws {
-        #expect(try Spots.run(["refresh"]).status == 64)
+        #expect(try SpotsCLI.run(["refresh"]).status == 64)
         let folder = try RefreshFolder()
         defer { folder.remove() }
         #expect(try folder.refresh(["--log-format", "xml"]).status == 64)

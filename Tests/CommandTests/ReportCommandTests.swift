@@ -8,18 +8,18 @@ private struct ReportIndexes {
     let withoutCafes: String
 
     init() throws {
-        directory = try Spots.temporaryDirectory()
+        directory = try SpotsCLI.temporaryDirectory()
         sample = directory.appendingPathComponent("sample.spots").path
         withoutCafes = directory.appendingPathComponent("no-cafes.spots").path
-        let build = try Spots.run(["build", helsinki, "-o", sample, "-q"])
+        let build = try SpotsCLI.run(["build", helsinki, "-o", sample, "-q"])
         try #require(build.status == 0, "build failed: \(build.stderr)")
         // The default pipeline's exclusions, plus every value the category table maps to cafe.
         let defaults = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: Spots.root.appendingPathComponent("Pipelines/default.json"))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: SpotsCLI.root.appendingPathComponent("Pipelines/default.json"))) as? [String: Any])
         let exclude = try #require(defaults["exclude"] as? [String]) + ["amenity=cafe", "amenity=ice_cream", "amenity=internet_cafe"]
         let pipeline = directory.appendingPathComponent("no-cafes.json")
         try JSONSerialization.data(withJSONObject: ["exclude": exclude]).write(to: pipeline)
-        let other = try Spots.run(["build", helsinki, "--pipeline", pipeline.path, "-o", withoutCafes, "-q"])
+        let other = try SpotsCLI.run(["build", helsinki, "--pipeline", pipeline.path, "-o", withoutCafes, "-q"])
         try #require(other.status == 0, "build failed: \(other.stderr)")
     }
 }
@@ -30,10 +30,10 @@ struct ReportCommandTests {
     func agreesWithExport() throws {
         let indexes = try ReportIndexes()
         defer { try? FileManager.default.removeItem(at: indexes.directory) }
-        let export = try Spots.run(["export", indexes.sample])
+        let export = try SpotsCLI.run(["export", indexes.sample])
         try #require(export.status == 0)
         let spots = try export.output.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        let run = try Spots.run(["report", indexes.sample, "--format", "json"])
+        let run = try SpotsCLI.run(["report", indexes.sample, "--format", "json"])
         #expect(run.status == 0 && run.stderr.isEmpty)
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
 
@@ -83,7 +83,7 @@ struct ReportCommandTests {
     func flagsRemovedCategory() throws {
         let indexes = try ReportIndexes()
         defer { try? FileManager.default.removeItem(at: indexes.directory) }
-        let json = try Spots.run(["report", indexes.withoutCafes, "--against", indexes.sample, "--format", "json", "--max-drop", "0.5"])
+        let json = try SpotsCLI.run(["report", indexes.withoutCafes, "--against", indexes.sample, "--format", "json", "--max-drop", "0.5"])
         #expect(json.status == 0)
         #expect(json.stderr == "spots: warning: cafe fell from 88 to 0 spots (-100.0%), more than the 50.0% allowed\n")
         let diff = try #require((try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["diff"] as? [String: Any])
@@ -92,11 +92,11 @@ struct ReportCommandTests {
         let cafe = (diff["categories"] as? [[String: Any]])?.first { $0["category"] as? String == "cafe" }
         #expect(cafe?["before"] as? Int == 88 && cafe?["after"] as? Int == 0)
 
-        let text = try Spots.run(["report", indexes.withoutCafes, "--against", indexes.sample])
+        let text = try SpotsCLI.run(["report", indexes.withoutCafes, "--against", indexes.sample])
         #expect(text.status == 0 && text.stderr.isEmpty, "a text report on standard output carries the warning itself")
         #expect(text.output.contains("\nwarning: cafe fell from 88 to 0 spots (-100.0%), more than the 20.0% allowed\n"))
 
-        let same = try Spots.run(["report", indexes.sample, "--against", indexes.sample, "--format", "json", "--max-drop", "0"])
+        let same = try SpotsCLI.run(["report", indexes.sample, "--against", indexes.sample, "--format", "json", "--max-drop", "0"])
         #expect(same.status == 0 && same.stderr.isEmpty)
         let empty = try #require((try JSONSerialization.jsonObject(with: same.stdout) as? [String: Any])?["diff"] as? [String: Any])
         #expect(empty["added"] as? Int == 0 && empty["removed"] as? Int == 0 && empty["moved"] as? Int == 0)
@@ -112,17 +112,17 @@ struct ReportCommandTests {
         let cases: [([String], String)] = [
             (["report"], "missing <index>"),
             (["report", index, index], "unexpected argument"),
-            (["report", index, "--format", "xml"], "--format must be text, json, csv or html, not 'xml'"),
-            (["report", index, "--against", index, "--max-drop", "1.5"], "--max-drop must be a fraction from 0 to 1, not '1.5'"),
-            (["report", index, "--against", index, "--max-drop", "-0.1"], "--max-drop must be a fraction from 0 to 1, not '-0.1'"),
-            (["report", index, "--against", index, "--max-drop=20%"], "--max-drop must be a fraction from 0 to 1, not '20%'"),
-            (["report", index, "--against", index, "--max-drop", "nan"], "--max-drop must be a fraction from 0 to 1, not 'nan'"),
+            (["report", index, "--format", "xml"], "--format: expected text, json, csv or html, got 'xml'"),
+            (["report", index, "--against", index, "--max-drop", "1.5"], "--max-drop: expected a number from 0 to 1, got '1.5'"),
+            (["report", index, "--against", index, "--max-drop", "-0.1"], "--max-drop: expected a number from 0 to 1, got '-0.1'"),
+            (["report", index, "--against", index, "--max-drop=20%"], "--max-drop: expected a number from 0 to 1, got '20%'"),
+            (["report", index, "--against", index, "--max-drop", "nan"], "--max-drop: expected a number from 0 to 1, got 'nan'"),
             (["report", index, "--max-drop", "0.2"], "--max-drop needs --against"),
             (["report", index, "--against"], "option '--against' needs a value"),
             (["report", index, "--frobnicate"], "unknown option '--frobnicate'"),
         ]
         for (arguments, message) in cases {
-            let run = try Spots.run(arguments)
+            let run = try SpotsCLI.run(arguments)
             #expect(run.status == 64, "\(arguments)")
             let first = run.stderr.split(separator: "\n").first.map(String.init) ?? ""
             #expect(first.hasPrefix("spots: ") && first.contains(message), "\(arguments): \(run.stderr)")
@@ -146,12 +146,12 @@ struct ReportCommandTests {
             (["report", indexes.sample, "--against", damaged.path], 65), (["report", missing], 66),
             (["report", indexes.sample, "--against", missing], 66),
         ] {
-            let run = try Spots.run(arguments)
+            let run = try SpotsCLI.run(arguments)
             #expect(run.status == status, "\(arguments)")
             #expect(run.stderr.hasPrefix("spots: ") && run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
             #expect(run.stdout.isEmpty, "\(arguments)")
         }
-        #expect(try Spots.run(["report", damaged.path]).stderr.hasSuffix(": checksum mismatch\n"))
+        #expect(try SpotsCLI.run(["report", damaged.path]).stderr.hasSuffix(": checksum mismatch\n"))
     }
 
     @Test("-o writes the report atomically: the whole file on success, the previous file on failure, 73 when it cannot be created")
@@ -165,18 +165,18 @@ struct ReportCommandTests {
 
         let broken = indexes.directory.appendingPathComponent("garbage.spots")
         try Data("not an index".utf8).write(to: broken)
-        #expect(try Spots.run(["report", broken.path, "--format", "html", "-o", output.path]).status == 65)
+        #expect(try SpotsCLI.run(["report", broken.path, "--format", "html", "-o", output.path]).status == 65)
         #expect(try String(contentsOf: output, encoding: .utf8) == "previous")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.html"])
 
-        let run = try Spots.run(["report", indexes.sample, "--format", "html", "-o", output.path])
+        let run = try SpotsCLI.run(["report", indexes.sample, "--format", "html", "-o", output.path])
         #expect(run.status == 0 && run.stdout.isEmpty && run.stderr.isEmpty)
         let page = try String(contentsOf: output, encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"))
-        #expect(page == (try Spots.run(["report", indexes.sample, "--format", "html"])).output, "the file holds what standard output would")
+        #expect(page == (try SpotsCLI.run(["report", indexes.sample, "--format", "html"])).output, "the file holds what standard output would")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.html"], "no temporary file is left")
 
-        let uncreatable = try Spots.run(["report", indexes.sample, "-o", folder.appendingPathComponent("no/such/folder.txt").path])
+        let uncreatable = try SpotsCLI.run(["report", indexes.sample, "-o", folder.appendingPathComponent("no/such/folder.txt").path])
         #expect(uncreatable.status == 73)
         #expect(uncreatable.stderr.hasPrefix("spots: ") && uncreatable.stderr.split(separator: "\n").count == 1)
     }
@@ -185,26 +185,26 @@ struct ReportCommandTests {
     func formats() throws {
         let indexes = try ReportIndexes()
         defer { try? FileManager.default.removeItem(at: indexes.directory) }
-        let text = try Spots.run(["report", indexes.sample])
+        let text = try SpotsCLI.run(["report", indexes.sample])
         #expect(text.status == 0)
         for section in ["TOTALS", "CATEGORIES", "TO DO", "amenity=embassy", "NAMES BY LANGUAGE", "WHERE", "(MINLON,MINLAT,MAXLON,MAXLAT)"] {
             #expect(text.output.contains(section), "\(section)")
         }
-        let csv = try Spots.run(["report", indexes.sample, "--format=csv"])
+        let csv = try SpotsCLI.run(["report", indexes.sample, "--format=csv"])
         #expect(csv.status == 0 && csv.output.hasPrefix("category,group,mapkit_category,count,share,") && csv.output.contains("\r\ncafe,mapkit,MKPOICategoryCafe,88,"))
-        let json = try Spots.run(["report", indexes.sample, "--format", "json"])
+        let json = try SpotsCLI.run(["report", indexes.sample, "--format", "json"])
         #expect((try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["schema_version"] as? Int == 1)
     }
 
     @Test("help describes report in the swift-argument-parser layout, and the overview lists it")
     func help() throws {
-        let help = try Spots.run(["report", "--help"])
+        let help = try SpotsCLI.run(["report", "--help"])
         #expect(help.status == 0)
         for part in ["OVERVIEW:", "USAGE: spots report <index>", "ARGUMENTS:", "OPTIONS:", "--format <format>", "-o, --output <output>",
                      "--against <old-index>", "--max-drop <fraction>", "1 m", "MINLON,MINLAT,MAXLON,MAXLAT"] {
             #expect(help.output.contains(part), "\(part)")
         }
-        #expect(try Spots.run(["help", "report"]).output == help.output)
-        #expect(try Spots.run(["--help"]).output.contains("\n  report "))
+        #expect(try SpotsCLI.run(["help", "report"]).output == help.output)
+        #expect(try SpotsCLI.run(["--help"]).output.contains("\n  report "))
     }
 }

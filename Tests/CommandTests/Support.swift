@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Paths and a process runner for end-to-end tests of the `spots` command.
-enum Spots {
+/// Paths and a process runner for end-to-end tests of the `spots` command (named apart from
+/// the Spots module).
+enum SpotsCLI {
     /// The package root, found from this file's path.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

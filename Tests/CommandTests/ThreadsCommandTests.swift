@@ -8,7 +8,7 @@ struct ThreadsCommandTests {
     private func builds(_ inputs: [String], threads: [Int], in directory: URL) throws -> [(index: Data, summary: String)] {
         try threads.map { count in
             let output = directory.appendingPathComponent("threads-\(count).spots")
-            let run = try Spots.run(["build"] + inputs + ["-o", output.path, "--threads", String(count)])
+            let run = try SpotsCLI.run(["build"] + inputs + ["-o", output.path, "--threads", String(count)])
             #expect(run.status == 0, "build with \(count) threads: \(run.stderr)")
             return (try Data(contentsOf: output), run.stderr)
         }
@@ -23,7 +23,7 @@ struct ThreadsCommandTests {
 
     @Test("the sample's index is byte-identical with 1, 2, 3 and 8 threads, and pieces are parsed apart with each")
     func sampleIsIdentical() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let results = try builds([helsinki, himeji], threads: [1, 2, 3, 8], in: directory)
         for result in results.dropFirst() { #expect(result.index == results[0].index) }
@@ -34,23 +34,23 @@ struct ThreadsCommandTests {
     }
 
     @Test("every real extract gives a byte-identical index with 1 and 2 threads",
-        .enabled(if: Spots.hasSharedData, "../shared/data is absent: real-data comparison skipped"))
+        .enabled(if: SpotsCLI.hasSharedData, "../shared/data is absent: real-data comparison skipped"))
     func realExtractsAreIdentical() throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let files = try FileManager.default.contentsOfDirectory(atPath: Spots.sharedData.path).filter { $0.hasSuffix(".osm.gz") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: SpotsCLI.sharedData.path).filter { $0.hasSuffix(".osm.gz") }.sorted()
         #expect(!files.isEmpty)
         for file in files {
-            let results = try builds([Spots.sharedData.appendingPathComponent(file).path], threads: [1, 2], in: directory)
+            let results = try builds([SpotsCLI.sharedData.appendingPathComponent(file).path], threads: [1, 2], in: directory)
             #expect(results[0].index == results[1].index, "\(file)")
         }
     }
 
     @Test("--threads takes a whole number from 1 up", arguments: ["0", "-1", "two", "1.5", "100000"])
     func refusesBadThreadCounts(_ value: String) throws {
-        let directory = try Spots.temporaryDirectory()
+        let directory = try SpotsCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try Spots.run(["build", helsinki, "-o", directory.appendingPathComponent("x.spots").path, "--threads", value])
+        let run = try SpotsCLI.run(["build", helsinki, "-o", directory.appendingPathComponent("x.spots").path, "--threads", value])
         #expect(run.status == 64)
         #expect(run.stderr.contains("--threads"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.spots").path))

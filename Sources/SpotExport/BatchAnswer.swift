@@ -1,0 +1,42 @@
+import SpotIndex
+import SpotSearch
+
+/// The answer lines of `--batch` (without their line break): `{"results":[...]}` for a request
+/// answered, `{"error":"..."}` for a line that is not a valid request.
+public enum BatchAnswer {
+    /// The answer to a search request: each result's `osm_type`, `osm_id`, `lat`, `lon`,
+    /// `category`, `name` and `distance_m` (null without a point of reference), read from
+    /// `index` without decoding the spot.
+    public static func results(
+        _ ranked: [(spot: Int, distance: Double?)], of index: SpotIndexReader
+    ) throws -> [UInt8] {
+        var bytes = Array("{\"results\":[".utf8)
+        for (position, result) in ranked.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            try IndexedSpotFields.appendReference(of: result.spot, in: index, first: true, to: &bytes)
+            IndexedSpotFields.appendLatitudeLongitude(try index.coordinate(at: result.spot), to: &bytes)
+            try IndexedSpotFields.appendLabel(of: result.spot, in: index, to: &bytes)
+            JSONText.appendKey("distance_m", to: &bytes)
+            bytes += JSONText.number(result.distance).utf8
+            bytes.append(UInt8(ascii: "}"))
+        }
+        return bytes + Array("]}".utf8)
+    }
+
+    /// The answer to a cluster request: the NDJSON objects of `spots cluster`, comma-separated.
+    public static func results(_ items: [ClusterItem], of index: SpotIndexReader) throws -> [UInt8] {
+        var bytes = Array("{\"results\":[".utf8)
+        for (position, item) in items.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            try ClusterJSON.appendObject(item, of: index, to: &bytes)
+        }
+        return bytes + Array("]}".utf8)
+    }
+
+    /// The answer to a line that is not a valid request, saying why.
+    public static func error(_ message: String) -> [UInt8] {
+        var bytes = Array("{\"error\":".utf8)
+        JSONText.appendString(message, to: &bytes)
+        return bytes + [UInt8(ascii: "}")]
+    }
+}

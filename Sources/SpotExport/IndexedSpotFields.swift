@@ -1,0 +1,35 @@
+import SpotIndex
+import Spots
+
+/// The fields an answer carries for a spot read from the index without decoding it: the
+/// reference (`osm_type`, `osm_id`) and the label (`category`, `name`), in the words and
+/// order the export uses. Batch search answers and clusters both write them.
+enum IndexedSpotFields {
+    /// Appends `"osm_type":…,"osm_id":…` of spot number `spot`, after `{` when `first`, else
+    /// after a comma.
+    static func appendReference(
+        of spot: Int, in index: SpotIndexReader, first: Bool = false, to bytes: inout [UInt8]
+    ) throws {
+        let ref = try index.ref(at: spot)
+        JSONText.appendKey("osm_type", first: first, to: &bytes)
+        JSONText.appendString(ref.type.name, to: &bytes)
+        JSONText.appendKey("osm_id", to: &bytes)
+        JSONText.appendInteger(ref.id, to: &bytes)
+    }
+
+    /// Appends `,"category":…,"name":…` of spot number `spot`, each null when absent.
+    static func appendLabel(of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]) throws {
+        JSONText.appendKey("category", to: &bytes)
+        JSONText.appendString(try index.kind(at: spot).category?.rawValue, to: &bytes)
+        JSONText.appendKey("name", to: &bytes)
+        JSONText.appendString(try index.name(at: spot), to: &bytes)
+    }
+
+    /// Appends `,"lat":…,"lon":…` with seven decimals.
+    static func appendLatitudeLongitude(_ coordinate: Coordinate, to bytes: inout [UInt8]) {
+        JSONText.appendKey("lat", to: &bytes)
+        JSONText.appendFixedPoint(coordinate.latitudeE7, to: &bytes)
+        JSONText.appendKey("lon", to: &bytes)
+        JSONText.appendFixedPoint(coordinate.longitudeE7, to: &bytes)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import SpotSearch
+import Spots
+
+/// The formats `spots search` prints results in.
+public enum SearchFormat: String, CaseIterable, Sendable {
+    /// Aligned columns for people: distance, category, name, reference, point.
+    case table
+    /// One JSON object per line, per result: the export's fields and `distance_m`.
+    case ndjson
+    /// A GeoJSON FeatureCollection of Points, `distance_m` among each one's properties.
+    case geojson
+
+    /// `results` in this format, as UTF-8. NDJSON and GeoJSON carry `distance_m` on every
+    /// result, null without a point of reference.
+    public func render(_ results: [SearchResult]) -> [UInt8] {
+        switch self {
+        case .table:
+            Array(ResultTable.text(results).utf8)
+        case .ndjson:
+            results.flatMap { SpotExporter.ndjson($0.spot, distance: .some($0.distance)) + [0x0A] }
+        case .geojson:
+            GeoJSON.collection(count: results.count) { position in
+                SpotExporter.geojson(results[position].spot, distance: .some(results[position].distance))
+            }
+        }
+    }
+}
+
+/// Search results as a table for a terminal: a header row, one row per result, columns two
+/// spaces apart, wide (East Asian) characters counted twice; "(no spots)" after the header
+/// when there are none.
+enum ResultTable {
+    /// The table's text, every row ended by a line break.
+    static func text(_ results: [SearchResult]) -> String {
+        var rows = [["distance", "category", "name", "osm", "lat,lon"]]
+        for result in results {
+            let spot = result.spot
+            rows.append([
+                result.distance.map { String(format: "%.0f m", $0) } ?? "-", spot.category?.rawValue ?? spot.tag,
+                spot.name ?? "-", spot.ref.description,
+                Coordinate.decimalString(spot.coordinate.latitudeE7) + ","
+                    + Coordinate.decimalString(spot.coordinate.longitudeE7),
+            ])
+        }
+        let last = rows[0].count - 1
+        let widths = (0..<last).map { column in rows.map { displayWidth($0[column]) }.max() ?? 0 }
+        let lines = rows.map { row in
+            row.enumerated().map { column, text in
+                column == last ? text : text + String(repeating: " ", count: widths[column] + 2 - displayWidth(text))
+            }.joined()
+        }
+        return lines.joined(separator: "\n") + "\n" + (results.isEmpty ? "(no spots)\n" : "")
+    }
+
+    /// Columns a terminal gives `text`: two for East Asian wide characters, none for combining
+    /// marks, one for the rest.
+    static func displayWidth(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { width, scalar in
+            switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+                0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+                width + 2
+            default: width + (scalar.properties.generalCategory == .nonspacingMark ? 0 : 1)
+            }
+        }
+    }
+}

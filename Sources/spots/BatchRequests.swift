@@ -1,0 +1,120 @@
+import Foundation
+import SpotJSON
+import SpotSearch
+import Spots
+
+/// Why a `--batch` line is not a valid request; answered with `{"error":"..."}`.
+struct BatchRequestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One line of `spots search --batch`: a JSON object with optional near, radius, bbox,
+/// categories, exclude, query and limit.
+enum SearchBatchRequest {
+    /// The request `line` holds.
+    static func parse(_ line: Data) throws(BatchRequestError) -> SearchRequest {
+        let keys: Set = ["near", "radius", "bbox", "categories", "exclude", "query", "limit"]
+        let object = try BatchFields.object(line, keys: keys)
+        var request = SearchRequest()
+        if let near = object["near"] {
+            guard let pair = BatchFields.numbers(near), pair.count == 2,
+                let point = MapInput.coordinate(latitude: pair[0], longitude: pair[1])
+            else { throw BatchRequestError("near: expected [lat, lon]") }
+            request.near = point
+        }
+        if let radius = object["radius"] {
+            guard case .number(let metres) = radius, metres >= 0 else {
+                throw BatchRequestError("radius: expected metres")
+            }
+            request.radius = metres
+        }
+        if let bbox = object["bbox"] { request.region = try BatchFields.box(bbox) }
+        for (key, including) in [("categories", true), ("exclude", false)] {
+            guard let value = object[key] else { continue }
+            let categories = try BatchFields.categories(value, key: key)
+            guard request.pointOfInterestFilter == nil else {
+                throw BatchRequestError("give categories or exclude, not both")
+            }
+            request.pointOfInterestFilter =
+                including ? PointOfInterestFilter(including: categories) : PointOfInterestFilter(excluding: categories)
+        }
+        if let query = object["query"] {
+            guard case .string(let text) = query else { throw BatchRequestError("query: expected a string") }
+            request.naturalLanguageQuery = text
+        }
+        if let limit = object["limit"] {
+            guard case .number(let number) = limit, number >= 0, number == number.rounded(), number < 1e9 else {
+                throw BatchRequestError("limit: expected a whole number")
+            }
+            request.limit = Int(number)
+        }
+        return request
+    }
+}
+
+/// One line of `spots cluster --batch`: `{"bbox":[...],"zoom":z,"categories":[...]}`.
+enum ClusterBatchRequest {
+    /// The request `line` holds.
+    static func parse(_ line: Data) throws(BatchRequestError) -> ClusterRequest {
+        let object = try BatchFields.object(line, keys: ["bbox", "zoom", "categories"])
+        guard let bbox = object["bbox"] else { throw BatchRequestError("bbox: missing") }
+        guard case .number(let number)? = object["zoom"], let zoom = MapInput.zoom(number) else {
+            throw BatchRequestError("zoom: expected a zoom from 0 to \(MapInput.maxZoom)")
+        }
+        var request = ClusterRequest(region: try BatchFields.box(bbox), zoom: zoom)
+        if let categories = object["categories"] {
+            let names = try BatchFields.categories(categories, key: "categories")
+            request.pointOfInterestFilter = PointOfInterestFilter(including: names)
+        }
+        return request
+    }
+}
+
+/// The fields both kinds of batch line share.
+private enum BatchFields {
+    /// The members of the JSON object `line` holds, every key one of `keys`.
+    static func object(_ line: Data, keys: Set<String>) throws(BatchRequestError) -> [String: JSONValue] {
+        guard case .object(let object)? = try? JSONValue(parsing: line) else {
+            throw BatchRequestError("not a JSON object")
+        }
+        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
+            throw BatchRequestError("unknown key \"\(unknown)\"")
+        }
+        return object
+    }
+
+    /// The region of a `bbox` value: [minlon, minlat, maxlon, maxlat].
+    static func box(_ value: JSONValue) throws(BatchRequestError) -> GeoBox {
+        guard let region = numbers(value).flatMap(MapInput.box) else {
+            throw BatchRequestError("bbox: expected [minlon, minlat, maxlon, maxlat]")
+        }
+        return region
+    }
+
+    /// The categories of a `categories` (or `exclude`) value named `key`: an array of names.
+    static func categories(_ value: JSONValue, key: String) throws(BatchRequestError) -> Set<Category> {
+        guard case .array(let items) = value else {
+            throw BatchRequestError("\(key): expected an array of category names")
+        }
+        var categories: Set<Category> = []
+        for item in items {
+            guard case .string(let name) = item, let category = Category(rawValue: name) else {
+                throw BatchRequestError("\(key): expected known category names")
+            }
+            categories.insert(category)
+        }
+        return categories
+    }
+
+    /// The numbers of a JSON array of numbers.
+    static func numbers(_ value: JSONValue) -> [Double]? {
+        guard case .array(let items) = value else { return nil }
+        var numbers: [Double] = []
+        for item in items {
+            guard case .number(let number) = item else { return nil }
+            numbers.append(number)
+        }
+        return numbers
+    }
+}

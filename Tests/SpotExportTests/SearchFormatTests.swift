@@ -1,0 +1,68 @@
+import Foundation
+import SpotExport
+import SpotIndex
+import SpotSearch
+import Spots
+import Testing
+
+@Suite("Search results and batch answers")
+struct SearchFormatTests {
+    static let results = [
+        SearchResult(spot: NDJSONTests.full, distance: 12.5),
+        SearchResult(spot: NDJSONTests.bare, distance: nil),
+    ]
+
+    @Test("NDJSON: the export's line with distance_m last, null without a point of reference")
+    func ndjson() throws {
+        let lines = utf8Text(SearchFormat.ndjson.render(Self.results)).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        for (line, result) in zip(lines, Self.results) {
+            let json = try OrderedJSON.parse(line)
+            #expect(json.keys == NDJSONTests.keyOrder + ["distance_m"])
+            #expect(line.hasPrefix(String(ndjsonText(result.spot).dropLast()) + ",\"distance_m\":"))
+        }
+        #expect(lines[0].hasSuffix(",\"distance_m\":12.5}") && lines[1].hasSuffix(",\"distance_m\":null}"))
+    }
+
+    @Test("GeoJSON: the export's features, distance_m among the properties")
+    func geojson() throws {
+        let text = utf8Text(SearchFormat.geojson.render(Self.results))
+        #expect(text.hasPrefix("{\"type\":\"FeatureCollection\",\"features\":[\n") && text.hasSuffix("\n]}\n"))
+        let features = try #require(try OrderedJSON.parse(text)["features"]?.array)
+        #expect(features.count == 2)
+        #expect(features[0]["properties"]?.keys == NDJSONTests.keyOrder + ["distance_m"])
+        #expect(features[0]["properties"]?["distance_m"] == .number("12.5"))
+        #expect(features[1]["id"] == .string("n-1"))
+        #expect(utf8Text(SearchFormat.geojson.render([])) == "{\"type\":\"FeatureCollection\",\"features\":[\n\n]}\n")
+    }
+
+    @Test("the table aligns columns by display width, wide characters counted twice")
+    func table() {
+        var cafe = Spot(
+            ref: OSMRef(.node, 42), coordinate: Coordinate(latitudeE7: 348_394_000, longitudeE7: 1_346_939_000)!,
+            tagKey: "amenity", kind: "cafe", category: .cafe)
+        cafe.name = "カフェ"
+        let text = utf8Text(SearchFormat.table.render([SearchResult(spot: cafe, distance: 1234.4), Self.results[1]]))
+        let expected = [
+            "distance  category       name    osm  lat,lon",
+            "1234 m    cafe           カフェ  n42  34.8394000,134.6939000",
+            "-         amenity=bench  -       n-1  -0.0000001,0.0000000",
+        ]
+        #expect(text == expected.joined(separator: "\n") + "\n")
+        #expect(utf8Text(SearchFormat.table.render([])) == "distance  category  name  osm  lat,lon\n(no spots)\n")
+    }
+
+    @Test("batch answers: results read from the index, and errors as JSON strings")
+    func batch() throws {
+        try withIndex([NDJSONTests.full, NDJSONTests.bare]) { index in
+            let full = try #require(try (0..<index.count).first { try index.ref(at: $0) == NDJSONTests.full.ref })
+            let ranked: [(spot: Int, distance: Double?)] = [(full, nil), (full, 3)]
+            let answer = utf8Text(try BatchAnswer.results(ranked, of: index))
+            let brief = #"{"osm_type":"way","osm_id":123456789012,"lat":60.1699000,"lon":-24.9384000,"#
+                + #""category":"evCharger","name":"Lataus \"A\"","distance_m":"#
+            #expect(answer == "{\"results\":[" + brief + "null}," + brief + "3.0}]}")
+            #expect(utf8Text(try BatchAnswer.results([ClusterItem](), of: index)) == "{\"results\":[]}")
+        }
+        #expect(utf8Text(BatchAnswer.error("unknown key \"x\"\n")) == #"{"error":"unknown key \"x\"\n"}"#)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import SpotJSON
+import Testing
+
+@Suite("JSON values")
+struct JSONValueTests {
+    @Test("every kind of value reads, nested, with white space around")
+    func values() throws {
+        let text = #" {"a": [1, -2.5e3, 0, true, false, null], "b": {"c": "d"}, "e": ""} "#
+        let value = try JSONValue(parsing: text.utf8)
+        #expect(value == .object([
+            "a": .array([.number(1), .number(-2500), .number(0), .bool(true), .bool(false), .null]),
+            "b": .object(["c": .string("d")]), "e": .string(""),
+        ]))
+        #expect(try JSONValue(parsing: "[]".utf8) == .array([]))
+        #expect(try JSONValue(parsing: "{}".utf8) == .object([:]))
+        #expect(try JSONValue(parsing: "7".utf8) == .number(7))
+    }
+
+    @Test("escapes and surrogate pairs decode; UTF-8 passes through")
+    func strings() throws {
+        let text = #""\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00 カフェ""#
+        #expect(try JSONValue(parsing: text.utf8) == .string("\"\\/\u{08}\u{0C}\n\r\té😀 カフェ"))
+    }
+
+    @Test("a repeated key keeps its last value")
+    func repeatedKey() throws {
+        #expect(try JSONValue(parsing: #"{"a":1,"a":2}"#.utf8) == .object(["a": .number(2)]))
+    }
+
+    @Test("what RFC 8259 refuses is refused, naming the byte where reading stopped", arguments: [
+        ("", 0), ("   ", 3), ("{", 1), ("[1,]", 3), ("{\"a\":1,}", 7), ("{a:1}", 1), ("[1 2]", 3), ("01", 0),
+        ("1.", 2), ("1e", 2), ("-", 1), ("tru", 0), ("nul", 0), ("\"a", 2), ("\"\t\"", 1), ("\"\\x\"", 2),
+        ("\"\\ud800\"", 7), ("\"\\udc00\"", 7), ("1e999", 0), ("{} x", 3), ("NaN", 0), ("[1] // comment", 4),
+    ])
+    func refused(_ text: String, offset: Int) {
+        #expect(throws: JSONSyntaxError.self, "\(text)") { try JSONValue(parsing: text.utf8) }
+        do {
+            _ = try JSONValue(parsing: text.utf8)
+        } catch {
+            #expect(error.offset == offset, "\(text): \(error)")
+            #expect(error.description.hasPrefix("byte \(offset): "))
+        }
+    }
+
+    @Test("bytes that are not UTF-8 inside a string are refused")
+    func notUTF8() {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: [0x22, 0xFF, 0x22]) }
+    }
+
+    @Test("Foundation's JSONDecoder gives the values the strict parser gives")
+    func decodable() throws {
+        let text = #"{"a": [1, -2.5e3, true, null, "x\u00e9"], "b": {"c": {}}, "d": false}"#
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) == (try JSONValue(parsing: text.utf8)))
+    }
+}
