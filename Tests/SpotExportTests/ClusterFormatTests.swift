@@ -12,7 +12,7 @@ struct ClusterFormatTests {
     static let cluster = MapCluster(
         id: 7, coordinate: Coordinate(latitudeE7: 601_699_000, longitudeE7: 249_384_000)!, count: 1234,
         categories: [CategoryCount(.cafe, 1000), CategoryCount(.museum, 234)],
-        boundingBox: BoundingBox(enclosing: [
+        boundingBox: GeoBox(enclosing: [
             Coordinate(latitudeE7: 601_000_000, longitudeE7: 249_000_000)!,
             Coordinate(latitudeE7: 602_000_000, longitudeE7: 250_000_000)!,
         ])!,
