@@ -1,6 +1,7 @@
 import Foundation
 import SpotPipeline
 import SpotRefresh
+import SpotReport
 
 /// `spots build INPUT... -o OUT.spots`: reads OSM extracts and writes an index.
 enum BuildCommand {
@@ -142,13 +143,13 @@ enum BuildCommand {
     ) -> String {
         let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
         let areas = build.pipeline.areas
-            ? "\(grouped(statistics.ways)) ways and \(grouped(statistics.relations)) relations, " : ""
+            ? "\(NumberText.grouped(statistics.ways)) ways and \(NumberText.grouped(statistics.relations)) relations, " : ""
         let pieces = statistics.parallelPieces + statistics.sequentialPieces
         let threads = "\(build.threads) thread\(build.threads == 1 ? "" : "s")"
-        return "\(grouped(statistics.spots)) spots from \(grouped(statistics.nodes)) nodes, " + areas
-            + "\(ProgressBar.bytes(bytes)), in \(seconds) s; XML in \(grouped(pieces)) pieces, "
-            + "\(grouped(statistics.parallelPieces)) parsed apart (\(threads)), "
-            + "\(grouped(statistics.sequentialPieces)) in order, "
-            + "\(grouped(statistics.plainNodes)) plain nodes read directly"
+        return "\(NumberText.grouped(statistics.spots)) spots from \(NumberText.grouped(statistics.nodes)) nodes, " + areas
+            + "\(ProgressBar.bytes(bytes)), in \(seconds) s; XML in \(NumberText.grouped(pieces)) pieces, "
+            + "\(NumberText.grouped(statistics.parallelPieces)) parsed apart (\(threads)), "
+            + "\(NumberText.grouped(statistics.sequentialPieces)) in order, "
+            + "\(NumberText.grouped(statistics.plainNodes)) plain nodes read directly"
     }
 }

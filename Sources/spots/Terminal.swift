@@ -99,14 +99,3 @@ final class ProgressBar {
         return unit == 0 ? "\(count) B" : String(format: "%.1f", value) + " " + units[unit]
     }
 }
-
-/// An integer with thousands separators: 1,234,567.
-func grouped(_ value: Int) -> String {
-    let digits = String(value.magnitude)
-    var result = ""
-    for (offset, digit) in digits.enumerated() {
-        if offset > 0 && (digits.count - offset) % 3 == 0 { result.append(",") }
-        result.append(digit)
-    }
-    return (value < 0 ? "-" : "") + result
-}

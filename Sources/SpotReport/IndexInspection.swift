@@ -1,0 +1,99 @@
+import SpotIndex
+import Spots
+
+/// What `spots inspect` shows of an index: the file, the build's metadata, the spots by OSM
+/// type and category, the stages, and each section with its checksum verdict, as labelled rows.
+public struct IndexInspection {
+    /// The rows in order: a label ("spots", "section SPOT") and its value.
+    public let rows: [(label: String, value: String)]
+    /// The sections whose checksum does not match, in table order.
+    public let damagedSections: [IndexSection]
+
+    /// Reads every spot's reference and kind and verifies every section's checksum.
+    public init(_ index: SpotIndexReader) throws(IndexError) {
+        let checks = index.verifyChecksums()
+        var rows = try Self.contents(of: index)
+        for check in checks {
+            let section = check.section
+            let crc = "crc32 \(String(section.checksum, radix: 16)) \(check.isValid ? "ok" : "MISMATCH")"
+            let place = "offset \(section.offset), \(NumberText.grouped(section.length)) bytes"
+            rows.append(("section \(section.name)", place + ", " + crc))
+        }
+        damagedSections = checks.filter { !$0.isValid }.map(\.section)
+        let verdict = damagedSections.isEmpty ? "ok" : "\(damagedSections.count) section(s) damaged"
+        rows.append(("checksums", verdict))
+        self.rows = rows
+    }
+
+    /// The rows as text: labels padded to one column, one row a line.
+    public var text: String {
+        let width = (rows.map(\.label.count).max() ?? 0) + 2
+        return rows.map { $0.label.padding(toLength: width, withPad: " ", startingAt: 0) + $0.value + "\n" }.joined()
+    }
+
+    /// The rows before the checksums: the file, the build's metadata, the spots and the stages.
+    private static func contents(of index: SpotIndexReader) throws(IndexError) -> [(label: String, value: String)] {
+        let grouped = NumberText.grouped
+        var byType: [OSMType: Int] = [:]
+        var byCategory: [String: Int] = [:]
+        for spot in 0..<index.count {
+            byType[try index.ref(at: spot).type, default: 0] += 1
+            byCategory[try index.kind(at: spot).category?.rawValue ?? "(none)", default: 0] += 1
+        }
+        let metadata = try index.metadata()
+        let types = OSMType.allCases.map { "\(grouped(byType[$0] ?? 0)) \($0.name)s" }.joined(separator: ", ")
+        let sections = "\(grouped(index.fileSize)) bytes, \(index.sections.count) sections"
+        var rows: [(label: String, value: String)] = [
+            ("index", index.file),
+            ("format", "spots index version \(SpotIndexReader.formatVersion), \(sections)"),
+            ("generator", metadata.generator),
+            ("built", metadata.buildTime ?? "unknown (no timestamps in the inputs)"),
+        ]
+        for input in metadata.inputs {
+            let hash = input.sha256.map { ", sha256 \($0)" } ?? ""
+            rows.append(("input", "\(input.name) (\(grouped(input.bytes)) bytes\(hash))"))
+        }
+        if let pipeline = metadata.pipeline {
+            let exclusions = pipeline.keepAll ? ", keep all" : ", \(pipeline.exclude.count) excluded tags"
+            let dedupe = pipeline.dedupe.enabled ? ", dedupe within \(Int(pipeline.dedupe.radius)) m" : ", no dedupe"
+            rows.append(("pipeline", (pipeline.file ?? "built-in defaults") + exclusions + dedupe))
+        }
+        rows.append(("spots", "\(grouped(index.count)) (\(types))"))
+        let bbox = metadata.bbox.map(\.description)
+        rows.append(("bbox", bbox.map { $0 + "  (MINLON,MINLAT,MAXLON,MAXLAT)" } ?? "none"))
+        let categories = byCategory.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        let more = categories.count > 8 ? ", ..." : ""
+        rows.append(("categories", "\(categories.count): " + counts(categories.prefix(8)) + more))
+        rows.append(("statistics", counts(metadata.statistics.sorted { $0.key < $1.key })))
+        for stage in metadata.stages {
+            let dropped = counts(stage.dropped.sorted { $0.key < $1.key })
+            let flow = "\(grouped(stage.input)) → \(grouped(stage.output))"
+            rows.append(("stage \(stage.stage)", flow + (dropped.isEmpty ? "" : " (\(dropped))")))
+        }
+        let unmapped = metadata.tagCounts("unmapped").sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        if !unmapped.isEmpty {
+            let values = unmapped.count > 8 ? ", ... (\(unmapped.count) values)" : ""
+            rows.append(("unmapped", counts(unmapped.prefix(8)) + values))
+        }
+        return rows
+    }
+
+    /// "cafe 12, museum 3": names and counts, in the order given.
+    private static func counts(_ entries: some Sequence<(key: String, value: Int)>) -> String {
+        entries.map { "\($0.key) \(NumberText.grouped($0.value))" }.joined(separator: ", ")
+    }
+}
+
+/// Numbers as the text outputs write them.
+public enum NumberText {
+    /// An integer with thousands separators: 1,234,567.
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return (value < 0 ? "-" : "") + result
+    }
+}
