@@ -82,7 +82,9 @@ public final class ClusterLevels: @unchecked Sendable {
             ClusterSettings.extentRange.contains(extent)
         else { throw clusters.corrupt("settings out of range") }
         settings = ClusterSettings(maxZoom: maxZoom, radius: radius, extent: extent)
-        guard count <= spotCount, memberCount <= spotCount else { throw clusters.corrupt("more clusters or members than spots") }
+        guard count <= spotCount, memberCount <= spotCount else {
+            throw clusters.corrupt("more clusters or members than spots")
+        }
         let namesStart = 32 + 4 * (maxZoom + 2)
         guard clusters.count >= namesStart + 4 else { throw clusters.corrupt("too short") }
         var starts: [Int] = []
@@ -98,9 +100,12 @@ public final class ClusterLevels: @unchecked Sendable {
         }
         zoomStarts = starts
         let namesLength = Int(try clusters.uint32(at: namesStart))
-        guard namesLength <= clusters.count - namesStart - 4 else { throw clusters.corrupt("category names run past the section") }
+        guard namesLength <= clusters.count - namesStart - 4 else {
+            throw clusters.corrupt("category names run past the section")
+        }
         var names: [Category] = []
-        for line in try clusters.subrange(from: namesStart + 4, to: namesStart + 4 + namesLength).split(separator: 0x0A) {
+        let nameBytes = try clusters.subrange(from: namesStart + 4, to: namesStart + 4 + namesLength)
+        for line in nameBytes.split(separator: 0x0A) {
             guard let category = Category(rawValue: String(decoding: line, as: UTF8.self)),
                 names.last.map({ $0.rawValue < category.rawValue }) ?? true
             else { throw clusters.corrupt("an unknown category name, or names out of order") }
@@ -108,13 +113,17 @@ public final class ClusterLevels: @unchecked Sendable {
         }
         categoryNames = names
         let pointsStart = (namesStart + 4 + namesLength + 3) / 4 * 4
-        guard clusters.count == pointsStart + 9 * count else { throw clusters.corrupt("length does not match \(count) clusters") }
+        guard clusters.count == pointsStart + 9 * count else {
+            throw clusters.corrupt("length does not match \(count) clusters")
+        }
         points = try RecordTable(try clusters.subrange(from: pointsStart, to: pointsStart + 8 * count), recordSize: 8)
         self.visibility = try RecordTable(try clusters.subrange(from: pointsStart + 8 * count), recordSize: 1)
 
         guard trees.count >= 8 else { throw trees.corrupt("too short") }
         let nodeSize = Int(try trees.uint32(at: 0))
-        guard nodeSize >= 2, nodeSize <= 1 << 16, try trees.uint32(at: 4) == 0 else { throw trees.corrupt("bad node size") }
+        guard nodeSize >= 2, nodeSize <= 1 << 16, try trees.uint32(at: 4) == 0 else {
+            throw trees.corrupt("bad node size")
+        }
         let levelCounts = (0...maxZoom).map { zoom in
             PackedTree.levelCounts(items: starts[zoom + 1] - starts[zoom], nodeSize: nodeSize)
         }
@@ -167,7 +176,8 @@ public final class ClusterLevels: @unchecked Sendable {
     /// The point of cluster `id`.
     public func coordinate(ofCluster id: Int) throws(IndexError) -> Coordinate {
         precondition(id >= 0 && id < count, "cluster id out of range")
-        guard let coordinate = Coordinate(latitudeE7: points.field(at: 0, of: id), longitudeE7: points.field(at: 4, of: id)) else {
+        let (latitude, longitude): (Int32, Int32) = (points.field(at: 0, of: id), points.field(at: 4, of: id))
+        guard let coordinate = Coordinate(latitudeE7: latitude, longitudeE7: longitude) else {
             throw clusterSection.corrupt("cluster \(id) has an impossible coordinate")
         }
         return coordinate
@@ -198,7 +208,8 @@ public final class ClusterLevels: @unchecked Sendable {
         for made in zoom...settings.maxZoom {
             let (tree, lowest) = trees[made]
             let first = clusters(madeAt: made).lowerBound
-            try tree.search(box, skipping: { Int(lowest.field(at: 0, of: $0) as UInt8) > zoom }) { (items) throws(IndexError) in
+            let hidden = { (position: Int) in Int(lowest.field(at: 0, of: position) as UInt8) > zoom }
+            try tree.search(box, skipping: hidden) { (items) throws(IndexError) in
                 for id in first + items.lowerBound..<first + items.upperBound {
                     guard try visibleFrom(cluster: id) <= zoom else { continue }
                     guard box.contains(try coordinate(ofCluster: id)) else { continue }
@@ -215,7 +226,9 @@ public final class ClusterLevels: @unchecked Sendable {
         var (reader, first) = details.entries(fromBlockOf: id)
         var firstMember = 0
         for entry in first...id {
-            guard let count = reader.next(), let member = reader.next() else { throw entries.corrupt("an entry runs past the section") }
+            guard let count = reader.next(), let member = reader.next() else {
+                throw entries.corrupt("an entry runs past the section")
+            }
             firstMember = entry % details.blockSize == 0 ? Int(member) : firstMember + Self.zigzag(member)
             var extras: VarintReader?
             if count > detailThreshold {
@@ -241,7 +254,9 @@ public final class ClusterLevels: @unchecked Sendable {
     ) throws(IndexError) -> (box: GeoBox, categories: [CategoryCount]) {
         var reader = extras
         func next() throws(IndexError) -> Int {
-            guard let value = reader.next() else { throw details.entries.corrupt("the details of cluster \(id) run past their length") }
+            guard let value = reader.next() else {
+                throw details.entries.corrupt("the details of cluster \(id) run past their length")
+            }
             return Int(value)
         }
         let (west, south, east, north) = (try next(), try next(), try next(), try next())
@@ -250,7 +265,8 @@ public final class ClusterLevels: @unchecked Sendable {
         for _ in 0..<(try next()) {
             let (number, count) = (try next(), try next())
             guard number > previous, number < categoryNames.count else {
-                throw details.entries.corrupt("cluster \(id) counts category \(number) of \(categoryNames.count), or out of order")
+                throw details.entries.corrupt(
+                    "cluster \(id) counts category \(number) of \(categoryNames.count), or out of order")
             }
             categories.append(CategoryCount(categoryNames[number], count))
             previous = number
@@ -273,7 +289,9 @@ public final class ClusterLevels: @unchecked Sendable {
         var (reader, position) = members.entries(fromBlockOf: positions.lowerBound)
         var spot = 0
         while position < positions.upperBound {
-            guard let value = reader.next() else { throw members.entries.corrupt("the member order runs past the section") }
+            guard let value = reader.next() else {
+                throw members.entries.corrupt("the member order runs past the section")
+            }
             // The first entry of every block is a spot number, the others a change from the one before.
             spot = position % members.blockSize == 0 ? Int(value) : spot + Self.zigzag(value)
             guard spot >= 0, spot < spotCount else {
@@ -290,7 +308,9 @@ public final class ClusterLevels: @unchecked Sendable {
     /// `settings.maxZoom + 1` for one clustered at every zoom).
     public func visibleFrom(spot: Int) throws(IndexError) -> Int {
         let zoom = Int(spotVisibility.field(at: 0, of: spot) as UInt8)
-        guard zoom <= settings.maxZoom + 1 else { throw spotVisibility.bytes.corrupt("spot \(spot) is shown from zoom \(zoom)") }
+        guard zoom <= settings.maxZoom + 1 else {
+            throw spotVisibility.bytes.corrupt("spot \(spot) is shown from zoom \(zoom)")
+        }
         return zoom
     }
 

@@ -41,7 +41,9 @@ struct IndexHeader {
             throw corrupt("file is \(file.count) bytes, header says \(recordedSize): truncated or padded")
         }
         let tableEnd = IndexLayout.headerSize + sectionCount * IndexLayout.sectionEntrySize
-        guard tableEnd <= file.count else { throw corrupt("section table runs past the end of the file", "section table") }
+        guard tableEnd <= file.count else {
+            throw corrupt("section table runs past the end of the file", "section table")
+        }
         guard try Self.checksum(of: file, tableEnd: tableEnd) == file.uint32(at: 24) else {
             throw corrupt("header checksum mismatch")
         }
@@ -61,8 +63,9 @@ struct IndexHeader {
                 throw corrupt("offset \(offset) and length \(length) are out of bounds or overlap", name)
             }
             guard !sections.contains(where: { $0.tag == tag }) else { throw corrupt("appears twice", name) }
+            let checksum = try file.uint32(at: base + 24)
             let section = IndexSection(
-                name: name, offset: Int(offset), length: Int(length), checksum: try file.uint32(at: base + 24), tag: tag)
+                name: name, offset: Int(offset), length: Int(length), checksum: checksum, tag: tag)
             sections.append(section)
             contents.append(try file.subrange(from: section.offset, to: section.offset + section.length, named: name))
             previousEnd = section.offset + section.length

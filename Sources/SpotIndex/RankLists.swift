@@ -52,7 +52,9 @@ struct KindLists {
     /// The lists in `section`, for `kindCount` kinds and `spotCount` spots.
     init(_ section: SectionBytes, kindCount: Int, spotCount: Int) throws(IndexError) {
         let count = section.count >= 4 ? Int(try section.uint32(at: 0)) : -1
-        guard count >= 0, count <= (section.count - 4) / 4 else { throw section.corrupt("does not hold one list per kind") }
+        guard count >= 0, count <= (section.count - 4) / 4 else {
+            throw section.corrupt("does not hold one list per kind")
+        }
         ends = try RecordTable(try section.subrange(from: 4, to: 4 + 4 * count), recordSize: 4)
         lists = try section.subrange(from: 4 + 4 * count)
         self.spotCount = spotCount
@@ -91,7 +93,9 @@ public struct RankList {
     /// The list at bytes `start ..< end` of `section`, whose ranks are below `spotCount`.
     init(in section: SectionBytes, from start: Int, to end: Int, spotCount: Int) throws(IndexError) {
         varints = section.varints(from: start, to: end)
-        guard let count = varints.next(), Int(count) <= end - start else { throw section.corrupt("a list's length runs past it") }
+        guard let count = varints.next(), Int(count) <= end - start else {
+            throw section.corrupt("a list's length runs past it")
+        }
         remaining = Int(count)
         self.spotCount = spotCount
         self.section = section

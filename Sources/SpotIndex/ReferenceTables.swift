@@ -17,7 +17,8 @@ struct ReferenceOrder {
     /// The spot with reference rank `rank` (0 ..< the spot count).
     @inline(__always)
     func spot(atRank rank: Int) throws(IndexError) -> Int {
-        precondition(rank >= 0 && rank < entries.count, "rank out of range")
+        // The same test as the table's own, which the compiler then drops.
+        precondition(UInt(bitPattern: rank) < UInt(bitPattern: entries.count), "rank out of range")
         let spot = Int(entries.field(at: 0, of: rank) as UInt32)
         guard spot < entries.count else { throw entries.bytes.corrupt("points past the last spot") }
         return spot
@@ -26,7 +27,9 @@ struct ReferenceOrder {
     /// The rank whose spot's reference is `ref`, found by a binary search that reads references
     /// with `refOfSpot`; nil when no spot has it as its own.
     func rank(of ref: OSMRef, refOfSpot: (Int) throws(IndexError) -> OSMRef) throws(IndexError) -> Int? {
-        try firstPosition(of: ref, among: entries.count) { (rank) throws(IndexError) in try refOfSpot(try spot(atRank: rank)) }
+        try firstPosition(of: ref, among: entries.count) { (rank) throws(IndexError) in
+            try refOfSpot(try spot(atRank: rank))
+        }
     }
 }
 
@@ -44,7 +47,9 @@ struct MergedReferences {
     init(merged: SectionBytes, order: SectionBytes, spotCount: Int) throws(IndexError) {
         records = try RecordTable(merged, recordSize: IndexLayout.refRecordSize)
         self.order = try RecordTable(order, recordSize: IndexLayout.orderEntrySize)
-        guard self.order.count == records.count else { throw order.corrupt("does not list every merged reference once") }
+        guard self.order.count == records.count else {
+            throw order.corrupt("does not list every merged reference once")
+        }
         self.spotCount = spotCount
     }
 

@@ -5,7 +5,8 @@ extension SpotIndexReader {
     /// The number of the spot that holds `ref`: its own, or one merged into it; nil when none.
     /// Binary searches: logarithmic in the number of references.
     public func spotNumber(for ref: OSMRef) throws(IndexError) -> Int? {
-        if let rank = try referenceOrder.rank(of: ref, refOfSpot: { (spot) throws(IndexError) in try spots.ref(of: spot) }) {
+        let ownRank = try referenceOrder.rank(of: ref) { (spot) throws(IndexError) in try spots.ref(of: spot) }
+        if let rank = ownRank {
             return try spot(atRank: rank)
         }
         return try mergedReferences.spot(holding: ref)

@@ -69,7 +69,8 @@ public final class SpotIndexReader: @unchecked Sendable {
             spotCount: count)
         kindLists = try KindLists(try header.requiredBytes(of: Tag.kindLists), kindCount: kinds.count, spotCount: count)
         tokens = try StringTable(try header.requiredBytes(of: Tag.tokens))
-        postings = try PostingLists(try header.requiredBytes(of: Tag.postings), tokenCount: tokens.count, spotCount: count)
+        postings = try PostingLists(
+            try header.requiredBytes(of: Tag.postings), tokenCount: tokens.count, spotCount: count)
         tree = try PackedTreeView(treeSection: try header.requiredBytes(of: Tag.tree), spotCount: count)
         clusterLevels = try ClusterLevels.open(header, spotCount: count, spotTree: tree)
     }

@@ -169,7 +169,8 @@ public enum SpotIndexWriter {
         // The header checksum: CRC-32 of the header's first 24 bytes, continued over the table.
         let head = file.bytes[..<24].withUnsafeBytes { CRC32.checksum($0) }
         let tableEnd = IndexLayout.headerSize + sections.count * IndexLayout.sectionEntrySize
-        file.set(file.bytes[IndexLayout.headerSize..<tableEnd].withUnsafeBytes { CRC32.checksum($0, continuing: head) }, at: 24)
+        let table = file.bytes[IndexLayout.headerSize..<tableEnd]
+        file.set(table.withUnsafeBytes { CRC32.checksum($0, continuing: head) }, at: 24)
         return file.bytes
     }
 }

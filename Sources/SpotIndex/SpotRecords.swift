@@ -63,7 +63,9 @@ struct SpotRecords {
         let low = UInt64(records.field(at: 14, of: spot) as UInt16)
         let packed = Int64(bitPattern: high << 32 | low << 16) >> 16
         let code = UInt8(packed & 3)
-        guard let type = OSMType(rawValue: code) else { throw records.bytes.corrupt("spot \(spot) has OSM type \(code)") }
+        guard let type = OSMType(rawValue: code) else {
+            throw records.bytes.corrupt("spot \(spot) has OSM type \(code)")
+        }
         return OSMRef(type, packed >> 2)
     }
 

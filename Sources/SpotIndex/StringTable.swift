@@ -46,7 +46,9 @@ struct StringTable {
                 throw corrupt("code \(pair.code) uses code \(symbol) before it is defined")
             }
             lengths[pair.code] = lengths[pair.left] + lengths[pair.right]
-            guard lengths[pair.code] <= BytePairCode.maxExpansion else { throw corrupt("code \(pair.code) stands for too long a text") }
+            guard lengths[pair.code] <= BytePairCode.maxExpansion else {
+                throw corrupt("code \(pair.code) stands for too long a text")
+            }
             isDefined[pair.code] = true
         }
         let starts = lengths.reduce(into: [0]) { $0.append($0.last! + $1) }
@@ -58,7 +60,8 @@ struct StringTable {
         }
         expansionBytes = bytes
         expansionStarts = starts
-        blockOffsets = try RecordTable(try section.subrange(from: offsetsStart, to: offsetsStart + 4 * blocks), recordSize: 4)
+        let offsets = try section.subrange(from: offsetsStart, to: offsetsStart + 4 * blocks)
+        blockOffsets = try RecordTable(offsets, recordSize: 4)
         entries = try section.subrange(from: offsetsStart + 4 * blocks)
     }
 
