@@ -30,19 +30,31 @@ public final class SpotIndexReader: @unchecked Sendable {
     /// The file's size in bytes.
     public var fileSize: Int { mapped.bytes.count }
 
+    // The views that read the sections, one each (FORMAT.md, "Sections").
     private let mapped: MappedFile
+    /// The header and section table; each section's bytes.
     private let header: IndexHeader
+    /// META, decoded on each call of `metadata()` by `IndexMetadata`.
     private let metadataBytes: SectionBytes
+    /// STRS.
     private let strings: StringTable
     /// The string index of the key `name`, when any spot has a name.
     private let nameKey: UInt32?
+    /// SPOT.
     let spots: SpotRecords
+    /// ATTR.
     private let attributes: AttributeLists
+    /// REFS.
     let referenceOrder: ReferenceOrder
+    /// MERG and MRGO.
     let mergedReferences: MergedReferences
+    /// KLST.
     let kindLists: KindLists
+    /// TOKN.
     let tokens: StringTable
+    /// POST.
     let postings: PostingLists
+    /// WORD.
     private let words: CategoryWordTable
 
     /// Maps and checks the index at `path`: each section's view checks what it can in time
