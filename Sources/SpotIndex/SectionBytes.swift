@@ -39,6 +39,9 @@ struct SectionBytes: Sequence {
     /// How many bytes the view holds.
     var count: Int { buffer.count }
 
+    /// All of them, for a copy of the view's bytes.
+    var underestimatedCount: Int { count }
+
     /// The little-endian integer at `offset`; throws when it does not lie inside the view.
     func load<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) throws(IndexError) -> T {
         guard offset >= 0, offset <= count - MemoryLayout<T>.size else {

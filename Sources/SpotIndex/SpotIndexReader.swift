@@ -4,11 +4,13 @@ import Spots
 
 /// A loaded index: the file mapped into memory, its header and section table checked.
 ///
-/// Opening reads the header, the section table and the small kind table, so it takes the same
-/// time whatever the number of spots. Every offset read from the file is checked against the
-/// bounds of its section before it is followed; a damaged or hostile file gives `IndexError`,
-/// never a crash or a read outside the file. Section checksums are verified by
-/// `verifyChecksums()`, which reads everything.
+/// Each section is read by a view type of its own (FORMAT.md, "At a glance"), which checks on
+/// open what it can in time independent of the number of spots: opening reads the header, the
+/// section table, the headers of the sections and the small kind table. Every read of the file
+/// goes through `SectionBytes`, checked against the bounds of its section, and every value read
+/// is checked before it is used; a damaged or hostile file gives `IndexError`, never a crash or
+/// a read outside the file. Section checksums are verified by `verifyChecksums()`, which reads
+/// everything.
 public final class SpotIndexReader: @unchecked Sendable {
     /// The version of the file format this reader reads (FORMAT.md); it refuses others.
     public static let formatVersion = Int(IndexLayout.version)
