@@ -9,11 +9,12 @@
 /// - a view cut by `subrange` lies inside the view it was cut from;
 /// - `start` is where the view begins in its section, and serves only to word errors.
 ///
-/// Reads that would leave the view throw `IndexError(.corrupt)` naming the section. Three paths
-/// read without a check of their own, each covered by a check made when its reader was made:
-/// a field of a `RecordTable` (whose length open checked), a byte of a `VarintReader` and a
-/// byte of an `Iterator` (each below an end inside the view). Their raw loads are `fileprivate`,
-/// so this file is all there is to audit.
+/// Reads that would leave the view throw `IndexError(.corrupt)` naming the section. Three fast
+/// paths for hot loops read without a bounds check per read, each covered by a check made when
+/// its reader was made, as each states: a field of a `RecordTable` (whose length was checked to
+/// be a whole number of records), a byte of a `VarintReader` and a byte of an `Iterator` (each
+/// below an end inside the view). Their raw loads are `fileprivate`, so this file is all there
+/// is to audit.
 struct SectionBytes: Sequence {
     /// The index as the user named it, for errors.
     let file: String
