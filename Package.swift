@@ -31,7 +31,7 @@ let package = Package(
         // Pin clustering by the supercluster method, in Web Mercator. Foundation only.
         .target(name: "SpotCluster", dependencies: ["Spots"]),
         // The index file format: writer and memory-mapped reader. Foundation only.
-        .target(name: "SpotIndex", dependencies: ["Spots", "SpotCluster"], exclude: ["FORMAT.md"]),
+        .target(name: "SpotIndex", dependencies: ["Spots", "SpotCluster"], exclude: ["FORMAT.md", "FORMAT-CHANGELOG.md"]),
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedPipelines plugin.
         .target(

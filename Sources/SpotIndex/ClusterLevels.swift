@@ -26,116 +26,136 @@ public final class ClusterLevels: @unchecked Sendable {
     /// Clusters of at most this many spots store no box or category counts.
     let detailThreshold: Int
 
-    private let file: String
     private let spotCount: Int
     /// The first cluster made at each zoom from 0 to the maximum, then `count`.
     private let zoomStarts: [Int]
     private let categoryNames: [Category]
-    private let points: UnsafeRawBufferPointer
-    private let visibility: UnsafeRawBufferPointer
+    /// Each cluster's point (CLUS), 8 bytes.
+    private let points: RecordTable
+    /// Each cluster's lowest zoom shown (CLUS), a byte.
+    private let visibility: RecordTable
     /// Per zoom made at, the tree over the points of its clusters, and per box of it the lowest
-    /// zoom from which a cluster under it is shown.
-    private let trees: [(tree: PackedTreeView, lowest: UnsafeRawBufferPointer)]
-    private let detailBlockSize: Int
-    private let detailOffsets: UnsafeRawBufferPointer
-    private let details: UnsafeRawBufferPointer
-    private let memberBlockSize: Int
-    private let memberOffsets: UnsafeRawBufferPointer
-    private let members: UnsafeRawBufferPointer
-    private let spotVisibility: UnsafeRawBufferPointer
-    /// Per box of TREE, by position, the lowest zoom from which a spot under it is shown.
-    private let boxVisibility: UnsafeRawBufferPointer
+    /// zoom from which a cluster under it is shown (CTRE), a byte.
+    private let trees: [(tree: PackedTreeView, lowest: RecordTable)]
+    private let details: BlockedEntries
+    private let members: BlockedEntries
+    /// Each spot's lowest zoom shown as itself (SVIS), a byte.
+    private let spotVisibility: RecordTable
+    /// Per box of TREE, by position, the lowest zoom from which a spot under it is shown (SVIS).
+    private let boxVisibility: RecordTable
+    /// CLUS, for errors about clusters.
+    private let clusterSection: SectionBytes
+
+    /// The cluster levels of the index whose sections `header` lists, when it has them: all five
+    /// sections, or none (nil).
+    static func open(
+        _ header: IndexHeader, spotCount: Int, spotTree: PackedTreeView
+    ) throws(IndexError) -> ClusterLevels? {
+        let tags = IndexLayout.Tag.clusterLevels
+        guard tags.contains(where: { header.bytes(of: $0) != nil }) else { return nil }
+        var sections: [SectionBytes] = []
+        for tag in tags {
+            guard let bytes = header.bytes(of: tag) else { throw header.missing(tag, "cluster section") }
+            sections.append(bytes)
+        }
+        return try ClusterLevels(
+            clusters: sections[0], trees: sections[1], details: sections[2], members: sections[3],
+            visibility: sections[4], spotCount: spotCount, spotTree: spotTree)
+    }
 
     /// Checks the five sections' headers and lengths against each other, the spot count and
     /// the boxes of TREE (`spotTree`).
-    init(
-        clusters: UnsafeRawBufferPointer, trees: UnsafeRawBufferPointer, details: UnsafeRawBufferPointer, members: UnsafeRawBufferPointer,
-        visibility: UnsafeRawBufferPointer, spotCount: Int, spotTree: PackedTreeView, file: String
+    private init(
+        clusters: SectionBytes, trees: SectionBytes, details: SectionBytes, members: SectionBytes,
+        visibility: SectionBytes, spotCount: Int, spotTree: PackedTreeView
     ) throws(IndexError) {
-        self.file = file
         self.spotCount = spotCount
-        func corrupt(_ section: String, _ message: String) -> IndexError { IndexError(.corrupt, file: file, section: section, message) }
-
-        guard clusters.count >= 32 else { throw corrupt("CLUS", "too short") }
-        let maxZoom = Int(clusters.load(0) as UInt32)
-        count = Int(clusters.load(4) as UInt32)
-        memberCount = Int(clusters.load(8) as UInt32)
-        detailThreshold = Int(clusters.load(12) as UInt32)
-        let radius = Double(bitPattern: clusters.load(16))
-        let extent = Double(bitPattern: clusters.load(24))
+        clusterSection = clusters
+        guard clusters.count >= 32 else { throw clusters.corrupt("too short") }
+        let maxZoom = Int(try clusters.uint32(at: 0))
+        count = Int(try clusters.uint32(at: 4))
+        memberCount = Int(try clusters.uint32(at: 8))
+        detailThreshold = Int(try clusters.uint32(at: 12))
+        let radius = Double(bitPattern: try clusters.load(UInt64.self, at: 16))
+        let extent = Double(bitPattern: try clusters.load(UInt64.self, at: 24))
         guard ClusterSettings.maxZoomRange.contains(maxZoom), ClusterSettings.radiusRange.contains(radius),
             ClusterSettings.extentRange.contains(extent)
-        else { throw corrupt("CLUS", "settings out of range") }
+        else { throw clusters.corrupt("settings out of range") }
         settings = ClusterSettings(maxZoom: maxZoom, radius: radius, extent: extent)
-        guard count <= spotCount, memberCount <= spotCount else { throw corrupt("CLUS", "more clusters or members than spots") }
+        guard count <= spotCount, memberCount <= spotCount else {
+            throw clusters.corrupt("more clusters or members than spots")
+        }
         let namesStart = 32 + 4 * (maxZoom + 2)
-        guard clusters.count >= namesStart + 4 else { throw corrupt("CLUS", "too short") }
+        guard clusters.count >= namesStart + 4 else { throw clusters.corrupt("too short") }
         var starts: [Int] = []
         for zoom in 0...maxZoom + 1 {
-            let start = Int(clusters.load(32 + 4 * zoom) as UInt32)
-            guard start >= (starts.last ?? 0), start <= count else { throw corrupt("CLUS", "zoom starts do not ascend to the cluster count") }
+            let start = Int(try clusters.uint32(at: 32 + 4 * zoom))
+            guard start >= (starts.last ?? 0), start <= count else {
+                throw clusters.corrupt("zoom starts do not ascend to the cluster count")
+            }
             starts.append(start)
         }
-        guard starts.first == 0, starts.last == count else { throw corrupt("CLUS", "zoom starts do not run from 0 to the cluster count") }
+        guard starts.first == 0, starts.last == count else {
+            throw clusters.corrupt("zoom starts do not run from 0 to the cluster count")
+        }
         zoomStarts = starts
-        let namesLength = Int(clusters.load(namesStart) as UInt32)
-        guard namesLength <= clusters.count - namesStart - 4 else { throw corrupt("CLUS", "category names run past the section") }
+        let namesLength = Int(try clusters.uint32(at: namesStart))
+        guard namesLength <= clusters.count - namesStart - 4 else {
+            throw clusters.corrupt("category names run past the section")
+        }
         var names: [Category] = []
-        for line in UnsafeRawBufferPointer(rebasing: clusters[namesStart + 4..<namesStart + 4 + namesLength]).split(separator: 0x0A) {
-            guard let category = Category(rawValue: String(decoding: line, as: UTF8.self)), names.last.map({ $0.rawValue < category.rawValue }) ?? true else {
-                throw corrupt("CLUS", "an unknown category name, or names out of order")
-            }
+        let nameBytes = try clusters.subrange(from: namesStart + 4, to: namesStart + 4 + namesLength)
+        for line in nameBytes.split(separator: 0x0A) {
+            guard let category = Category(rawValue: String(decoding: line, as: UTF8.self)),
+                names.last.map({ $0.rawValue < category.rawValue }) ?? true
+            else { throw clusters.corrupt("an unknown category name, or names out of order") }
             names.append(category)
         }
         categoryNames = names
         let pointsStart = (namesStart + 4 + namesLength + 3) / 4 * 4
-        guard clusters.count == pointsStart + 9 * count else { throw corrupt("CLUS", "length does not match \(count) clusters") }
-        points = UnsafeRawBufferPointer(rebasing: clusters[pointsStart..<pointsStart + 8 * count])
-        self.visibility = UnsafeRawBufferPointer(rebasing: clusters[(pointsStart + 8 * count)...])
+        guard clusters.count == pointsStart + 9 * count else {
+            throw clusters.corrupt("length does not match \(count) clusters")
+        }
+        points = try RecordTable(try clusters.subrange(from: pointsStart, to: pointsStart + 8 * count), recordSize: 8)
+        self.visibility = try RecordTable(try clusters.subrange(from: pointsStart + 8 * count), recordSize: 1)
 
-        guard trees.count >= 8 else { throw corrupt("CTRE", "too short") }
-        let nodeSize = Int(trees.load(0) as UInt32)
-        guard nodeSize >= 2, nodeSize <= 1 << 16, trees.load(4) as UInt32 == 0 else { throw corrupt("CTRE", "bad node size") }
+        guard trees.count >= 8 else { throw trees.corrupt("too short") }
+        let nodeSize = Int(try trees.uint32(at: 0))
+        guard nodeSize >= 2, nodeSize <= 1 << 16, try trees.uint32(at: 4) == 0 else {
+            throw trees.corrupt("bad node size")
+        }
         let levelCounts = (0...maxZoom).map { zoom in
             PackedTree.levelCounts(items: starts[zoom + 1] - starts[zoom], nodeSize: nodeSize)
         }
         let boxCount = levelCounts.joined().reduce(0, +)
         guard trees.count == 8 + (IndexLayout.boxSize + 1) * boxCount else {
-            throw corrupt("CTRE", "length does not match the trees of \(count) clusters")
+            throw trees.corrupt("length does not match the trees of \(count) clusters")
         }
         // The boxes of every zoom's tree, then the lowest byte of every box.
         let lowestStart = 8 + IndexLayout.boxSize * boxCount
         var firstBox = 0
-        self.trees = (0...maxZoom).map { zoom in
+        var zoomTrees: [(tree: PackedTreeView, lowest: RecordTable)] = []
+        for zoom in 0...maxZoom {
             let boxes = firstBox..<firstBox + levelCounts[zoom].reduce(0, +)
             firstBox = boxes.upperBound
-            let boxBytes = 8 + IndexLayout.boxSize * boxes.lowerBound..<8 + IndexLayout.boxSize * boxes.upperBound
+            let boxBytes = try trees.subrange(
+                from: 8 + IndexLayout.boxSize * boxes.lowerBound, to: 8 + IndexLayout.boxSize * boxes.upperBound)
             let tree = PackedTreeView(
-                boxes: UnsafeRawBufferPointer(rebasing: trees[boxBytes]), levelCounts: levelCounts[zoom],
+                boxes: try RecordTable(boxBytes, recordSize: IndexLayout.boxSize), levelCounts: levelCounts[zoom],
                 itemCount: starts[zoom + 1] - starts[zoom], nodeSize: nodeSize)
-            return (tree, UnsafeRawBufferPointer(rebasing: trees[lowestStart + boxes.lowerBound..<lowestStart + boxes.upperBound]))
+            let lowest = try trees.subrange(from: lowestStart + boxes.lowerBound, to: lowestStart + boxes.upperBound)
+            zoomTrees.append((tree, try RecordTable(lowest, recordSize: 1)))
         }
+        self.trees = zoomTrees
 
-        (detailBlockSize, detailOffsets, self.details) = try Self.blocks(details, entries: count, section: "CDET", file: file)
-        (memberBlockSize, memberOffsets, self.members) = try Self.blocks(members, entries: memberCount, section: "CMEM", file: file)
+        self.details = try BlockedEntries(details, blockSizeAt: 0, entryCount: count)
+        self.members = try BlockedEntries(members, blockSizeAt: 0, entryCount: memberCount)
 
         guard visibility.count == spotCount + spotTree.boxCount else {
-            throw corrupt("SVIS", "length does not match the spots and tree boxes")
+            throw visibility.corrupt("length does not match the spots and tree boxes")
         }
-        spotVisibility = UnsafeRawBufferPointer(rebasing: visibility[..<spotCount])
-        boxVisibility = UnsafeRawBufferPointer(rebasing: visibility[spotCount...])
-    }
-
-    /// A blocked section's block size, block offsets and entries.
-    private static func blocks(
-        _ section: UnsafeRawBufferPointer, entries: Int, section name: String, file: String
-    ) throws(IndexError) -> (Int, UnsafeRawBufferPointer, UnsafeRawBufferPointer) {
-        let blockSize = section.count >= 4 ? Int(section.load(0) as UInt32) : 0
-        let blocks = blockSize < 1 ? -1 : (entries + blockSize - 1) / blockSize
-        guard blocks >= 0, 4 + 4 * blocks <= section.count else {
-            throw IndexError(.corrupt, file: file, section: name, "bad block size, or its block offsets do not fit")
-        }
-        return (blockSize, UnsafeRawBufferPointer(rebasing: section[4..<4 + 4 * blocks]), UnsafeRawBufferPointer(rebasing: section[(4 + 4 * blocks)...]))
+        spotVisibility = try RecordTable(try visibility.subrange(from: 0, to: spotCount), recordSize: 1)
+        boxVisibility = try RecordTable(try visibility.subrange(from: spotCount), recordSize: 1)
     }
 
     // MARK: Clusters
@@ -156,16 +176,19 @@ public final class ClusterLevels: @unchecked Sendable {
     /// The point of cluster `id`.
     public func coordinate(ofCluster id: Int) throws(IndexError) -> Coordinate {
         precondition(id >= 0 && id < count, "cluster id out of range")
-        guard let coordinate = Coordinate(latitudeE7: points.load(8 * id), longitudeE7: points.load(8 * id + 4)) else {
-            throw corrupt("CLUS", "cluster \(id) has an impossible coordinate")
+        let (latitude, longitude): (Int32, Int32) = (points.field(at: 0, of: id), points.field(at: 4, of: id))
+        guard let coordinate = Coordinate(latitudeE7: latitude, longitudeE7: longitude) else {
+            throw clusterSection.corrupt("cluster \(id) has an impossible coordinate")
         }
         return coordinate
     }
 
     /// The lowest zoom at which cluster `id` is shown.
     public func visibleFrom(cluster id: Int) throws(IndexError) -> Int {
-        let zoom = Int(visibility[id])
-        guard zoom <= self.zoom(ofCluster: id) else { throw corrupt("CLUS", "cluster \(id) is shown from zoom \(zoom), above the zoom it was made at") }
+        let zoom = Int(visibility.field(at: 0, of: id) as UInt8)
+        guard zoom <= self.zoom(ofCluster: id) else {
+            throw clusterSection.corrupt("cluster \(id) is shown from zoom \(zoom), above the zoom it was made at")
+        }
         return zoom
     }
 
@@ -185,7 +208,8 @@ public final class ClusterLevels: @unchecked Sendable {
         for made in zoom...settings.maxZoom {
             let (tree, lowest) = trees[made]
             let first = clusters(madeAt: made).lowerBound
-            try tree.search(box, skipping: { Int(lowest[$0]) > zoom }) { (items) throws(IndexError) in
+            let hidden = { (position: Int) in Int(lowest.field(at: 0, of: position) as UInt8) > zoom }
+            try tree.search(box, skipping: hidden) { (items) throws(IndexError) in
                 for id in first + items.lowerBound..<first + items.upperBound {
                     guard try visibleFrom(cluster: id) <= zoom else { continue }
                     guard box.contains(try coordinate(ofCluster: id)) else { continue }
@@ -198,23 +222,28 @@ public final class ClusterLevels: @unchecked Sendable {
     /// The stored fields of cluster `id`, decoded from its block of CDET.
     func record(ofCluster id: Int) throws(IndexError) -> Record {
         precondition(id >= 0 && id < count, "cluster id out of range")
-        let block = id / detailBlockSize
-        var reader = VarintReader(details, from: Int(detailOffsets.load(4 * block) as UInt32))
+        let entries = details.entries
+        var (reader, first) = details.entries(fromBlockOf: id)
         var firstMember = 0
-        for entry in block * detailBlockSize...id {
-            guard let count = reader.next(), let member = reader.next() else { throw corrupt("CDET", "an entry runs past the section") }
-            firstMember = entry % detailBlockSize == 0 ? Int(member) : firstMember + Self.zigzag(member)
+        for entry in first...id {
+            guard let count = reader.next(), let member = reader.next() else {
+                throw entries.corrupt("an entry runs past the section")
+            }
+            firstMember = entry % details.blockSize == 0 ? Int(member) : firstMember + Self.zigzag(member)
             var extras: VarintReader?
             if count > detailThreshold {
-                guard let length = reader.next(), Int(length) <= reader.end - reader.position else { throw corrupt("CDET", "an entry runs past the section") }
-                extras = VarintReader(details, from: reader.position, to: reader.position + Int(length))
-                reader = VarintReader(details, from: reader.position + Int(length))
+                guard let length = reader.next(), Int(length) <= reader.end - reader.position else {
+                    throw entries.corrupt("an entry runs past the section")
+                }
+                extras = entries.varints(from: reader.position, to: reader.position + Int(length))
+                reader = entries.varints(from: reader.position + Int(length))
             }
             guard entry == id else { continue }
             guard count >= 2, firstMember >= 0, Int(count) <= memberCount - firstMember else {
-                throw corrupt("CDET", "cluster \(id) has \(count) members from \(firstMember) of \(memberCount)")
+                throw entries.corrupt("cluster \(id) has \(count) members from \(firstMember) of \(memberCount)")
             }
-            return Record(count: Int(count), firstMember: firstMember, stored: try extras.map { (extras) throws(IndexError) in try storedDetails(extras, of: id) })
+            let stored = try extras.map { (extras) throws(IndexError) in try storedDetails(extras, of: id) }
+            return Record(count: Int(count), firstMember: firstMember, stored: stored)
         }
         preconditionFailure("the loop returns at id")
     }
@@ -225,7 +254,9 @@ public final class ClusterLevels: @unchecked Sendable {
     ) throws(IndexError) -> (box: GeoBox, categories: [CategoryCount]) {
         var reader = extras
         func next() throws(IndexError) -> Int {
-            guard let value = reader.next() else { throw corrupt("CDET", "the details of cluster \(id) run past their length") }
+            guard let value = reader.next() else {
+                throw details.entries.corrupt("the details of cluster \(id) run past their length")
+            }
             return Int(value)
         }
         let (west, south, east, north) = (try next(), try next(), try next(), try next())
@@ -234,7 +265,8 @@ public final class ClusterLevels: @unchecked Sendable {
         for _ in 0..<(try next()) {
             let (number, count) = (try next(), try next())
             guard number > previous, number < categoryNames.count else {
-                throw corrupt("CDET", "cluster \(id) counts category \(number) of \(categoryNames.count), or out of order")
+                throw details.entries.corrupt(
+                    "cluster \(id) counts category \(number) of \(categoryNames.count), or out of order")
             }
             categories.append(CategoryCount(categoryNames[number], count))
             previous = number
@@ -243,7 +275,7 @@ public final class ClusterLevels: @unchecked Sendable {
         let (longitude, latitude) = (Int(point.longitudeE7), Int(point.latitudeE7))
         guard let southWest = Coordinate(latitudeE7: Int32(clamping: latitude - south), longitudeE7: Int32(clamping: longitude - west)),
             let northEast = Coordinate(latitudeE7: Int32(clamping: latitude + north), longitudeE7: Int32(clamping: longitude + east))
-        else { throw corrupt("CDET", "the box of cluster \(id) reaches off the Earth") }
+        else { throw details.entries.corrupt("the box of cluster \(id) reaches off the Earth") }
         let box = GeoBox(
             westE7: southWest.longitudeE7, southE7: southWest.latitudeE7, eastE7: northEast.longitudeE7,
             northE7: northEast.latitudeE7)
@@ -254,13 +286,17 @@ public final class ClusterLevels: @unchecked Sendable {
     func forEachMember(at positions: Range<Int>, _ body: (Int) throws(IndexError) -> Void) throws(IndexError) {
         precondition(positions.lowerBound >= 0 && positions.upperBound <= memberCount, "member positions out of range")
         guard !positions.isEmpty else { return }
-        var position = positions.lowerBound / memberBlockSize * memberBlockSize
-        var reader = VarintReader(members, from: Int(memberOffsets.load(4 * (position / memberBlockSize)) as UInt32))
+        var (reader, position) = members.entries(fromBlockOf: positions.lowerBound)
         var spot = 0
         while position < positions.upperBound {
-            guard let value = reader.next() else { throw corrupt("CMEM", "the member order runs past the section") }
-            spot = position % memberBlockSize == 0 ? Int(value) : spot + Self.zigzag(value)
-            guard spot >= 0, spot < spotCount else { throw corrupt("CMEM", "member \(position) is spot \(spot) of \(spotCount)") }
+            guard let value = reader.next() else {
+                throw members.entries.corrupt("the member order runs past the section")
+            }
+            // The first entry of every block is a spot number, the others a change from the one before.
+            spot = position % members.blockSize == 0 ? Int(value) : spot + Self.zigzag(value)
+            guard spot >= 0, spot < spotCount else {
+                throw members.entries.corrupt("member \(position) is spot \(spot) of \(spotCount)")
+            }
             if position >= positions.lowerBound { try body(spot) }
             position += 1
         }
@@ -271,8 +307,10 @@ public final class ClusterLevels: @unchecked Sendable {
     /// The lowest zoom at which spot `spot` is shown as itself (0 for a spot in no cluster;
     /// `settings.maxZoom + 1` for one clustered at every zoom).
     public func visibleFrom(spot: Int) throws(IndexError) -> Int {
-        let zoom = Int(spotVisibility[spot])
-        guard zoom <= settings.maxZoom + 1 else { throw corrupt("SVIS", "spot \(spot) is shown from zoom \(zoom)") }
+        let zoom = Int(spotVisibility.field(at: 0, of: spot) as UInt8)
+        guard zoom <= settings.maxZoom + 1 else {
+            throw spotVisibility.bytes.corrupt("spot \(spot) is shown from zoom \(zoom)")
+        }
         return zoom
     }
 
@@ -280,14 +318,10 @@ public final class ClusterLevels: @unchecked Sendable {
     /// all the tree's boxes, `PackedTreeView`) is shown as itself: a spatial search at a lower
     /// zoom skips the box.
     public func visibleFrom(treeBox position: Int) -> Int {
-        Int(boxVisibility[position])
+        Int(boxVisibility.field(at: 0, of: position) as UInt8)
     }
 
     private static func zigzag(_ value: UInt32) -> Int {
         Int(value >> 1) ^ -Int(value & 1)
-    }
-
-    private func corrupt(_ section: String, _ message: String) -> IndexError {
-        IndexError(.corrupt, file: file, section: section, message)
     }
 }

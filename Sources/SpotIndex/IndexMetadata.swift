@@ -123,8 +123,8 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
         return Array(try! encoder.encode(self))
     }
 
-    /// Reads the JSON form.
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> IndexMetadata {
+    /// Reads the JSON form, the META section.
+    static func decode(_ bytes: SectionBytes) throws -> IndexMetadata {
         try decoder.decode(IndexMetadata.self, from: Data(bytes))
     }
 

@@ -25,13 +25,16 @@ public struct PackedTreeView {
     private let levelStarts: [Int]
     /// How many items lie under one box of each level (at most; saturated at `Int.max`).
     private let spans: [Int]
-    private let boxes: UnsafeRawBufferPointer
+    /// The boxes, 16 bytes each: a box position below `boxCount` is a record of this table.
+    private let boxes: RecordTable
 
     /// The tree over `itemCount` items whose levels hold `levelCounts` boxes, stored in `boxes`
-    /// (whose length the caller has checked: 16 bytes a box).
-    init(boxes: UnsafeRawBufferPointer, levelCounts: [Int], itemCount: Int, nodeSize: Int) {
+    /// (whose length the caller has checked: one record per box).
+    init(boxes: RecordTable, levelCounts: [Int], itemCount: Int, nodeSize: Int) {
         let starts = levelCounts.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1) }
-        precondition(boxes.count == starts[starts.count - 1] * IndexLayout.boxSize, "the boxes must fill their levels")
+        precondition(
+            boxes.recordSize == IndexLayout.boxSize && boxes.count == starts[starts.count - 1],
+            "the boxes must fill their levels")
         self.boxes = boxes
         self.levelCounts = levelCounts
         self.itemCount = itemCount
@@ -59,26 +62,26 @@ public struct PackedTreeView {
 
     @inline(__always)
     private func box(at position: Int) -> GeoBox {
-        let offset = position &* IndexLayout.boxSize
-        return GeoBox(
-            westE7: boxes.load(offset), southE7: boxes.load(offset &+ 4), eastE7: boxes.load(offset &+ 8),
-            northE7: boxes.load(offset &+ 12))
+        GeoBox(
+            westE7: boxes.field(at: 0, of: position), southE7: boxes.field(at: 4, of: position),
+            eastE7: boxes.field(at: 8, of: position), northE7: boxes.field(at: 12, of: position))
     }
 
     /// The spots' tree, checked against the spot count: the TREE section (FORMAT.md) holds the
-    /// node size, the level count, each level's box count, then the boxes.
-    init(treeSection tree: UnsafeRawBufferPointer, spotCount: Int, file: String) throws(IndexError) {
-        func corrupt(_ message: String) -> IndexError { IndexError(.corrupt, file: file, section: "TREE", message) }
+    /// node size, the level count, each level's box count, then the boxes, in 4-byte words.
+    init(treeSection tree: SectionBytes, spotCount: Int) throws(IndexError) {
+        func corrupt(_ message: String) -> IndexError { tree.corrupt(message) }
+        try tree.requireWholeRecords(of: 4)
         guard tree.count >= 8 else { throw corrupt("too short") }
-        let nodeSize = Int(tree.load(0) as UInt32)
-        let levels = Int(tree.load(4) as UInt32)
+        let nodeSize = Int(try tree.uint32(at: 0))
+        let levels = Int(try tree.uint32(at: 4))
         guard nodeSize >= 2, levels <= 32, tree.count >= 8 + 4 * levels else {
             throw corrupt("bad node size or level count")
         }
         var expected = spotCount
         var counts: [Int] = []
         for level in 0..<levels {
-            let boxes = Int(tree.load(8 + 4 * level) as UInt32)
+            let boxes = Int(try tree.uint32(at: 8 + 4 * level))
             guard boxes == (expected + nodeSize - 1) / nodeSize, boxes > 0 else {
                 throw corrupt("level \(level) has \(boxes) boxes")
             }
@@ -91,8 +94,8 @@ public struct PackedTreeView {
             throw corrupt("length does not match its levels")
         }
         self.init(
-            boxes: UnsafeRawBufferPointer(rebasing: tree[boxStart...]), levelCounts: counts, itemCount: spotCount,
-            nodeSize: nodeSize)
+            boxes: try RecordTable(try tree.subrange(from: boxStart), recordSize: IndexLayout.boxSize),
+            levelCounts: counts, itemCount: spotCount, nodeSize: nodeSize)
     }
 
     // MARK: Search
@@ -115,9 +118,8 @@ public struct PackedTreeView {
         var pending: [(level: Int, node: Int)] = [(top, 0)]
         while let (level, node) = pending.popLast() {
             let position = levelStarts[level] &+ node
-            let offset = position &* IndexLayout.boxSize
-            let (west, south): (Int32, Int32) = (boxes.load(offset), boxes.load(offset &+ 4))
-            let (east, north): (Int32, Int32) = (boxes.load(offset &+ 8), boxes.load(offset &+ 12))
+            let (west, south): (Int32, Int32) = (boxes.field(at: 0, of: position), boxes.field(at: 4, of: position))
+            let (east, north): (Int32, Int32) = (boxes.field(at: 8, of: position), boxes.field(at: 12, of: position))
             guard west <= box.eastE7, south <= box.northE7, east >= box.westE7, north >= box.southE7 else { continue }
             guard nodes[level].contains(node), !skip(position) else { continue }
             let first = node &* nodeSize

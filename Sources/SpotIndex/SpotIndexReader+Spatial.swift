@@ -23,8 +23,7 @@ extension SpotIndexReader {
     ) throws(IndexError) -> [SpotInBox] {
         precondition(allowed.map { $0.count == kinds.count } ?? true, "one flag per kind")
         let levels = zoom.map { _ in requireClusterLevels() }
-        let kindCount = kinds.count
-        let allowedKinds = allowed ?? [Bool](repeating: true, count: kindCount)
+        let allowedKinds = allowed ?? [Bool](repeating: true, count: kinds.count)
         var picks = [Int](repeating: 0, count: tree.nodeSize)
         var found: [SpotInBox] = []
         found.reserveCapacity(expected)
@@ -36,16 +35,15 @@ extension SpotIndexReader {
         try tree.search(box, among: range, skipping: skipping) { (leaf) throws(IndexError) in
             // Spots in order; the kind (one load) is checked before the coordinate (two). The
             // spots of allowed kinds are picked without a branch on the kind, which a filter
-            // makes as good as random.
+            // makes as good as random. The tree's items are spot numbers: below the count.
             var picked = 0
             for spot in leaf {
-                let kind = Int(spots.load(spot &* IndexLayout.spotRecordSize &+ 12) as UInt16)
-                guard kind < kindCount else { throw corrupt("SPOT", "spot \(spot) has kind \(kind) of \(kindCount)") }
+                let kind = try spots.kindNumber(of: spot)
                 picks[picked] = spot
                 picked &+= allowedKinds[kind] ? 1 : 0
             }
             for spot in picks[..<picked] {
-                let kind = Int(spots.load(spot &* IndexLayout.spotRecordSize &+ 12) as UInt16)
+                let kind = spots.storedKindNumber(of: spot)
                 guard let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) else { continue }
                 found.append(item)
             }
@@ -67,7 +65,7 @@ extension SpotIndexReader {
             while let rank = try list.next() {
                 let spot = try spot(atRank: rank)
                 guard range.contains(spot) else { continue }
-                let stored = Int(spots.load(spot &* IndexLayout.spotRecordSize &+ 12) as UInt16)
+                let stored = spots.storedKindNumber(of: spot)
                 guard stored == kind else {
                     throw corrupt("KLST", "spot \(spot) is listed under kind \(kind) but has kind \(stored)")
                 }
@@ -85,14 +83,13 @@ extension SpotIndexReader {
     private func shownSpot(
         _ spot: Int, kind: Int, inside box: GeoBox, levels: ClusterLevels?, zoom: Int?
     ) throws(IndexError) -> SpotInBox? {
-        let record = spot &* IndexLayout.spotRecordSize
-        let (latitude, longitude): (Int32, Int32) = (spots.load(record), spots.load(record &+ 4))
+        let (latitude, longitude) = spots.storedPoint(of: spot)
         guard longitude >= box.westE7, longitude <= box.eastE7, latitude >= box.southE7, latitude <= box.northE7 else {
             return nil
         }
         if let levels, let zoom, try levels.visibleFrom(spot: spot) > zoom { return nil }
         guard let coordinate = Coordinate(latitudeE7: latitude, longitudeE7: longitude) else {
-            throw corrupt("SPOT", "spot \(spot) has an impossible coordinate")
+            throw spots.impossibleCoordinate(of: spot)
         }
         return (spot, kind, coordinate)
     }

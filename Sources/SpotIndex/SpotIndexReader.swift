@@ -2,26 +2,15 @@ import Foundation
 
 import Spots
 
-/// One section of an index file as the section table describes it.
-public struct IndexSection: Sendable {
-    /// Four-letter tag: "META", "STRS", "SPOT", ...
-    public let name: String
-    /// Where the section starts, from the start of the file.
-    public let offset: Int
-    /// Its length in bytes.
-    public let length: Int
-    /// The CRC-32 the table records for it.
-    public let checksum: UInt32
-    let tag: UInt32
-}
-
 /// A loaded index: the file mapped into memory, its header and section table checked.
 ///
-/// Opening reads the header, the section table and the small kind table, so it takes the same
-/// time whatever the number of spots. Every offset read from the file is checked against the
-/// bounds of its section before it is followed; a damaged or hostile file gives `IndexError`,
-/// never a crash or a read outside the file. Section checksums are verified by
-/// `verifyChecksums()`, which reads everything.
+/// Each section is read by a view type of its own (FORMAT.md, "At a glance"), which checks on
+/// open what it can in time independent of the number of spots: opening reads the header, the
+/// section table, the headers of the sections and the small kind table. Every read of the file
+/// goes through `SectionBytes`, checked against the bounds of its section, and every value read
+/// is checked before it is used; a damaged or hostile file gives `IndexError`, never a crash or
+/// a read outside the file. Section checksums are verified by `verifyChecksums()`, which reads
+/// everything.
 public final class SpotIndexReader: @unchecked Sendable {
     /// The version of the file format this reader reads (FORMAT.md); it refuses others.
     public static let formatVersion = Int(IndexLayout.version)
@@ -43,123 +32,61 @@ public final class SpotIndexReader: @unchecked Sendable {
     /// The file's size in bytes.
     public var fileSize: Int { mapped.bytes.count }
 
+    // The views that read the sections, one each (FORMAT.md, "Sections").
     private let mapped: MappedFile
+    /// The header and section table; each section's bytes.
+    private let header: IndexHeader
+    /// META, decoded on each call of `metadata()` by `IndexMetadata`.
+    private let metadataBytes: SectionBytes
+    /// STRS.
     private let strings: StringTable
     /// The string index of the key `name`, when any spot has a name.
     private let nameKey: UInt32?
+    /// SPOT.
+    let spots: SpotRecords
+    /// ATTR.
+    private let attributes: AttributeLists
+    /// REFS.
+    let referenceOrder: ReferenceOrder
+    /// MERG and MRGO.
+    let mergedReferences: MergedReferences
+    /// KLST.
+    let kindLists: KindLists
+    /// TOKN.
     let tokens: StringTable
-    let spots: UnsafeRawBufferPointer
-    private let attributes: UnsafeRawBufferPointer
-    let refs: UnsafeRawBufferPointer
-    let merged: UnsafeRawBufferPointer
-    let mergedOrder: UnsafeRawBufferPointer
-    let kindListEnds: UnsafeRawBufferPointer
-    let kindLists: UnsafeRawBufferPointer
-    let postingBlockSize: Int
-    let postingBlockOffsets: UnsafeRawBufferPointer
-    let postings: UnsafeRawBufferPointer
-    private let metadataBytes: UnsafeRawBufferPointer
-    private let wordBytes: UnsafeRawBufferPointer
+    /// POST.
+    let postings: PostingLists
+    /// WORD.
+    private let words: CategoryWordTable
 
-    /// Maps and checks the index at `path`.
+    /// Maps and checks the index at `path`: each section's view checks what it can in time
+    /// independent of the number of spots (FORMAT.md, "Checks a reader makes").
     public init(path: String) throws(IndexError) {
         file = path
         let mapped = try MappedFile(path: path)
         self.mapped = mapped
-        let header = try IndexHeader(mapped.bytes, file: path)
+        let header = try IndexHeader(SectionBytes(mapped.bytes, file: path, name: "header"))
+        self.header = header
         sections = header.sections
-        func corrupt(_ section: String, _ message: String) -> IndexError {
-            IndexError(.corrupt, file: path, section: section, message)
-        }
-        func section(_ tag: UInt32, recordSize: Int = 1) throws(IndexError) -> UnsafeRawBufferPointer {
-            let entry = header.sections.first { $0.tag == tag }!
-            guard entry.length % recordSize == 0 else {
-                throw corrupt(entry.name, "length \(entry.length) is not a multiple of \(recordSize)")
-            }
-            return UnsafeRawBufferPointer(rebasing: mapped.bytes[entry.offset..<entry.offset + entry.length])
-        }
-        spots = try section(IndexLayout.Tag.spots, recordSize: IndexLayout.spotRecordSize)
-        count = spots.count / IndexLayout.spotRecordSize
-        attributes = try section(IndexLayout.Tag.attributes)
-        refs = try section(IndexLayout.Tag.refs, recordSize: IndexLayout.orderEntrySize)
-        merged = try section(IndexLayout.Tag.merged, recordSize: IndexLayout.refRecordSize)
-        mergedOrder = try section(IndexLayout.Tag.mergedOrder, recordSize: IndexLayout.orderEntrySize)
-        guard refs.count / IndexLayout.orderEntrySize == count else { throw corrupt("REFS", "does not list every spot once") }
-        guard mergedOrder.count / IndexLayout.orderEntrySize == merged.count / IndexLayout.refRecordSize else {
-            throw corrupt("MRGO", "does not list every merged reference once")
-        }
-        metadataBytes = try section(IndexLayout.Tag.metadata)
-        wordBytes = try section(IndexLayout.Tag.words)
-        strings = try StringTable(try section(IndexLayout.Tag.strings), file: path, section: "STRS")
-        tokens = try StringTable(try section(IndexLayout.Tag.tokens), file: path, section: "TOKN")
+        typealias Tag = IndexLayout.Tag
+        metadataBytes = try header.requiredBytes(of: Tag.metadata)
+        words = CategoryWordTable(try header.requiredBytes(of: Tag.words))
+        strings = try StringTable(try header.requiredBytes(of: Tag.strings))
         nameKey = try strings.index(of: Array("name".utf8)).map(UInt32.init)
-
-        let postingSection = try section(IndexLayout.Tag.postings)
-        guard postingSection.count >= 8, Int(postingSection.load(0) as UInt32) == tokens.count else {
-            throw corrupt("POST", "does not hold one list per token")
-        }
-        postingBlockSize = Int(postingSection.load(4) as UInt32)
-        let postingBlocks = postingBlockSize < 1 ? -1 : (tokens.count + postingBlockSize - 1) / postingBlockSize
-        guard postingBlocks >= 0, 8 + 4 * postingBlocks <= postingSection.count else {
-            throw corrupt("POST", "bad block size, or its block offsets do not fit")
-        }
-        postingBlockOffsets = UnsafeRawBufferPointer(rebasing: postingSection[8..<8 + 4 * postingBlocks])
-        postings = UnsafeRawBufferPointer(rebasing: postingSection[(8 + 4 * postingBlocks)...])
-
-        let kindListSection = try section(IndexLayout.Tag.kindLists)
-        let kindCount = kindListSection.count >= 4 ? Int(kindListSection.load(0) as UInt32) : -1
-        guard kindCount >= 0, kindCount <= (kindListSection.count - 4) / 4 else {
-            throw corrupt("KLST", "does not hold one list per kind")
-        }
-        kindListEnds = UnsafeRawBufferPointer(rebasing: kindListSection[4..<4 + 4 * kindCount])
-        kindLists = UnsafeRawBufferPointer(rebasing: kindListSection[(4 + 4 * kindCount)...])
-        guard (kindCount == 0 ? 0 : Int(kindListEnds.load(4 * (kindCount - 1)) as UInt32)) == kindLists.count else {
-            throw corrupt("KLST", "the lists do not end at the end of the section")
-        }
-
-        tree = try PackedTreeView(
-            treeSection: try section(IndexLayout.Tag.tree, recordSize: 4), spotCount: count, file: path)
-
-        let clusterSections = IndexLayout.Tag.clusterLevels.map { tag in header.sections.first { $0.tag == tag } }
-        if clusterSections.contains(where: { $0 != nil }) {
-            if let missing = clusterSections.firstIndex(where: { $0 == nil }) {
-                throw corrupt("section table", "cluster section \(IndexLayout.name(ofTag: IndexLayout.Tag.clusterLevels[missing])) is missing")
-            }
-            clusterLevels = try ClusterLevels(
-                clusters: try section(IndexLayout.Tag.clusters), trees: try section(IndexLayout.Tag.clusterTrees),
-                details: try section(IndexLayout.Tag.clusterDetails), members: try section(IndexLayout.Tag.clusterMembers),
-                visibility: try section(IndexLayout.Tag.spotVisibility), spotCount: count, spotTree: tree, file: path)
-        } else {
-            clusterLevels = nil
-        }
-
-        let kindSection = try section(IndexLayout.Tag.kinds, recordSize: IndexLayout.kindRecordSize)
-        var kinds: [SelectingTag] = []
-        // Kinds share their keys and categories: each string is decoded once.
-        var decoded: [UInt32: String] = [:]
-        let strings = strings
-        func string(_ offset: Int) throws(IndexError) -> String? {
-            let index: UInt32 = kindSection.load(offset)
-            guard index != IndexLayout.noString else { return nil }
-            guard Int(index) < strings.count else { throw corrupt("KIND", "a string index is out of bounds") }
-            if let known = decoded[index] { return known }
-            let string = try strings.string(Int(index))
-            decoded[index] = string
-            return string
-        }
-        for offset in stride(from: 0, to: kindSection.count, by: IndexLayout.kindRecordSize) {
-            guard let key = try string(offset), let value = try string(offset + 4) else {
-                throw corrupt("KIND", "a kind has no key or value")
-            }
-            var category: Category?
-            if let name = try string(offset + 8) {
-                guard let known = Category(rawValue: name) else { throw corrupt("KIND", "unknown category") }
-                category = known
-            }
-            kinds.append(SelectingTag(key: key, value: value, category: category))
-        }
-        guard kinds.count == kindCount else { throw corrupt("KLST", "holds \(kindCount) lists for \(kinds.count) kinds") }
-        self.kinds = kinds
+        kinds = try SelectingTags.decode(try header.requiredBytes(of: Tag.kinds), strings: strings)
+        spots = try SpotRecords(try header.requiredBytes(of: Tag.spots), kindCount: kinds.count)
+        count = spots.count
+        attributes = AttributeLists(try header.requiredBytes(of: Tag.attributes))
+        referenceOrder = try ReferenceOrder(try header.requiredBytes(of: Tag.refs), spotCount: count)
+        mergedReferences = try MergedReferences(
+            merged: try header.requiredBytes(of: Tag.merged), order: try header.requiredBytes(of: Tag.mergedOrder),
+            spotCount: count)
+        kindLists = try KindLists(try header.requiredBytes(of: Tag.kindLists), kindCount: kinds.count, spotCount: count)
+        tokens = try StringTable(try header.requiredBytes(of: Tag.tokens))
+        postings = try PostingLists(
+            try header.requiredBytes(of: Tag.postings), tokenCount: tokens.count, spotCount: count)
+        tree = try PackedTreeView(treeSection: try header.requiredBytes(of: Tag.tree), spotCount: count)
+        clusterLevels = try ClusterLevels.open(header, spotCount: count, spotTree: tree)
     }
 
     /// The build metadata (decoded from JSON on each call).
@@ -173,43 +100,24 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     /// Folded query words and the categories they name, stored by the build.
     public func categoryWords() throws(IndexError) -> [String: [Category]] {
-        var words: [String: [Category]] = [:]
-        for line in String(decoding: wordBytes, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: "\t")
-            guard let name = fields.first, let category = Category(rawValue: String(name)) else {
-                throw corrupt("WORD", "a line does not start with a known category")
-            }
-            for word in fields.dropFirst() { words[String(word), default: []].append(category) }
-        }
-        return words
+        try words.decode()
     }
 
     // MARK: Spots
 
     /// The OSM reference of spot `spot`.
     public func ref(at spot: Int) throws(IndexError) -> OSMRef {
-        let record = recordOffset(spot)
-        // 48 bits, low 16 first: the id shifted left by 2, and the type in the low 2 bits.
-        let packed = Int64(bitPattern: UInt64(spots.load(record + 16) as UInt32) << 32 | UInt64(spots.load(record + 14) as UInt16) << 16) >> 16
-        let code = UInt8(packed & 3)
-        guard let type = OSMType(rawValue: code) else { throw corrupt("SPOT", "spot \(spot) has OSM type \(code)") }
-        return OSMRef(type, packed >> 2)
+        try spots.ref(of: spot)
     }
 
     /// The coordinate of spot `spot`.
     public func coordinate(at spot: Int) throws(IndexError) -> Coordinate {
-        let record = recordOffset(spot)
-        guard let coordinate = Coordinate(latitudeE7: spots.load(record), longitudeE7: spots.load(record + 4)) else {
-            throw corrupt("SPOT", "spot \(spot) has an impossible coordinate")
-        }
-        return coordinate
+        try spots.coordinate(of: spot)
     }
 
     /// The kind number of spot `spot`: its position in `kinds`.
     public func kindNumber(at spot: Int) throws(IndexError) -> Int {
-        let number = Int(spots.load(recordOffset(spot) + 12) as UInt16)
-        guard number < kinds.count else { throw corrupt("SPOT", "spot \(spot) has kind \(number) of \(kinds.count)") }
-        return number
+        try spots.kindNumber(of: spot)
     }
 
     /// The kind of spot `spot`: its selecting tag and category.
@@ -223,11 +131,9 @@ public final class SpotIndexReader: @unchecked Sendable {
         var spot = Spot(
             ref: try ref(at: number), coordinate: try coordinate(at: number), tagKey: kind.key, kind: kind.value,
             category: kind.category)
-        var attributes = try attributeReader(number)
-        while !attributes.isAtEnd {
-            let key = try string(try varint(&attributes), in: "ATTR")
-            let value = try string(try varint(&attributes), in: "ATTR")
-            spot.setAttribute(key: key, value: value)
+        var pairs = try attributes.pairs(of: number, in: spots)
+        while let (key, value) = try pairs.next() {
+            spot.setAttribute(key: try attributeString(key), value: try attributeString(value))
         }
         spot.merged = try mergedRefs(of: number)
         return spot
@@ -235,11 +141,9 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     /// The `name` of spot `spot`, read without decoding its other attributes.
     public func name(at spot: Int) throws(IndexError) -> String? {
-        var attributes = try attributeReader(spot)
-        while !attributes.isAtEnd {
-            let key = try varint(&attributes)
-            let value = try varint(&attributes)
-            if key == nameKey { return try string(value, in: "ATTR") }
+        var pairs = try attributes.pairs(of: spot, in: spots)
+        while let (key, value) = try pairs.next() {
+            if key == nameKey { return try attributeString(value) }
         }
         return nil
     }
@@ -248,35 +152,22 @@ public final class SpotIndexReader: @unchecked Sendable {
     /// string: for a caller that counts keys (a report) and names each number once
     /// (`attributeKey(numbered:)`).
     public func attributeKeyNumbers(at spot: Int) throws(IndexError) -> [Int] {
-        var attributes = try attributeReader(spot)
+        var pairs = try attributes.pairs(of: spot, in: spots)
         var keys: [Int] = []
-        while !attributes.isAtEnd {
-            keys.append(Int(try varint(&attributes)))
-            _ = try varint(&attributes)
-        }
+        while let (key, _) = try pairs.next() { keys.append(Int(key)) }
         return keys
     }
 
     /// The attribute key that `attributeKeyNumbers(at:)` gives as `number`.
     public func attributeKey(numbered number: Int) throws(IndexError) -> String {
-        try string(UInt32(clamping: number), in: "ATTR")
-    }
-
-    private func attributeReader(_ spot: Int) throws(IndexError) -> VarintReader {
-        let start = Int(spots.load(recordOffset(spot) + 8) as UInt32)
-        let end = spot + 1 < count ? Int(spots.load(recordOffset(spot + 1) + 8) as UInt32) : attributes.count
-        guard start <= end, end <= attributes.count else { throw corrupt("ATTR", "spot \(spot) has attributes out of bounds") }
-        return VarintReader(attributes, from: start, to: end)
+        try attributeString(UInt32(clamping: number))
     }
 
     // MARK: Checks
 
     /// Each section with whether its bytes match its CRC-32.
     public func verifyChecksums() -> [(section: IndexSection, isValid: Bool)] {
-        sections.map { section in
-            let bytes = UnsafeRawBufferPointer(rebasing: mapped.bytes[section.offset..<section.offset + section.length])
-            return (section, CRC32.checksum(bytes) == section.checksum)
-        }
+        zip(header.sections, header.contents).map { section, bytes in (section, bytes.crc32() == section.checksum) }
     }
 
     /// Throws for the first section whose bytes do not match its CRC-32: for commands that
@@ -287,19 +178,10 @@ public final class SpotIndexReader: @unchecked Sendable {
         }
     }
 
-    private func recordOffset(_ spot: Int) -> Int {
-        precondition(spot >= 0 && spot < count, "spot number out of range")
-        return spot * IndexLayout.spotRecordSize
-    }
-
-    private func varint(_ attributes: inout VarintReader) throws(IndexError) -> UInt32 {
-        guard let value = attributes.next() else { throw corrupt("ATTR", "a number runs past its spot's attributes") }
-        return value
-    }
-
-    private func string(_ index: UInt32, in section: String) throws(IndexError) -> String {
+    /// String `index` of STRS, which ATTR names.
+    private func attributeString(_ index: UInt32) throws(IndexError) -> String {
         guard Int(index) < strings.count else {
-            throw corrupt("STRS", "string \(index), used in \(section), is out of bounds")
+            throw corrupt("STRS", "string \(index), used in ATTR, is out of bounds")
         }
         return try strings.string(Int(index))
     }

@@ -166,7 +166,11 @@ public enum SpotIndexWriter {
             file.append(section.bytes)
         }
         file.set(UInt64(file.bytes.count), at: 16)
-        file.set(IndexHeader.checksum(of: file.bytes, sectionCount: sections.count), at: 24)
+        // The header checksum: CRC-32 of the header's first 24 bytes, continued over the table.
+        let head = file.bytes[..<24].withUnsafeBytes { CRC32.checksum($0) }
+        let tableEnd = IndexLayout.headerSize + sections.count * IndexLayout.sectionEntrySize
+        let table = file.bytes[IndexLayout.headerSize..<tableEnd]
+        file.set(table.withUnsafeBytes { CRC32.checksum($0, continuing: head) }, at: 24)
         return file.bytes
     }
 }

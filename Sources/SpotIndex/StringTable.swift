@@ -7,24 +7,20 @@
 struct StringTable {
     let count: Int
     private let blockSize: Int
-    private let blockOffsets: UnsafeRawBufferPointer
-    private let entries: UnsafeRawBufferPointer
+    private let blockOffsets: RecordTable
+    private let entries: SectionBytes
     /// What each byte value of the coded text stands for (itself, or a code's expansion):
     /// byte *b* stands for `expansionBytes[expansionStarts[b]..<expansionStarts[b + 1]]`.
     private let expansionBytes: [UInt8]
     private let expansionStarts: [Int]
-    private let file: String
-    private let name: String
 
     /// Checks the table's header, pair table and block offsets' extent.
-    init(_ section: UnsafeRawBufferPointer, file: String, section name: String) throws(IndexError) {
-        self.file = file
-        self.name = name
-        func corrupt(_ message: String) -> IndexError { IndexError(.corrupt, file: file, section: name, message) }
+    init(_ section: SectionBytes) throws(IndexError) {
+        func corrupt(_ message: String) -> IndexError { section.corrupt(message) }
         guard section.count >= 12 else { throw corrupt("too short") }
-        count = Int(section.load(0) as UInt32)
-        blockSize = Int(section.load(4) as UInt32)
-        let pairCount = Int(section.load(8) as UInt32)
+        count = Int(try section.uint32(at: 0))
+        blockSize = Int(try section.uint32(at: 4))
+        let pairCount = Int(try section.uint32(at: 8))
         guard blockSize >= 1, pairCount <= 256 else { throw corrupt("bad block size or pair count") }
         let pairsEnd = 12 + 3 * pairCount
         let offsetsStart = (pairsEnd + 3) / 4 * 4
@@ -34,7 +30,10 @@ struct StringTable {
         }
         // Each pair may use plain bytes and earlier codes only: its expansion is then the two
         // expansions before it in the flat table, and no table can make decoding recurse.
-        let pairs = (0..<pairCount).map { (code: Int(section[12 + 3 * $0]), left: Int(section[13 + 3 * $0]), right: Int(section[14 + 3 * $0])) }
+        func symbol(_ offset: Int) throws(IndexError) -> Int { Int(try section.load(UInt8.self, at: offset)) }
+        let pairs = try (0..<pairCount).map { (pair) throws(IndexError) in
+            (code: try symbol(12 + 3 * pair), left: try symbol(13 + 3 * pair), right: try symbol(14 + 3 * pair))
+        }
         var isCode = [Bool](repeating: false, count: 256)
         for pair in pairs {
             guard !isCode[pair.code] else { throw corrupt("code \(pair.code) is defined twice") }
@@ -47,7 +46,9 @@ struct StringTable {
                 throw corrupt("code \(pair.code) uses code \(symbol) before it is defined")
             }
             lengths[pair.code] = lengths[pair.left] + lengths[pair.right]
-            guard lengths[pair.code] <= BytePairCode.maxExpansion else { throw corrupt("code \(pair.code) stands for too long a text") }
+            guard lengths[pair.code] <= BytePairCode.maxExpansion else {
+                throw corrupt("code \(pair.code) stands for too long a text")
+            }
             isDefined[pair.code] = true
         }
         let starts = lengths.reduce(into: [0]) { $0.append($0.last! + $1) }
@@ -59,8 +60,9 @@ struct StringTable {
         }
         expansionBytes = bytes
         expansionStarts = starts
-        blockOffsets = UnsafeRawBufferPointer(rebasing: section[offsetsStart..<offsetsStart + 4 * blocks])
-        entries = UnsafeRawBufferPointer(rebasing: section[(offsetsStart + 4 * blocks)...])
+        let offsets = try section.subrange(from: offsetsStart, to: offsetsStart + 4 * blocks)
+        blockOffsets = try RecordTable(offsets, recordSize: 4)
+        entries = try section.subrange(from: offsetsStart + 4 * blocks)
     }
 
     /// The bytes of string `index`.
@@ -115,13 +117,13 @@ struct StringTable {
 
     /// Reads the header of the entry at `position`, which follows a string of `previousLength` bytes.
     private func header(at position: Int, previousLength: Int) throws(IndexError) -> EntryHeader {
-        var varints = VarintReader(entries, from: position)
+        var varints = entries.varints(from: position)
         guard let shared = varints.next(), let length = varints.next(), Int(shared) <= previousLength,
             Int(length) <= entries.count - varints.position
         else { throw corrupt("a string's entry runs past the table or shares too long a prefix") }
         let coded = varints.position..<varints.position + Int(length)
         let decodedLength = expansionStarts.withUnsafeBufferPointer { starts in
-            UnsafeRawBufferPointer(rebasing: entries[coded]).reduce(0) { $0 + starts[Int($1) + 1] - starts[Int($1)] }
+            entries.bytes(in: coded).reduce(0) { $0 + starts[Int($1) + 1] - starts[Int($1)] }
         }
         return EntryHeader(shared: Int(shared), coded: coded, decodedLength: decodedLength)
     }
@@ -135,7 +137,7 @@ struct StringTable {
                 // Bytes of the decoded rest to skip: those that `start` says are already there.
                 var skip = start - entry.shared
                 var next = start
-                for symbol in UnsafeRawBufferPointer(rebasing: entries[entry.coded]) {
+                for symbol in entries.bytes(in: entry.coded) {
                     var from = starts[Int(symbol)]
                     let to = starts[Int(symbol) + 1]
                     if skip >= to - from {
@@ -171,7 +173,7 @@ struct StringTable {
     func range(withPrefix prefix: [UInt8]) throws(IndexError) -> Range<Int> {
         // The last block whose first string sorts before the prefix holds the range's start.
         var low = 0
-        var high = blockOffsets.count / 4
+        var high = blockOffsets.count
         while low < high {
             let middle = (low + high) / 2
             var position = try start(ofBlock: middle)
@@ -198,7 +200,7 @@ struct StringTable {
 
     /// Where block `block`'s first entry starts in `entries`.
     private func start(ofBlock block: Int) throws(IndexError) -> Int {
-        let offset = Int(blockOffsets.load(4 * block) as UInt32)
+        let offset = Int(blockOffsets.field(at: 0, of: block) as UInt32)
         guard offset <= entries.count else { throw corrupt("block \(block) starts past the end") }
         return offset
     }
@@ -226,37 +228,5 @@ struct StringTable {
         }
     }
 
-    private func corrupt(_ message: String) -> IndexError { IndexError(.corrupt, file: file, section: name, message) }
-}
-
-/// Reads unsigned LEB128 varints (FORMAT.md) from bytes, never past their end.
-struct VarintReader {
-    let bytes: UnsafeRawBufferPointer
-    /// Where the next varint starts.
-    private(set) var position: Int
-    let end: Int
-
-    /// A reader of `bytes` from `position` to `end` (the end of `bytes` when nil).
-    init(_ bytes: UnsafeRawBufferPointer, from position: Int, to end: Int? = nil) {
-        self.bytes = bytes
-        self.position = position
-        self.end = min(end ?? bytes.count, bytes.count)
-    }
-
-    /// Whether every byte up to the end has been read.
-    var isAtEnd: Bool { position >= end }
-
-    /// The next varint, or nil when it runs past the end or does not fit 32 bits.
-    mutating func next() -> UInt32? {
-        var value: UInt32 = 0
-        var shift: UInt32 = 0
-        while position < end, shift < 32 {
-            let byte = bytes[position]
-            position += 1
-            value |= UInt32(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return value }
-            shift += 7
-        }
-        return nil
-    }
+    private func corrupt(_ message: String) -> IndexError { entries.corrupt(message) }
 }
