@@ -5,12 +5,7 @@ import SpotIndex
 enum ExportCommand {
     static let options: [OptionSpec] = [
         .choice(["--format"], of: ExportFormat.self, help: "ndjson (default), geojson or csv."),
-        OptionSpec(
-            names: ["-o", "--output"], valueName: "output",
-            help: """
-                Write to this file (atomically) instead of
-                standard output.
-                """),
+        Help.fileOutput,
         Help.option,
     ]
 

@@ -95,6 +95,14 @@ struct Help {
     /// The help option every command has.
     static let option = OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show help information.")
 
+    /// The `-o` of the commands that write to standard output unless told otherwise.
+    static let fileOutput = OptionSpec(
+        names: ["-o", "--output"], valueName: "output",
+        help: """
+            Write to this file (atomically) instead of
+            standard output.
+            """)
+
     /// The index argument of the commands that read one.
     static let index = Argument(name: "<index>", help: "An index written by 'spots build'.")
 

@@ -6,12 +6,7 @@ import SpotReport
 enum ReportCommand {
     static let options: [OptionSpec] = [
         .choice(["--format"], of: ReportFormat.self, help: "text (default), json, csv or html."),
-        OptionSpec(
-            names: ["-o", "--output"], valueName: "output",
-            help: """
-                Write to this file (atomically) instead of
-                standard output.
-                """),
+        Help.fileOutput,
         OptionSpec(
             names: ["--against"], valueName: "old-index",
             help: """
