@@ -31,11 +31,13 @@ let package = Package(
         // Pin clustering by the supercluster method, in Web Mercator. Foundation only.
         .target(name: "SpotCluster", dependencies: ["Spots"]),
         // The index file format: writer and memory-mapped reader. Foundation only.
-        .target(name: "SpotIndex", dependencies: ["Spots", "SpotCluster"], exclude: ["FORMAT.md", "FORMAT-CHANGELOG.md"]),
+        .target(
+            name: "SpotIndex", dependencies: ["Spots", "SpotCluster"], exclude: ["FORMAT.md", "FORMAT-CHANGELOG.md"]),
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedPipelines plugin.
         .target(
-            name: "SpotPipeline", dependencies: [
+            name: "SpotPipeline",
+            dependencies: [
                 "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster", "SpotJSON", "CCrypto", "ProcessSupport",
             ],
             plugins: ["EmbedPipelines"]),
@@ -44,7 +46,8 @@ let package = Package(
         .target(name: "SeededRandom"),
         // Benchmarks/search.sh's in-process timer: open time and request latency percentiles.
         .executableTarget(
-            name: "search-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SeededRandom", "ProcessSupport"],
+            name: "search-latency",
+            dependencies: ["SpotSearch", "SpotIndex", "Spots", "SeededRandom", "ProcessSupport"],
             path: "Benchmarks/SearchLatency"),
         // Benchmarks/cluster.sh's in-process timer: latency percentiles of cluster requests.
         .executableTarget(
@@ -71,14 +74,21 @@ let package = Package(
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
         .testTarget(name: "OSMGeometryTests", dependencies: ["OSMGeometry", "Spots"]),
         .testTarget(name: "SpotClusterTests", dependencies: ["SpotCluster", "Spots", "SeededRandom"]),
-        .testTarget(name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "SpotCluster", "CZlib", "SeededRandom"]),
-        .testTarget(name: "SpotPipelineTests", dependencies: ["SpotPipeline", "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster"]),
-        .testTarget(name: "SpotSearchTests", dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom"]),
+        .testTarget(
+            name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "SpotCluster", "CZlib", "SeededRandom"]),
+        .testTarget(
+            name: "SpotPipelineTests",
+            dependencies: ["SpotPipeline", "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster"]),
+        .testTarget(
+            name: "SpotSearchTests",
+            dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom"]),
         .testTarget(name: "SpotJSONTests", dependencies: ["SpotJSON"]),
         .testTarget(
-            name: "SpotExportTests", dependencies: ["SpotExport", "Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SeededRandom"]),
+            name: "SpotExportTests",
+            dependencies: ["SpotExport", "Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SeededRandom"]),
         .testTarget(name: "SpotReportTests", dependencies: ["SpotReport", "SpotIndex", "Spots", "SpotPipeline"]),
-        .testTarget(name: "SpotRefreshTests", dependencies: ["SpotRefresh", "SpotPipeline", "SpotIndex", "SpotReport"]),
+        .testTarget(
+            name: "SpotRefreshTests", dependencies: ["SpotRefresh", "SpotPipeline", "SpotIndex", "SpotReport"]),
         .testTarget(name: "CommandTests", dependencies: ["spots"]),
     ]
 )

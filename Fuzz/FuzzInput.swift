@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Hands a fuzz input to code that reads files: writes the bytes to one temporary file per

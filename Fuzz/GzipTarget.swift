@@ -40,7 +40,9 @@ public func fuzzGzip(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     withTemporaryFile(data, size) { path in
         let bySmallReads = decode(path, bufferSize: small)
         let byLargeReads = decode(path, bufferSize: 1 << 16)
-        if bySmallReads != byLargeReads { fatalError("reads of \(small) and 65536 bytes differ: \(bySmallReads) \(byLargeReads)") }
+        if bySmallReads != byLargeReads {
+            fatalError("reads of \(small) and 65536 bytes differ: \(bySmallReads) \(byLargeReads)")
+        }
     }
     return 0
 }

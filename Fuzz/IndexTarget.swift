@@ -15,7 +15,8 @@ import Spots
 /// Rewrites the recorded file size (bytes 16..<24) and the header checksum (24..<28): CRC-32 of
 /// the first 24 bytes and the section table (FORMAT.md, "Header").
 private func sealHeader(_ bytes: inout [UInt8]) {
-    let headerSize = 32, entrySize = 32
+    let headerSize = 32
+    let entrySize = 32
     guard bytes.count >= headerSize else { return }
     withUnsafeBytes(of: UInt64(bytes.count).littleEndian) { bytes.replaceSubrange(16..<24, with: $0) }
     let sections = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self) })

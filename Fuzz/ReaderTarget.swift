@@ -27,9 +27,10 @@ private struct Collector: OSMElementHandler {
             let tag = element.tag(at: index)
             tags.append(Array(tag.key.buffer) + [0] + Array(tag.value.buffer))
         }
-        elements.append(Element(
-            type: element.type, id: element.id, version: element.version, line: element.line,
-            latitude: element.latitudeE7, longitude: element.longitudeE7, tags: tags))
+        elements.append(
+            Element(
+                type: element.type, id: element.id, version: element.version, line: element.line,
+                latitude: element.latitudeE7, longitude: element.longitudeE7, tags: tags))
     }
 }
 
@@ -39,7 +40,8 @@ private enum Outcome: Equatable {
     case failed(String)
 }
 
-private let limits = OSMReadLimits(maxElementBytes: OSMReadLimits.standard.maxElementBytes, maxTags: 8, maxValueBytes: 64)
+private let limits = OSMReadLimits(
+    maxElementBytes: OSMReadLimits.standard.maxElementBytes, maxTags: 8, maxValueBytes: 64)
 private let filter = OSMElementFilter(types: [.node, .way, .relation], tagKeys: ["amenity", "tourism"])
 
 private func read(_ path: String, threads: Int, pieceSize: Int, parsesApart: Bool = true) -> Outcome {
@@ -66,7 +68,9 @@ public func fuzzReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let sequential = read(path, threads: 1, pieceSize: 1 << 20, parsesApart: false)
         for threads in [2, 1] {
             let chunked = read(path, threads: threads, pieceSize: pieceSize)
-            if sequential != chunked { fatalError("pieces of \(pieceSize) bytes, \(threads) threads, differ:\n\(sequential)\n\(chunked)") }
+            if sequential != chunked {
+                fatalError("pieces of \(pieceSize) bytes, \(threads) threads, differ:\n\(sequential)\n\(chunked)")
+            }
         }
     }
     return 0

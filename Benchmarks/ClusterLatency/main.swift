@@ -17,7 +17,9 @@ func request(_ line: Substring) -> ClusterRequest? {
         let region = GeoBox(west: box[0], south: box[1], east: box[2], north: box[3])
     else { return nil }
     let categories = (object["categories"] as? [String])?.compactMap(Category.init(rawValue:))
-    return ClusterRequest(region: region, zoom: Int(zoom), pointOfInterestFilter: categories.map { PointOfInterestFilter(including: Set($0)) })
+    return ClusterRequest(
+        region: region, zoom: Int(zoom),
+        pointOfInterestFilter: categories.map { PointOfInterestFilter(including: Set($0)) })
 }
 
 let arguments = CommandLine.arguments
@@ -38,8 +40,13 @@ do {
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
         }
         samples.sort()
-        func at(_ fraction: Double) -> Double { samples.isEmpty ? 0 : samples[min(samples.count - 1, Int(Double(samples.count) * fraction))] }
-        print(String(format: "%@ %.3f %.3f %.3f %d", (file as NSString).lastPathComponent, at(0.5), at(0.99), samples.last ?? 0, samples.count))
+        func at(_ fraction: Double) -> Double {
+            samples.isEmpty ? 0 : samples[min(samples.count - 1, Int(Double(samples.count) * fraction))]
+        }
+        print(
+            String(
+                format: "%@ %.3f %.3f %.3f %d", (file as NSString).lastPathComponent, at(0.5), at(0.99),
+                samples.last ?? 0, samples.count))
     }
 } catch {
     FileHandle.standardError.write(Data("cluster-latency: \(error)\n".utf8))

@@ -1,7 +1,7 @@
-import SeededRandom
 import Dispatch
 import Foundation
 import ProcessSupport
+import SeededRandom
 import SpotIndex
 import SpotSearch
 import Spots
@@ -17,9 +17,10 @@ func milliseconds(_ start: DispatchTime) -> Double {
 func summary(_ name: String, _ samples: [Double]) -> String {
     let sorted = samples.sorted()
     func at(_ fraction: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))] }
-    return String(format: "%@  p50 %.3f ms  p99 %.3f ms  max %.3f ms  (%d requests)", name, at(0.5), at(0.99), sorted.last!, sorted.count)
+    return String(
+        format: "%@  p50 %.3f ms  p99 %.3f ms  max %.3f ms  (%d requests)", name, at(0.5), at(0.99), sorted.last!,
+        sorted.count)
 }
-
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
@@ -46,7 +47,9 @@ do {
     while prefixes.count < count {
         let spot = Int.random(in: 0..<index.count, using: &random)
         points.append(try index.coordinate(at: spot))
-        guard let name = try index.name(at: spot), let word = SearchText.words(name).randomElement(using: &random), word.count >= 3 else { continue }
+        guard let name = try index.name(at: spot), let word = SearchText.words(name).randomElement(using: &random),
+            word.count >= 3
+        else { continue }
         prefixes.append(String(word.prefix(Int.random(in: 3...5, using: &random))))
     }
     var text: [Double] = []

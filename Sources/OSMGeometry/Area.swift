@@ -58,8 +58,10 @@ public struct Area: Sendable, Hashable {
                 var ringX = 0.0
                 var ringY = 0.0
                 for (p, q) in zip(ring, ring.dropFirst()) {
-                    let px = (Double(p.longitudeE7) - Double(origin.longitudeE7)), py = (Double(p.latitudeE7) - Double(origin.latitudeE7))
-                    let qx = (Double(q.longitudeE7) - Double(origin.longitudeE7)), qy = (Double(q.latitudeE7) - Double(origin.latitudeE7))
+                    let px = (Double(p.longitudeE7) - Double(origin.longitudeE7))
+                    let py = (Double(p.latitudeE7) - Double(origin.latitudeE7))
+                    let qx = (Double(q.longitudeE7) - Double(origin.longitudeE7))
+                    let qy = (Double(q.latitudeE7) - Double(origin.latitudeE7))
                     let cross = px * qy - qx * py
                     ringArea += cross
                     ringX += (px + qx) * cross
@@ -111,8 +113,10 @@ public struct Area: Sendable, Hashable {
 
     /// Where edge p–q, which crosses the line at `y`, meets it.
     private static func crossing(_ p: Coordinate, _ q: Coordinate, _ y: Double) -> Double {
-        let px = Double(p.longitudeE7), py = Double(p.latitudeE7)
-        let qx = Double(q.longitudeE7), qy = Double(q.latitudeE7)
+        let px = Double(p.longitudeE7)
+        let py = Double(p.latitudeE7)
+        let qx = Double(q.longitudeE7)
+        let qy = Double(q.latitudeE7)
         return px + (y - py) * (qx - px) / (qy - py)
     }
 
@@ -121,8 +125,11 @@ public struct Area: Sendable, Hashable {
         let origin = ring[0]
         var sum = 0.0
         for (p, q) in zip(ring, ring.dropFirst()) {
-            sum += (Double(p.longitudeE7) - Double(origin.longitudeE7)) * (Double(q.latitudeE7) - Double(origin.latitudeE7))
-                - (Double(q.longitudeE7) - Double(origin.longitudeE7)) * (Double(p.latitudeE7) - Double(origin.latitudeE7))
+            sum +=
+                (Double(p.longitudeE7) - Double(origin.longitudeE7))
+                * (Double(q.latitudeE7) - Double(origin.latitudeE7))
+                - (Double(q.longitudeE7) - Double(origin.longitudeE7))
+                * (Double(p.latitudeE7) - Double(origin.latitudeE7))
         }
         return abs(sum) / 2
     }
@@ -135,10 +142,13 @@ public func halfwayPoint(of line: [Coordinate]) -> Coordinate {
     var remaining = lengths.reduce(0, +) / 2
     for (index, length) in lengths.enumerated() where length > 0 {
         if remaining <= length {
-            let p = line[index], q = line[index + 1], t = remaining / length
+            let p = line[index]
+            let q = line[index + 1]
+            let t = remaining / length
             return Coordinate(
                 latitudeE7: Int32((Double(p.latitudeE7) + t * (Double(q.latitudeE7) - Double(p.latitudeE7))).rounded()),
-                longitudeE7: Int32((Double(p.longitudeE7) + t * (Double(q.longitudeE7) - Double(p.longitudeE7))).rounded()))!
+                longitudeE7: Int32(
+                    (Double(p.longitudeE7) + t * (Double(q.longitudeE7) - Double(p.longitudeE7))).rounded()))!
         }
         remaining -= length
     }

@@ -81,11 +81,13 @@ public final class NodeLocationStore {
         let span = Double(id(at: count - 1)) - Double(first) + 1
         guard span * 8 <= Double(count) * 12 else { return }
         let layout = SpillBuffer(memoryLimit: memoryLimit)
-        layout.resize(to: Int(span) * MemoryLayout<Location>.stride, fill: Location(latitudeE7: .min, longitudeE7: .min))
+        layout.resize(
+            to: Int(span) * MemoryLayout<Location>.stride, fill: Location(latitudeE7: .min, longitudeE7: .min))
         let locations = layout.base!.assumingMemoryBound(to: Location.self)
         for index in 0..<count {
             let entry = entry(at: index)
-            locations[Int(id(at: index) - first)] = Location(latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7)
+            locations[Int(id(at: index) - first)] = Location(
+                latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7)
         }
         entries.release()
         runs = []
@@ -153,7 +155,8 @@ public final class NodeLocationStore {
         entries.release()
         runs = []
         count = 0
-        for (position, node) in nodes.enumerated() where position + 1 == nodes.count || nodes[position + 1].id != node.id {
+        for (position, node) in nodes.enumerated()
+        where position + 1 == nodes.count || nodes[position + 1].id != node.id {
             let high = Int32(truncatingIfNeeded: node.id >> 32)
             if runs.last?.high != high { runs.append(Run(high: high, start: count)) }
             entries.append(node.entry)

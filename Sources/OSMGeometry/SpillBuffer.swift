@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A growable run of bytes that lives in ordinary memory up to `memoryLimit` bytes and then
@@ -117,9 +118,9 @@ final class SpillBuffer {
     /// mapping cannot fail.
     private static func reserve(_ descriptor: Int32, _ size: Int) -> Bool {
         #if os(Linux)
-        return posix_fallocate(descriptor, 0, off_t(size)) == 0
+            return posix_fallocate(descriptor, 0, off_t(size)) == 0
         #else
-        return ftruncate(descriptor, off_t(size)) == 0
+            return ftruncate(descriptor, off_t(size)) == 0
         #endif
     }
 

@@ -18,7 +18,8 @@ final class DecodedStream {
             inflater = try GzipInflater(file, firstBytes: head)
             prefix = []
         } else if let format = Self.unsupportedFormat(head) {
-            throw OSMInputError(.malformed, file: file.name, "\(format) input is not supported; give OSM XML, plain or gzip")
+            throw OSMInputError(
+                .malformed, file: file.name, "\(format) input is not supported; give OSM XML, plain or gzip")
         } else {
             prefix = head
         }

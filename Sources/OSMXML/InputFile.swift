@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An input opened for reading: a path, or "-" for standard input. Reads raw bytes and counts
@@ -48,9 +48,9 @@ final class InputFile {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
         while true {
             #if canImport(Glibc)
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+                let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             #else
-            let count = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+                let count = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
             #endif
             if count >= 0 {
                 bytesRead += count

@@ -39,7 +39,8 @@ public struct OSMBytes {
             let digit = buffer[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = negative
+            let (next, overflow2) =
+                negative
                 ? shifted.subtractingReportingOverflow(Int64(digit)) : shifted.addingReportingOverflow(Int64(digit))
             guard !overflow1 && !overflow2 else { return nil }
             value = next

@@ -143,15 +143,17 @@ struct ElementBatch {
     }
 
     /// Calls `body` with each element in order, `lineOffset` added to its line.
-    func forEach(lineOffset: Int = 0, _ body: (OSMElement) -> Void) {
+    func forEachElement(lineOffset: Int = 0, _ body: (OSMElement) -> Void) {
         bytes.withUnsafeBufferPointer { bytes in
             tags.withUnsafeBufferPointer { tags in
                 refs.withUnsafeBufferPointer { refs in
                     members.withUnsafeBufferPointer { members in
                         for record in elements {
-                            body(OSMElement(
-                                type: record.type, id: record.id, version: record.version, line: record.line + lineOffset,
-                                record: record, bytes: bytes, tags: tags, refs: refs, members: members))
+                            body(
+                                OSMElement(
+                                    type: record.type, id: record.id, version: record.version,
+                                    line: record.line + lineOffset,
+                                    record: record, bytes: bytes, tags: tags, refs: refs, members: members))
                         }
                     }
                 }

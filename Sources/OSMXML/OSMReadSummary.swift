@@ -43,7 +43,8 @@ public struct OSMReadSummary: Sendable, Equatable {
         deleted += other.deleted
         plainNodes += other.plainNodes
         if let timestamp = other.newestTimestamp,
-            newestTimestamp.map({ $0.utf8.lexicographicallyPrecedes(timestamp.utf8) }) ?? true {
+            newestTimestamp.map({ $0.utf8.lexicographicallyPrecedes(timestamp.utf8) }) ?? true
+        {
             newestTimestamp = timestamp
         }
     }

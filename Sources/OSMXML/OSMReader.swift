@@ -132,7 +132,8 @@ public struct OSMReader {
         let parallel = threads > 1 && parsesApart
         let pipeline = ReadPipeline(pieceSize: pieceSize, slots: Self.ringSlots(threads: threads))
         // The reading thread owns the input from here on.
-        let producer = Handover(value: PieceProducer(input: input, stream: stream, pipeline: pipeline, parallel: parallel))
+        let producer = Handover(
+            value: PieceProducer(input: input, stream: stream, pipeline: pipeline, parallel: parallel))
         pipeline.spawn { producer.value.run() }
         if parallel {
             for _ in 0..<threads {
@@ -175,11 +176,13 @@ public struct OSMReader {
                 }
                 if parsesApart && piece.parallel && !inOrder {
                     if piece.index == nextSequentialIndex { sequentialEnd = position }
-                    let result = parallel
+                    let result =
+                        parallel
                         ? pipeline.result(of: piece)
-                        : ElementParser.parsePiece(bytes, file: file, filter: filter, limits: limits, step: Self.chunkSize)
+                        : ElementParser.parsePiece(
+                            bytes, file: file, filter: filter, limits: limits, step: Self.chunkSize)
                     if let error = result.error { throw error.placed(in: position) }
-                    result.batch.forEach(lineOffset: position.line - 1) { handler.handle($0) }
+                    result.batch.forEachElement(lineOffset: position.line - 1) { handler.handle($0) }
                     summary.addElements(of: result.summary)
                     summary.parallelPieces += 1
                     position = result.end.placed(in: position)
@@ -192,8 +195,10 @@ public struct OSMReader {
                             parser: sequential.origin.parserPosition(at: sequentialEnd), input: position)
                     }
                     try sequential.parse(bytes, step: Self.chunkSize)
-                    if piece.isFinal { try sequential.parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true) }
-                    sequential.batch.forEach { handler.handle($0) }
+                    if piece.isFinal {
+                        try sequential.parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true)
+                    }
+                    sequential.batch.forEachElement { handler.handle($0) }
                     sequential.clearBatch()
                     summary.sequentialPieces += 1
                     nextSequentialIndex = piece.index + 1

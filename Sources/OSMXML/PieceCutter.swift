@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finds where the XML byte stream may be cut so that the piece before the cut parses on its own.
@@ -213,11 +213,12 @@ struct PieceCutter {
                 }
 
             case .comment, .cdata, .processingInstruction:
-                let terminator: StaticString = switch s.mode {
-                case .comment: "-->"
-                case .cdata: "]]>"
-                default: "?>"
-                }
+                let terminator: StaticString =
+                    switch s.mode {
+                    case .comment: "-->"
+                    case .cdata: "]]>"
+                    default: "?>"
+                    }
                 let length = terminator.utf8CodeUnitCount
                 guard let end = find(terminator, base, position, count) else {
                     // Keep the last bytes for the next buffer, where a terminator may complete.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A top-level node in its plain form, read without expat.
@@ -187,7 +187,8 @@ struct PlainNode {
         func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
         func bytes(_ byte: Unicode.Scalar) -> UInt64 { UInt64(byte.value) &* ones }
         let below20 = (word &- bytes("\u{20}")) & ~word & highs
-        let special = zeroBytes(word ^ bytes("\u{7F}")) | zeroBytes(word ^ bytes("<")) | zeroBytes(word ^ bytes("&"))
+        let special =
+            zeroBytes(word ^ bytes("\u{7F}")) | zeroBytes(word ^ bytes("<")) | zeroBytes(word ^ bytes("&"))
             | zeroBytes(word ^ bytes("\"")) | zeroBytes(word ^ bytes("'"))
         return (word & highs) | below20 | special == 0
     }
@@ -202,12 +203,20 @@ struct PlainNode {
         var high: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
+        case 0xE0:
+            length = 3
+            low = 0xA0
         case 0xE1...0xEC, 0xEE, 0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default: return nil
         }
         guard index + length <= end, base[index + 1] >= low, base[index + 1] <= high else { return nil }

@@ -204,7 +204,8 @@ struct PieceProducer {
                 // What was read before the failure is parsed first, as a sequential read would.
                 if count > 0 {
                     let piece = Piece(
-                        index: index, slot: slot, count: count, parallel: false, isFinal: false, rawBytesRead: input.bytesRead)
+                        index: index, slot: slot, count: count, parallel: false, isFinal: false,
+                        rawBytesRead: input.bytesRead)
                     pipeline.publish(.piece(piece), parallel: parallel)
                 }
                 pipeline.publish(.failure(failure), parallel: parallel)

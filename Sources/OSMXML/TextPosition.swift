@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A position in XML text counted as expat counts it: lines from 1, a line break being a line
@@ -95,7 +95,8 @@ struct TextPosition: Equatable, Sendable {
     /// This position, relative to a stretch of the input (line 1, column 0 being the stretch's
     /// start), placed in the input where the stretch starts at `start`.
     func placed(in start: TextPosition) -> TextPosition {
-        line == 1 ? TextPosition(line: start.line, column: start.column + column)
+        line == 1
+            ? TextPosition(line: start.line, column: start.column + column)
             : TextPosition(line: start.line + line - 1, column: column)
     }
 

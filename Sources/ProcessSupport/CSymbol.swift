@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The process's C symbols, looked up by name when first used: for functions that the
@@ -12,9 +12,9 @@ public enum CSymbol {
     /// function type of its signature), or nil where the process has none.
     public static func function<Function>(named name: String) -> Function? {
         #if os(Linux)
-        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+            let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
         #else
-        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+            let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
         #endif
         guard let symbol = dlsym(everywhere, name) else { return nil }
         return unsafeBitCast(symbol, to: Function.self)

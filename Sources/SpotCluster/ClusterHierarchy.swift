@@ -49,12 +49,15 @@ public struct ClusterHierarchy: Sendable {
     public init(coordinates: [Coordinate], settings: ClusterSettings) {
         self.settings = settings
         spotParents = Array(repeating: nil, count: coordinates.count)
-        var level = coordinates.enumerated().map { spot, coordinate -> (x: Double, y: Double, weight: Int, member: Member) in
+        var level = coordinates.enumerated().map {
+            spot, coordinate -> (x: Double, y: Double, weight: Int, member: Member) in
             let point = WebMercator.point(coordinate)
             return (point.x, point.y, 1, .spot(spot))
         }
         for zoom in stride(from: settings.maxZoom, through: 0, by: -1) where level.count > 1 {
-            let pass = GreedyClustering(xs: level.map(\.x), ys: level.map(\.y), weights: level.map(\.weight), radius: settings.radius(atZoom: zoom))
+            let pass = GreedyClustering(
+                xs: level.map(\.x), ys: level.map(\.y), weights: level.map(\.weight),
+                radius: settings.radius(atZoom: zoom))
             var next: [(x: Double, y: Double, weight: Int, member: Member)] = []
             next.reserveCapacity(pass.groups.count)
             for group in pass.groups {
@@ -72,7 +75,9 @@ public struct ClusterHierarchy: Sendable {
                     case .cluster(let inner): clusterParents[inner] = cluster
                     }
                 }
-                clusters.append(Cluster(x: group.x, y: group.y, count: group.weight, zoom: zoom, childRange: start..<children.count))
+                clusters.append(
+                    Cluster(x: group.x, y: group.y, count: group.weight, zoom: zoom, childRange: start..<children.count)
+                )
                 clusterParents.append(nil)
                 next.append((group.x, group.y, group.weight, .cluster(cluster)))
             }

@@ -23,7 +23,9 @@ public struct ClusterSettings: Codable, Equatable, Sendable {
 
     /// Settings with the given values, each within its range.
     public init(maxZoom: Int, radius: Double, extent: Double) {
-        precondition(Self.maxZoomRange.contains(maxZoom) && Self.radiusRange.contains(radius) && Self.extentRange.contains(extent), "cluster settings out of range")
+        precondition(
+            Self.maxZoomRange.contains(maxZoom) && Self.radiusRange.contains(radius)
+                && Self.extentRange.contains(extent), "cluster settings out of range")
         self.maxZoom = maxZoom
         self.radius = radius
         self.extent = extent

@@ -42,7 +42,8 @@ public struct GreedyClustering: Sendable {
             var farthest = 0.0
             neighbours.removeAll(keepingCapacity: true)
             grid.forEachCandidate(nearX: x, y: y, wanted: { !taken[$0] }) { point in
-                let dx = xs[point] - x, dy = ys[point] - y
+                let dx = xs[point] - x
+                let dy = ys[point] - y
                 let squared = dx * dx + dy * dy
                 guard squared <= squaredRadius else { return }
                 neighbours.append(Int32(point))
@@ -65,7 +66,10 @@ public struct GreedyClustering: Sendable {
                 sumY += ys[point] * Double(weight(point))
             }
             members += neighbours
-            groups.append(Group(x: sumX / Double(total), y: sumY / Double(total), weight: total, memberRange: start..<members.count, spread: farthest.squareRoot()))
+            groups.append(
+                Group(
+                    x: sumX / Double(total), y: sumY / Double(total), weight: total, memberRange: start..<members.count,
+                    spread: farthest.squareRoot()))
         }
     }
 }

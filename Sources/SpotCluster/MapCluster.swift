@@ -19,7 +19,10 @@ public struct MapCluster: Equatable, Sendable {
     public let expansionZoom: Int
 
     /// A cluster with the given fields.
-    public init(id: Int?, coordinate: Coordinate, count: Int, categories: [CategoryCount], boundingBox: GeoBox, expansionZoom: Int) {
+    public init(
+        id: Int?, coordinate: Coordinate, count: Int, categories: [CategoryCount], boundingBox: GeoBox,
+        expansionZoom: Int
+    ) {
         self.id = id
         self.coordinate = coordinate
         self.count = count

@@ -22,7 +22,8 @@ public struct BoxDistance {
     /// no trigonometry. Inlinable: a nearest search checks every spot it reads against it.
     @inlinable
     public func alongMeridian(_ southE7: Int32, _ northE7: Int32) -> Double {
-        let south = Double(southE7) / 1e7, north = Double(northE7) / 1e7
+        let south = Double(southE7) / 1e7
+        let north = Double(northE7) / 1e7
         let degrees = latitude < south ? south - latitude : latitude > north ? latitude - north : 0
         return max(0, degrees * Self.radians * Coordinate.earthRadius - 1e-6)
     }
@@ -30,14 +31,19 @@ public struct BoxDistance {
     /// A lower bound of the great-circle distance from the origin to any point of `box` (not
     /// crossing the antimeridian), a hair below the exact value.
     public func minimum(to box: GeoBox) -> Double {
-        let minLon = Double(box.westE7) / 1e7, maxLon = Double(box.eastE7) / 1e7
-        let minLat = Double(box.southE7) / 1e7, maxLat = Double(box.northE7) / 1e7
+        let minLon = Double(box.westE7) / 1e7
+        let maxLon = Double(box.eastE7) / 1e7
+        let minLat = Double(box.southE7) / 1e7
+        let maxLat = Double(box.northE7) / 1e7
         let h: Double
         if longitude >= minLon && longitude <= maxLon {
-            h = latitude < minLat ? Self.haverSin((latitude - minLat) * Self.radians)
+            h =
+                latitude < minLat
+                ? Self.haverSin((latitude - minLat) * Self.radians)
                 : latitude > maxLat ? Self.haverSin((latitude - maxLat) * Self.radians) : 0
         } else {
-            let haverSinDLon = min(Self.haverSin((longitude - minLon) * Self.radians), Self.haverSin((longitude - maxLon) * Self.radians))
+            let haverSinDLon = min(
+                Self.haverSin((longitude - minLon) * Self.radians), Self.haverSin((longitude - maxLon) * Self.radians))
             let extremum = vertexLatitude(haverSinDLon)
             if extremum > minLat && extremum < maxLat {
                 h = partial(haverSinDLon, extremum)
@@ -56,7 +62,8 @@ public struct BoxDistance {
     }
 
     private func partial(_ haverSinDLon: Double, _ otherLatitude: Double) -> Double {
-        cosLatitude * cos(otherLatitude * Self.radians) * haverSinDLon + Self.haverSin((latitude - otherLatitude) * Self.radians)
+        cosLatitude * cos(otherLatitude * Self.radians) * haverSinDLon
+            + Self.haverSin((latitude - otherLatitude) * Self.radians)
     }
 
     private func vertexLatitude(_ haverSinDLon: Double) -> Double {

@@ -273,8 +273,11 @@ public final class ClusterLevels: @unchecked Sendable {
         }
         let point = try coordinate(ofCluster: id)
         let (longitude, latitude) = (Int(point.longitudeE7), Int(point.latitudeE7))
-        guard let southWest = Coordinate(latitudeE7: Int32(clamping: latitude - south), longitudeE7: Int32(clamping: longitude - west)),
-            let northEast = Coordinate(latitudeE7: Int32(clamping: latitude + north), longitudeE7: Int32(clamping: longitude + east))
+        guard
+            let southWest = Coordinate(
+                latitudeE7: Int32(clamping: latitude - south), longitudeE7: Int32(clamping: longitude - west)),
+            let northEast = Coordinate(
+                latitudeE7: Int32(clamping: latitude + north), longitudeE7: Int32(clamping: longitude + east))
         else { throw details.entries.corrupt("the box of cluster \(id) reaches off the Earth") }
         let box = GeoBox(
             westE7: southWest.longitudeE7, southE7: southWest.latitudeE7, eastE7: northEast.longitudeE7,

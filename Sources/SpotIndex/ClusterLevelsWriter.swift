@@ -50,7 +50,9 @@ struct ClusterLevelsWriter {
         }
         ids = [Int](repeating: 0, count: order.count)
         for (id, cluster) in order.enumerated() { ids[cluster] = id }
-        zoomStarts = (0...settings.maxZoom + 1).map { zoom in order.firstIndex { hierarchy.clusters[$0].zoom >= zoom } ?? order.count }
+        zoomStarts = (0...settings.maxZoom + 1).map { zoom in
+            order.firstIndex { hierarchy.clusters[$0].zoom >= zoom } ?? order.count
+        }
         orderMembers(hilbert: hilbert)
     }
 
@@ -80,9 +82,10 @@ struct ClusterLevelsWriter {
             // A cluster has children, so the box exists.
             let box = GeoBox(enclosing: children)!
             boxes.append(box)
-            points.append(Coordinate(
-                latitudeE7: min(box.northE7, max(box.southE7, WebMercator.latitudeE7(y: cluster.y))),
-                longitudeE7: min(box.eastE7, max(box.westE7, WebMercator.longitudeE7(x: cluster.x))))!)
+            points.append(
+                Coordinate(
+                    latitudeE7: min(box.northE7, max(box.southE7, WebMercator.latitudeE7(y: cluster.y))),
+                    longitudeE7: min(box.eastE7, max(box.westE7, WebMercator.longitudeE7(x: cluster.x))))!)
         }
     }
 

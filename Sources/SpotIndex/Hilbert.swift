@@ -13,31 +13,40 @@ enum Hilbert {
         var bb = (a >> 1) ^ a
         var cc = ((c >> 1) ^ (b & (d >> 1))) ^ c
         var dd = ((a & (c >> 1)) ^ (d >> 1)) ^ d
-        a = aa; b = bb; c = cc; d = dd
+        a = aa
+        b = bb
+        c = cc
+        d = dd
         aa = (a & (a >> 2)) ^ (b & (b >> 2))
         bb = (a & (b >> 2)) ^ (b & ((a ^ b) >> 2))
         cc ^= (a & (c >> 2)) ^ (b & (d >> 2))
         dd ^= (b & (c >> 2)) ^ ((a ^ b) & (d >> 2))
-        a = aa; b = bb; c = cc; d = dd
+        a = aa
+        b = bb
+        c = cc
+        d = dd
         aa = (a & (a >> 4)) ^ (b & (b >> 4))
         bb = (a & (b >> 4)) ^ (b & ((a ^ b) >> 4))
         cc ^= (a & (c >> 4)) ^ (b & (d >> 4))
         dd ^= (b & (c >> 4)) ^ ((a ^ b) & (d >> 4))
-        a = aa; b = bb; c = cc; d = dd
+        a = aa
+        b = bb
+        c = cc
+        d = dd
         cc ^= (a & (c >> 8)) ^ (b & (d >> 8))
         dd ^= (b & (c >> 8)) ^ ((a ^ b) & (d >> 8))
         a = cc ^ (cc >> 1)
         b = dd ^ (dd >> 1)
         var i0 = x ^ y
         var i1 = b | (0xFFFF ^ (i0 | a))
-        i0 = (i0 | (i0 << 8)) & 0x00FF00FF
-        i0 = (i0 | (i0 << 4)) & 0x0F0F0F0F
-        i0 = (i0 | (i0 << 2)) & 0x33333333
-        i0 = (i0 | (i0 << 1)) & 0x55555555
-        i1 = (i1 | (i1 << 8)) & 0x00FF00FF
-        i1 = (i1 | (i1 << 4)) & 0x0F0F0F0F
-        i1 = (i1 | (i1 << 2)) & 0x33333333
-        i1 = (i1 | (i1 << 1)) & 0x55555555
+        i0 = (i0 | (i0 << 8)) & 0x00FF_00FF
+        i0 = (i0 | (i0 << 4)) & 0x0F0F_0F0F
+        i0 = (i0 | (i0 << 2)) & 0x3333_3333
+        i0 = (i0 | (i0 << 1)) & 0x5555_5555
+        i1 = (i1 | (i1 << 8)) & 0x00FF_00FF
+        i1 = (i1 | (i1 << 4)) & 0x0F0F_0F0F
+        i1 = (i1 | (i1 << 2)) & 0x3333_3333
+        i1 = (i1 | (i1 << 1)) & 0x5555_5555
         return (i1 << 1) | i0
     }
 }
@@ -61,6 +70,7 @@ struct HilbertKeys {
         func scaled(_ value: Int32, _ low: Int32, _ extent: Int64) -> UInt32 {
             UInt32(min(extent, max(0, Int64(value) - Int64(low))) * 0xFFFF / extent)
         }
-        return Hilbert.index(x: scaled(coordinate.longitudeE7, box.westE7, width), y: scaled(coordinate.latitudeE7, box.southE7, height))
+        return Hilbert.index(
+            x: scaled(coordinate.longitudeE7, box.westE7, width), y: scaled(coordinate.latitudeE7, box.southE7, height))
     }
 }

@@ -40,7 +40,10 @@ enum IndexLayout {
         static let tokens = tag("TOKN")
         static let postings = tag("POST")
         static let words = tag("WORD")
-        static let required = [metadata, strings, kinds, spots, attributes, refs, merged, mergedOrder, kindLists, tree, tokens, postings, words]
+        static let required = [
+            metadata, strings, kinds, spots, attributes, refs, merged, mergedOrder, kindLists, tree, tokens, postings,
+            words,
+        ]
         static let clusters = tag("CLUS")
         static let clusterTrees = tag("CTRE")
         static let clusterDetails = tag("CDET")
@@ -58,6 +61,7 @@ enum IndexLayout {
 
     static func name(ofTag tag: UInt32) -> String {
         let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
-        return bytes.allSatisfy { (0x20..<0x7F).contains($0) } ? String(decoding: bytes, as: UTF8.self) : "0x" + String(tag, radix: 16)
+        return bytes.allSatisfy { (0x20..<0x7F).contains($0) }
+            ? String(decoding: bytes, as: UTF8.self) : "0x" + String(tag, radix: 16)
     }
 }

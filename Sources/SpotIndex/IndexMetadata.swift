@@ -64,7 +64,10 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
         }
 
         /// Settings as given.
-        public init(file: String?, sha256: String?, exclude: [String], keepAll: Bool, dedupe: Dedupe, clusters: ClusterSettings? = nil) {
+        public init(
+            file: String?, sha256: String?, exclude: [String], keepAll: Bool, dedupe: Dedupe,
+            clusters: ClusterSettings? = nil
+        ) {
             self.file = file
             self.sha256 = sha256
             self.exclude = exclude

@@ -11,7 +11,9 @@ enum PackedTree {
         var levels: [[T]] = []
         var below = items
         while below.count > 1 || (levels.isEmpty && below.count == 1) {
-            let level = stride(from: 0, to: below.count, by: nodeSize).map { merge(below[$0..<min($0 + nodeSize, below.count)]) }
+            let level = stride(from: 0, to: below.count, by: nodeSize).map {
+                merge(below[$0..<min($0 + nodeSize, below.count)])
+            }
             levels.append(level)
             below = level
         }

@@ -51,7 +51,8 @@ public struct PackedTreeView {
 
     /// Box `node` of level `level` (0 is the level just above the items).
     public func box(level: Int, node: Int) -> GeoBox {
-        precondition(levelCounts.indices.contains(level) && (0..<levelCounts[level]).contains(node), "tree box out of range")
+        precondition(
+            levelCounts.indices.contains(level) && (0..<levelCounts[level]).contains(node), "tree box out of range")
         return box(at: levelStarts[level] + node)
     }
 

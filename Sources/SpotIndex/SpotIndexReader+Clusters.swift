@@ -33,10 +33,11 @@ public struct SpotTally {
 
     /// The spots of each category, by category name, with the kinds of `index`.
     public func categories(_ index: SpotIndexReader) -> [CategoryCount] {
-        CategoryCount.byName(kindCounts.indices.compactMap { kind in
-            guard kindCounts[kind] > 0, let category = index.kinds[kind].category else { return nil }
-            return CategoryCount(category, kindCounts[kind])
-        })
+        CategoryCount.byName(
+            kindCounts.indices.compactMap { kind in
+                guard kindCounts[kind] > 0, let category = index.kinds[kind].category else { return nil }
+                return CategoryCount(category, kindCounts[kind])
+            })
     }
 }
 
@@ -50,7 +51,8 @@ extension SpotIndexReader {
         let expansionZoom = levels.zoom(ofCluster: id) + 1
         if let stored = record.stored {
             return MapCluster(
-                id: id, coordinate: coordinate, count: record.count, categories: stored.categories, boundingBox: stored.box,
+                id: id, coordinate: coordinate, count: record.count, categories: stored.categories,
+                boundingBox: stored.box,
                 expansionZoom: expansionZoom)
         }
         var tally = SpotTally(self)
@@ -68,7 +70,8 @@ extension SpotIndexReader {
     public func leaves(ofCluster id: Int, limit: Int, offset: Int) throws(IndexError) -> [Int] {
         precondition(offset >= 0 && limit >= 0, "offset and limit must not be negative")
         var spots: [Int] = []
-        try forEachMember(of: try requireClusterLevels().record(ofCluster: id), from: offset, limit: limit) { (spot) throws(IndexError) in
+        try forEachMember(of: try requireClusterLevels().record(ofCluster: id), from: offset, limit: limit) {
+            (spot) throws(IndexError) in
             spots.append(spot)
         }
         return spots
@@ -89,9 +92,13 @@ extension SpotIndexReader {
         }
         children.sort { $0.record.firstMember < $1.record.firstMember }
         let inChildren = children.reduce(0) { $0 + $1.record.count }
-        guard inChildren <= record.count else { throw corrupt("CDET", "the children of cluster \(id) hold more spots than it") }
+        guard inChildren <= record.count else {
+            throw corrupt("CDET", "the children of cluster \(id) hold more spots than it")
+        }
         var spots: [Int] = []
-        try forEachMember(of: record, from: inChildren, limit: record.count - inChildren) { (spot) throws(IndexError) in spots.append(spot) }
+        try forEachMember(of: record, from: inChildren, limit: record.count - inChildren) { (spot) throws(IndexError) in
+            spots.append(spot)
+        }
         return (children.map(\.id), spots)
     }
 

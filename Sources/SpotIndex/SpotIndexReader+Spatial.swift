@@ -44,7 +44,9 @@ extension SpotIndexReader {
             }
             for spot in picks[..<picked] {
                 let kind = spots.storedKindNumber(of: spot)
-                guard let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) else { continue }
+                guard let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) else {
+                    continue
+                }
                 found.append(item)
             }
         }
@@ -69,7 +71,9 @@ extension SpotIndexReader {
                 guard stored == kind else {
                     throw corrupt("KLST", "spot \(spot) is listed under kind \(kind) but has kind \(stored)")
                 }
-                guard let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) else { continue }
+                guard let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) else {
+                    continue
+                }
                 found.append(item)
             }
         }

@@ -16,7 +16,9 @@ extension SpotIndexReader {
     /// Calls `body` with every posting of tokens `tokens` (a range from `tokens(withPrefix:)`),
     /// token by token: the lists of consecutive tokens lie next to each other, so this is one
     /// pass over one stretch of the file. A spot comes once per token that it holds.
-    public func forEachPosting(ofTokens tokens: Range<Int>, _ body: (_ spot: Int, _ startsName: Bool) -> Void) throws(IndexError) {
+    public func forEachPosting(ofTokens tokens: Range<Int>, _ body: (_ spot: Int, _ startsName: Bool) -> Void)
+        throws(IndexError)
+    {
         for token in tokens {
             let lists = try postingLists(ofToken: token)
             var starting = lists.startingName

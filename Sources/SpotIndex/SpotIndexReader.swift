@@ -1,5 +1,4 @@
 import Foundation
-
 import Spots
 
 /// A loaded index: the file mapped into memory, its header and section table checked.

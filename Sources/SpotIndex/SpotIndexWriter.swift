@@ -15,9 +15,11 @@ public enum SpotIndexWriter {
     /// the categories they name) for search; with cluster levels made with `clusters` when
     /// given. Every spot's id must be in `storableIDs`.
     public static func encode(
-        _ spots: consuming [Spot], metadata: IndexMetadata, categoryWords: [String: [Category]] = [:], clusters: ClusterSettings? = nil
+        _ spots: consuming [Spot], metadata: IndexMetadata, categoryWords: [String: [Category]] = [:],
+        clusters: ClusterSettings? = nil
     ) -> [UInt8] {
-        precondition(spots.allSatisfy { storableIDs.contains($0.ref.id) }, "an OSM id outside SpotIndexWriter.storableIDs")
+        precondition(
+            spots.allSatisfy { storableIDs.contains($0.ref.id) }, "an OSM id outside SpotIndexWriter.storableIDs")
         // The spots in input order are not kept beside the ordered ones.
         let ordered = hilbertOrder(consume spots)
         let referenceOrder = ordered.indices.sorted { ordered[$0].ref < ordered[$1].ref }
@@ -60,26 +62,34 @@ public enum SpotIndexWriter {
         var kindLists: [[Int]] = Array(repeating: [], count: kinds.count)
         for (rank, spot) in referenceOrder.enumerated() { kindLists[kinds.number(ofSpot: spot)].append(rank) }
         var mergedOrder = ByteWriter()
-        for position in merged.indices.sorted(by: { merged[$0].ref < merged[$1].ref }) { mergedOrder.append(UInt32(position)) }
-        let clusterLevels = clusters.map {
-            ClusterLevelsWriter(coordinates: ordered.map(\.coordinate), categories: ordered.map(\.category), settings: $0)
-                .sections(treeNodeSize: IndexLayout.nodeSize)
+        for position in merged.indices.sorted(by: { merged[$0].ref < merged[$1].ref }) {
+            mergedOrder.append(UInt32(position))
         }
-        return container([
-            (IndexLayout.Tag.metadata, metadata.encoded()),
-            (IndexLayout.Tag.strings, pool.encoded()),
-            (IndexLayout.Tag.kinds, kinds.encoded()),
-            (IndexLayout.Tag.spots, spotSection.bytes),
-            (IndexLayout.Tag.attributes, attributes.bytes),
-            (IndexLayout.Tag.refs, refSection.bytes),
-            (IndexLayout.Tag.merged, encodeRefs(merged)),
-            (IndexLayout.Tag.mergedOrder, mergedOrder.bytes),
-            (IndexLayout.Tag.kindLists, encodeKindLists(kindLists)),
-            (IndexLayout.Tag.tree, encodeTree(ordered.map(\.coordinate))),
-            (IndexLayout.Tag.tokens, StringTableWriter.encode(text.sortedTokens, blockSize: IndexLayout.tokenBlockSize)),
-            (IndexLayout.Tag.postings, text.postings()),
-            (IndexLayout.Tag.words, encodeWords(categoryWords)),
-        ] + (clusterLevels ?? []))
+        let clusterLevels = clusters.map {
+            ClusterLevelsWriter(
+                coordinates: ordered.map(\.coordinate), categories: ordered.map(\.category), settings: $0
+            )
+            .sections(treeNodeSize: IndexLayout.nodeSize)
+        }
+        return container(
+            [
+                (IndexLayout.Tag.metadata, metadata.encoded()),
+                (IndexLayout.Tag.strings, pool.encoded()),
+                (IndexLayout.Tag.kinds, kinds.encoded()),
+                (IndexLayout.Tag.spots, spotSection.bytes),
+                (IndexLayout.Tag.attributes, attributes.bytes),
+                (IndexLayout.Tag.refs, refSection.bytes),
+                (IndexLayout.Tag.merged, encodeRefs(merged)),
+                (IndexLayout.Tag.mergedOrder, mergedOrder.bytes),
+                (IndexLayout.Tag.kindLists, encodeKindLists(kindLists)),
+                (IndexLayout.Tag.tree, encodeTree(ordered.map(\.coordinate))),
+                (
+                    IndexLayout.Tag.tokens,
+                    StringTableWriter.encode(text.sortedTokens, blockSize: IndexLayout.tokenBlockSize)
+                ),
+                (IndexLayout.Tag.postings, text.postings()),
+                (IndexLayout.Tag.words, encodeWords(categoryWords)),
+            ] + (clusterLevels ?? []))
     }
 
     /// One line per category: its name, then the words that name it, separated by tabs.
@@ -88,7 +98,9 @@ public enum SpotIndexWriter {
         for (word, categories) in categoryWords {
             for category in categories { wordLists[category.rawValue, default: []].append(word) }
         }
-        return Array(wordLists.keys.sorted().map { ([$0] + wordLists[$0]!.sorted()).joined(separator: "\t") + "\n" }.joined().utf8)
+        return Array(
+            wordLists.keys.sorted().map { ([$0] + wordLists[$0]!.sorted()).joined(separator: "\t") + "\n" }.joined()
+                .utf8)
     }
 
     /// Kind count, the end of each kind's rank list in bytes, then the rank lists.
@@ -174,4 +186,3 @@ public enum SpotIndexWriter {
         return file.bytes
     }
 }
-

@@ -55,7 +55,8 @@ struct StringTable {
         var bytes = [UInt8](repeating: 0, count: starts[256])
         for byte in 0..<256 where !isCode[byte] { bytes[starts[byte]] = UInt8(byte) }
         for pair in pairs {
-            let expansion = bytes[starts[pair.left]..<starts[pair.left + 1]] + bytes[starts[pair.right]..<starts[pair.right + 1]]
+            let expansion =
+                bytes[starts[pair.left]..<starts[pair.left + 1]] + bytes[starts[pair.right]..<starts[pair.right + 1]]
             bytes.replaceSubrange(starts[pair.code]..<starts[pair.code + 1], with: expansion)
         }
         expansionBytes = bytes
@@ -74,7 +75,8 @@ struct StringTable {
         guard index >= 0 && index < count else { throw corrupt("string \(index) of \(count) is out of bounds") }
         let target = index % blockSize
         var position = try start(ofBlock: index / blockSize)
-        return try withUnsafeTemporaryAllocation(of: EntryHeader.self, capacity: target + 1) { headers throws(IndexError) in
+        return try withUnsafeTemporaryAllocation(of: EntryHeader.self, capacity: target + 1) {
+            headers throws(IndexError) in
             var previousLength = 0
             for entry in 0...target {
                 let header = try self.header(at: position, previousLength: previousLength)
@@ -130,7 +132,9 @@ struct StringTable {
 
     /// Writes the decoded rest of `entry` into `buffer` from `start` (where it follows the shared
     /// prefix) up to `end`; `start` and `end` are at most the entry's length.
-    private func expand(_ entry: EntryHeader, into buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int, to end: Int) {
+    private func expand(
+        _ entry: EntryHeader, into buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int, to end: Int
+    ) {
         guard start < end else { return }
         expansionBytes.withUnsafeBufferPointer { expansions in
             expansionStarts.withUnsafeBufferPointer { starts in

@@ -71,7 +71,10 @@ struct KindTable {
 
     /// The kind number of `spot`, the next spot in spot order.
     mutating func number(of spot: Spot, pool: StringPool) -> UInt16 {
-        let kind = [pool.index(of: spot.tagKey), pool.index(of: spot.kind), spot.category.map { pool.index(of: $0.rawValue) } ?? IndexLayout.noString]
+        let kind = [
+            pool.index(of: spot.tagKey), pool.index(of: spot.kind),
+            spot.category.map { pool.index(of: $0.rawValue) } ?? IndexLayout.noString,
+        ]
         let number: UInt16
         if let known = numbers[kind] {
             number = known
@@ -103,7 +106,8 @@ struct TextIndexBuilder {
 
     mutating func add(name: String, rank: Int) {
         for (token, startsName) in SearchText.tokens(ofName: name) {
-            lists[Array(token.utf8), default: [:]][rank, default: false] = lists[Array(token.utf8)]?[rank] == true || startsName
+            lists[Array(token.utf8), default: [:]][rank, default: false] =
+                lists[Array(token.utf8)]?[rank] == true || startsName
         }
     }
 

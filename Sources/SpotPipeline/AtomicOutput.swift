@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why an output could not be written.
@@ -64,9 +65,9 @@ public final class AtomicOutput {
         var offset = 0
         while offset < bytes.count {
             #if canImport(Glibc)
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             #else
-            let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             #endif
             if written < 0 {
                 if errno == EINTR { continue }

@@ -8,8 +8,12 @@ enum CategoryFile {
     /// The table in `text`, the contents of `file`; refuses anything off-schema with the field's path.
     static func parse(_ text: String, file: String) throws(PipelineError) -> CategoryTable {
         let root = try JSONNode.parse(text, file: file).object(allowing: ["schema_version", "about", "tags"])
-        guard let version = root["schema_version"] else { throw PipelineError(file: file, path: ".schema_version", message: "missing") }
-        guard try version.integer(atLeast: 1) == 1 else { throw version.error("unsupported version; this program reads 1") }
+        guard let version = root["schema_version"] else {
+            throw PipelineError(file: file, path: ".schema_version", message: "missing")
+        }
+        guard try version.integer(atLeast: 1) == 1 else {
+            throw version.error("unsupported version; this program reads 1")
+        }
         guard let tags = root["tags"] else { throw PipelineError(file: file, path: ".tags", message: "missing") }
         var rules: [String: [String: CategoryTable.Rule]] = [:]
         for (key, values) in try tags.object() {
@@ -23,7 +27,9 @@ enum CategoryFile {
     private static func rule(_ entry: JSONNode) throws(PipelineError) -> CategoryTable.Rule {
         if case .string = entry.value { return CategoryTable.Rule(category: try category(entry)) }
         let fields = try entry.object(allowing: ["category", "when"])
-        guard let fallback = fields["category"] else { throw entry.error("expected a category name, or an object with \"category\"") }
+        guard let fallback = fields["category"] else {
+            throw entry.error("expected a category name, or an object with \"category\"")
+        }
         var conditions: [CategoryTable.Condition] = []
         for item in try fields["when"]?.array() ?? [] {
             let condition = try item.object(allowing: ["tag", "category"])
@@ -52,8 +58,12 @@ enum CategoryFile {
 enum CategoryWordsFile {
     static func parse(_ text: String, file: String) throws(PipelineError) -> [String: [Category]] {
         let root = try JSONNode.parse(text, file: file).object(allowing: ["schema_version", "about", "words"])
-        guard let version = root["schema_version"] else { throw PipelineError(file: file, path: ".schema_version", message: "missing") }
-        guard try version.integer(atLeast: 1) == 1 else { throw version.error("unsupported version; this program reads 1") }
+        guard let version = root["schema_version"] else {
+            throw PipelineError(file: file, path: ".schema_version", message: "missing")
+        }
+        guard try version.integer(atLeast: 1) == 1 else {
+            throw version.error("unsupported version; this program reads 1")
+        }
         guard let lists = root["words"] else { throw PipelineError(file: file, path: ".words", message: "missing") }
         var words: [String: [Category]] = [:]
         for (name, list) in try lists.object() {

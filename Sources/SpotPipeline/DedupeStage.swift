@@ -37,7 +37,8 @@ struct DedupeStage: Stage {
     /// Splits same-name candidates (in order) into places: greedy groups around their heads.
     static func places(_ candidates: [SpotCandidate], radius: Double) -> [[SpotCandidate]] {
         guard candidates.count > 1 else { return [candidates] }
-        var grid = HeadGrid(radius: radius, maxAbsoluteLatitude: candidates.map { abs($0.spot.coordinate.latitude) }.max()!)
+        var grid = HeadGrid(
+            radius: radius, maxAbsoluteLatitude: candidates.map { abs($0.spot.coordinate.latitude) }.max()!)
         var groups: [[SpotCandidate]] = []
         for candidate in candidates {
             let coordinate = candidate.spot.coordinate
@@ -61,7 +62,9 @@ struct DedupeStage: Stage {
         var folded = IndexSet()
         for (position, candidate) in candidates.enumerated() {
             guard let area = candidate.area,
-                let node = kept.indices.first(where: { kept[$0].spot.ref.type == .node && area.contains(kept[$0].spot.coordinate) })
+                let node = kept.indices.first(where: {
+                    kept[$0].spot.ref.type == .node && area.contains(kept[$0].spot.coordinate)
+                })
             else { continue }
             fold(candidate, into: &kept[node], report: &report)
             folded.insert(position)
@@ -88,7 +91,8 @@ struct DedupeStage: Stage {
     /// what was merged into it) joins `merged`.
     static func fold(_ other: SpotCandidate, into survivor: inout SpotCandidate, report: inout StageReport) {
         report.drop("duplicates_merged")
-        for (key, value) in other.spot.attributeTags where !survivor.spot.attributeTags.contains(where: { $0.key == key }) {
+        for (key, value) in other.spot.attributeTags
+        where !survivor.spot.attributeTags.contains(where: { $0.key == key }) {
             survivor.spot.setAttribute(key: key, value: value)
         }
         survivor.spot.merged = (survivor.spot.merged + [other.spot.ref] + other.spot.merged).sorted()
@@ -128,7 +132,11 @@ struct HeadGrid {
         return found
     }
 
-    private func row(_ coordinate: Coordinate) -> Int { Int(((coordinate.latitude + 90) / cellLatitude).rounded(.down)) }
-    private func column(_ coordinate: Coordinate) -> Int { Int(((coordinate.longitude + 180) / cellLongitude).rounded(.down)) % columns }
+    private func row(_ coordinate: Coordinate) -> Int {
+        Int(((coordinate.latitude + 90) / cellLatitude).rounded(.down))
+    }
+    private func column(_ coordinate: Coordinate) -> Int {
+        Int(((coordinate.longitude + 180) / cellLongitude).rounded(.down)) % columns
+    }
     private func key(_ row: Int, _ column: Int) -> Int { row * (columns + 1) + column }
 }

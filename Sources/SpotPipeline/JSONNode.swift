@@ -14,7 +14,8 @@ public struct JSONNode: Sendable {
     /// Parses `text`, the contents of `file`.
     static func parse(_ text: String, file: String) throws(PipelineError) -> JSONNode {
         do {
-            return JSONNode(value: try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), path: "", file: file)
+            return JSONNode(
+                value: try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), path: "", file: file)
         } catch {
             let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? "\(error)"
             throw PipelineError(file: file, path: nil, message: "not valid JSON (\(Self.brief(reason)))")

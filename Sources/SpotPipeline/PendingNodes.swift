@@ -58,7 +58,8 @@ struct PendingNodes {
                 for node in nodes {
                     let tags = UnsafeBufferPointer(rebasing: tagLengths[firstTag..<firstTag + Int(node.tagCount)])
                     let stored = StoredNode(
-                        id: node.id, version: node.version, tagLengths: tags, bytes: UnsafeBufferPointer(rebasing: bytes[firstByte...]))
+                        id: node.id, version: node.version, tagLengths: tags,
+                        bytes: UnsafeBufferPointer(rebasing: bytes[firstByte...]))
                     body(stored, node.coordinate)
                     firstTag += tags.count
                     for tag in tags { firstByte += Int(tag.key) + Int(tag.value) }
@@ -86,6 +87,7 @@ struct StoredNode: TaggedElement {
         let (key, value) = (Int(tagLengths[index].key), Int(tagLengths[index].value))
         return (
             OSMBytes(UnsafeBufferPointer(rebasing: bytes[start..<start + key])),
-            OSMBytes(UnsafeBufferPointer(rebasing: bytes[start + key..<start + key + value])))
+            OSMBytes(UnsafeBufferPointer(rebasing: bytes[start + key..<start + key + value]))
+        )
     }
 }

@@ -59,7 +59,8 @@ public struct Pipeline: Sendable {
             file: file, sha256: fileSHA256, exclude: keepAll ? [] : exclude.sorted(), keepAll: keepAll,
             dedupe: .init(
                 enabled: dedupe.enabled, radius: dedupe.radius,
-                radiusByCategory: Dictionary(uniqueKeysWithValues: dedupe.radiusByCategory.map { ($0.key.rawValue, $0.value) })),
+                radiusByCategory: Dictionary(
+                    uniqueKeysWithValues: dedupe.radiusByCategory.map { ($0.key.rawValue, $0.value) })),
             clusters: clusters)
     }
 
@@ -74,7 +75,9 @@ public struct Pipeline: Sendable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read it as UTF-8 text" : "No such file or directory"
+            let reason =
+                FileManager.default.fileExists(atPath: path)
+                ? "cannot read it as UTF-8 text" : "No such file or directory"
             throw PipelineError(isUnreadable: true, file: path, path: nil, message: reason)
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()

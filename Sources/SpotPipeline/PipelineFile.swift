@@ -26,7 +26,8 @@ enum PipelineFile {
             return folder.appendingPathComponent(path).standardizedFileURL.path
         }
 
-        let inputs = try root["inputs"].map { (node) throws(PipelineError) in try node.array().map(resolve) }
+        let inputs =
+            try root["inputs"].map { (node) throws(PipelineError) in try node.array().map(resolve) }
             ?? base?.inputs ?? []
         let output = try root["output"].map(resolve) ?? base?.output
         let categories = try root.value("categories", inherited: base?.categories) { (node) throws(PipelineError) in

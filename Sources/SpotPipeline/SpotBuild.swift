@@ -57,7 +57,9 @@ public struct SpotBuild {
     public let threads: Int
 
     /// A build of `pipeline`, parsing on `threads` threads (by default one per core).
-    public init(pipeline: Pipeline, sourceDateEpoch: Int? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        pipeline: Pipeline, sourceDateEpoch: Int? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.pipeline = pipeline
         self.sourceDateEpoch = sourceDateEpoch
         self.threads = OSMReader.parsingThreads(threads)
@@ -76,7 +78,8 @@ public struct SpotBuild {
 
     /// Reads every input and returns the index's bytes and what the build did.
     /// Throws `OSMInputError` for an input that cannot be read.
-    public func run(progress: ((BuildProgress) -> Void)? = nil) throws -> (index: [UInt8], statistics: BuildStatistics) {
+    public func run(progress: ((BuildProgress) -> Void)? = nil) throws -> (index: [UInt8], statistics: BuildStatistics)
+    {
         let sizes = pipeline.inputs.map(Self.fileSize)
         let total = sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + $1! }
         var extractor = SpotExtractor(contextKeys: pipeline.categories.consultedKeys, areas: pipeline.areas)
@@ -125,7 +128,8 @@ public struct SpotBuild {
             statistics: statistics.byName,
             stages: statistics.stages,
             pipeline: pipeline.settings)
-        let index = SpotIndexWriter.encode(consume spots, metadata: metadata, categoryWords: pipeline.categoryWords, clusters: pipeline.clusters)
+        let index = SpotIndexWriter.encode(
+            consume spots, metadata: metadata, categoryWords: pipeline.categoryWords, clusters: pipeline.clusters)
         return (index, statistics)
     }
 

@@ -59,7 +59,8 @@ struct SpotExtractor: OSMElementHandler {
                 element.longitudeE7.flatMap { Coordinate(latitudeE7: latitude, longitudeE7: $0) }
             }
             if let coordinate {
-                areas?.nodes.append(id: element.id, latitudeE7: coordinate.latitudeE7, longitudeE7: coordinate.longitudeE7)
+                areas?.nodes.append(
+                    id: element.id, latitudeE7: coordinate.latitudeE7, longitudeE7: coordinate.longitudeE7)
             }
             guard element.tagCount > 0, let coordinate = accepted(element, at: coordinate) else { return }
             let contextKeys = contextKeys
@@ -125,13 +126,17 @@ struct SpotExtractor: OSMElementHandler {
     /// The candidate of an accepted element at `coordinate` (a placeholder for areas until
     /// `finish()`).
     private func candidate(for element: some TaggedElement, type: OSMType, at coordinate: Coordinate) -> SpotCandidate {
-        let (key, value) = element.value(forKey: "amenity").map { ("amenity", $0) } ?? ("tourism", element.value(forKey: "tourism")!)
+        let (key, value) =
+            element.value(forKey: "amenity").map { ("amenity", $0) } ?? ("tourism", element.value(forKey: "tourism")!)
         var candidate = SpotCandidate(
-            spot: Spot(ref: OSMRef(type, element.id), coordinate: coordinate, tagKey: key, kind: value.string, category: nil),
+            spot: Spot(
+                ref: OSMRef(type, element.id), coordinate: coordinate, tagKey: key, kind: value.string, category: nil),
             version: element.version)
         for index in 0..<element.tagCount {
             let tag = element.tag(at: index)
-            if tag.key.hasPrefix("name:") || tag.key.hasPrefix("addr:") || Self.detailKeys.contains(where: tag.key.equals) {
+            if tag.key.hasPrefix("name:") || tag.key.hasPrefix("addr:")
+                || Self.detailKeys.contains(where: tag.key.equals)
+            {
                 candidate.spot.setAttribute(key: tag.key.string, value: tag.value.string)
             } else if contextKeys.contains(where: { $0.elementsEqual(tag.key.buffer) })
                 || (key == "amenity" && tag.key.equals("tourism"))

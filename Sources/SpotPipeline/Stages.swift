@@ -47,9 +47,11 @@ struct CategorizeStage: Stage {
 
     func run(_ candidates: inout [SpotCandidate], report: inout StageReport) {
         candidates.retain { _, candidate in
-            candidate.spot.category = table.category(key: candidate.spot.tagKey, value: candidate.spot.kind, context: candidate.context)
+            candidate.spot.category = table.category(
+                key: candidate.spot.tagKey, value: candidate.spot.kind, context: candidate.context)
             guard candidate.spot.category == nil else { return true }
-            let reason = table.hasRule(key: candidate.spot.tagKey, value: candidate.spot.kind) ? "uncategorized" : "unmapped"
+            let reason =
+                table.hasRule(key: candidate.spot.tagKey, value: candidate.spot.kind) ? "uncategorized" : "unmapped"
             if keepUnmapped {
                 report.count(reason, tag: candidate.spot.tag)
                 return true

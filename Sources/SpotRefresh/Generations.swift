@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The published index and the generations kept before it: NAME.spots (current), NAME.1.spots
@@ -63,7 +63,8 @@ struct Generations {
 
     /// Moves generations `first`, `first + 1`, … one down, the last kept one dropped.
     private func shift(from first: Int) throws(RefreshError) {
-        for number in stride(from: keep - 1, through: first, by: -1) where FileManager.default.fileExists(atPath: path(number)) {
+        for number in stride(from: keep - 1, through: first, by: -1)
+        where FileManager.default.fileExists(atPath: path(number)) {
             if number + 1 < keep {
                 try move(path(number), to: path(number + 1))
             } else {

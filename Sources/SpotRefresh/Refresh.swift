@@ -73,12 +73,20 @@ public struct Refresh {
             }
         }
         if !force, let published, let metadata = try? published.metadata(), pipeline.built(metadata) {
-            log.stage("unchanged", seconds: 0, counts: ["spots": published.count], message: "inputs and pipeline as published")
+            log.stage(
+                "unchanged", seconds: 0, counts: ["spots": published.count], message: "inputs and pipeline as published"
+            )
             return .unchanged(spots: published.count)
         }
         let bytes = try log.timed("build") { () -> ([UInt8], counts: [String: Int], message: String?) in
             let (bytes, statistics) = try SpotBuild(pipeline: pipeline, threads: threads).run()
-            return (bytes, ["nodes": statistics.nodes, "spots": statistics.spots, "input_bytes": statistics.inputBytes, "index_bytes": bytes.count], nil)
+            return (
+                bytes,
+                [
+                    "nodes": statistics.nodes, "spots": statistics.spots, "input_bytes": statistics.inputBytes,
+                    "index_bytes": bytes.count,
+                ], nil
+            )
         }
         try log.timed("write") { () -> ((), counts: [String: Int], message: String?) in
             let candidate = try AtomicOutput(path: generations.candidate)
@@ -86,11 +94,14 @@ public struct Refresh {
             try candidate.commit()
             return ((), ["bytes": bytes.count], nil)
         }
-        let (report, reasons) = try log.timed("gates") { () -> ((Report, [String]), counts: [String: Int], message: String?) in
+        let (report, reasons) = try log.timed("gates") {
+            () -> ((Report, [String]), counts: [String: Int], message: String?) in
             let candidate = try SpotIndexReader(path: generations.candidate)
             let report = try Report(index: candidate, against: published, maxDrop: settings.gates.maxDrop)
             let reasons = settings.gates.failures(of: report)
-            return ((report, reasons), ["failed": reasons.count], reasons.isEmpty ? nil : reasons.joined(separator: "; "))
+            return (
+                (report, reasons), ["failed": reasons.count], reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+            )
         }
         guard reasons.isEmpty else {
             try generations.move(generations.candidate, to: generations.rejected)

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The lock a refresh holds on its output: `flock(2)` on `.NAME.lock` beside it, holding the
@@ -20,12 +20,16 @@ final class RefreshLock {
         path = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".lock").path
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
-            throw RefreshError(.cannotPublish, file: path, "cannot create the lock file: " + String(cString: strerror(errno)))
+            throw RefreshError(
+                .cannotPublish, file: path, "cannot create the lock file: " + String(cString: strerror(errno)))
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             close(descriptor)
-            throw RefreshError(.locked, file: output, "another refresh (pid \(holder.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown")) holds \(path)")
+            throw RefreshError(
+                .locked, file: output,
+                "another refresh (pid \(holder.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown")) holds \(path)")
         }
         let pid = Array("\(getpid())\n".utf8)
         ftruncate(descriptor, 0)

@@ -27,7 +27,9 @@ public struct RefreshLog: Sendable {
         switch format {
         case .text:
             let figures = counts.keys.sorted().map { "\($0) \(counts[$0]!)" }
-            write(([time, stage, duration + " s"] + figures + (message.map { [$0] } ?? [])).joined(separator: "  ") + "\n")
+            write(
+                ([time, stage, duration + " s"] + figures + (message.map { [$0] } ?? [])).joined(separator: "  ") + "\n"
+            )
         case .json:
             var fields = ["\"time\":\"\(time)\"", "\"stage\":\(jsonString(stage))", "\"duration_s\":\(duration)"]
             fields += counts.keys.sorted().map { "\(jsonString($0)):\(counts[$0]!)" }

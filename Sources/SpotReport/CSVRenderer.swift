@@ -11,16 +11,24 @@ enum CSVRenderer {
         var header = ["category", "group", "mapkit_category", "count", "share"]
         header += SpotAttribute.allCases.flatMap { [$0.rawValue, $0.rawValue + "_share"] }
         var rows = coverage.categories.map { row in
-            [row.category?.rawValue ?? "", row.group.rawValue, row.category?.mapKitRawValue ?? "", "\(row.coverage.count)",
-             Figures.fraction(coverage.share(of: row))]
-                + SpotAttribute.allCases.flatMap { ["\(row.coverage.count(with: $0))", Figures.fraction(row.coverage.share(with: $0))] }
+            [
+                row.category?.rawValue ?? "", row.group.rawValue, row.category?.mapKitRawValue ?? "",
+                "\(row.coverage.count)",
+                Figures.fraction(coverage.share(of: row)),
+            ]
+                + SpotAttribute.allCases.flatMap {
+                    ["\(row.coverage.count(with: $0))", Figures.fraction(row.coverage.share(with: $0))]
+                }
         }
         if let diff = report.diff {
             header += ["before", "change", "change_percent"]
             let changes = Dictionary(uniqueKeysWithValues: diff.categories.map { ($0.category, $0) })
             rows = zip(coverage.categories, rows).map { $1 + diffColumns(changes[$0.category]!) }
             rows += diff.categories.filter { $0.after == 0 }.map { change in
-                [change.category?.rawValue ?? "", change.group.rawValue, change.category?.mapKitRawValue ?? "", "0", Figures.fraction(0)]
+                [
+                    change.category?.rawValue ?? "", change.group.rawValue, change.category?.mapKitRawValue ?? "", "0",
+                    Figures.fraction(0),
+                ]
                     + SpotAttribute.allCases.flatMap { _ in ["0", Figures.fraction(0)] } + diffColumns(change)
             }
         }

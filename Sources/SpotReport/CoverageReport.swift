@@ -49,7 +49,8 @@ public struct CoverageReport: Equatable, Sendable {
     public init(index reader: SpotIndexReader, gridCells: Int = DensityGrid.defaultCells) throws(IndexError) {
         let metadata = try reader.metadata()
         index = IndexSummary(
-            file: reader.file, generator: metadata.generator, buildTime: metadata.buildTime, inputs: metadata.inputs.map(\.name))
+            file: reader.file, generator: metadata.generator, buildTime: metadata.buildTime,
+            inputs: metadata.inputs.map(\.name))
         var coordinates: [Coordinate] = []
         coordinates.reserveCapacity(reader.count)
         var overall = Coverage()
@@ -85,7 +86,9 @@ public struct CoverageReport: Equatable, Sendable {
         self.languages = Tally.ranked(languages)
         unmapped = Tally.ranked(metadata.tagCounts("unmapped"))
         dropped = metadata.stages.flatMap { stage in
-            stage.dropped.sorted { $0.key < $1.key }.map { DroppedCount(stage: stage.stage, reason: $0.key, count: $0.value) }
+            stage.dropped.sorted { $0.key < $1.key }.map {
+                DroppedCount(stage: stage.stage, reason: $0.key, count: $0.value)
+            }
         }
         extent = GeoBox(enclosing: coordinates)
         grid = extent.map { box in

@@ -62,7 +62,10 @@ public struct DensityGrid: Equatable, Sendable {
     public func bounds(column: Int, row: Int) -> (west: Double, south: Double, east: Double, north: Double) {
         let west = minX + Double(column) * cellSize
         let north = maxY - Double(row) * cellSize
-        return (Self.longitude(x: west), Self.latitude(y: north - cellSize), Self.longitude(x: west + cellSize), Self.latitude(y: north))
+        return (
+            Self.longitude(x: west), Self.latitude(y: north - cellSize), Self.longitude(x: west + cellSize),
+            Self.latitude(y: north)
+        )
     }
 
     private func cell(x: Double, y: Double) -> Int {

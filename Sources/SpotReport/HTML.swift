@@ -20,7 +20,9 @@ enum HTML {
 
     /// `<name attributes>content</name>`, with the attribute values escaped; `content` is HTML
     /// already (escape text with `escape` or use `text`).
-    static func element(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], _ content: String = "") -> String {
+    static func element(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], _ content: String = "")
+        -> String
+    {
         "<\(name)\(attributeText(attributes))>\(content)</\(name)>"
     }
 
@@ -49,7 +51,9 @@ enum HTML {
     static func table(id: String, headings: [String], rows: [String], footer: [String] = []) -> String {
         let head = headings.isEmpty ? "" : element("thead", [:], row([:], headings.map { text("th", [:], $0) }))
         let foot = footer.isEmpty ? "" : element("tfoot", [:], footer.joined())
-        return element("div", ["class": "scroll"], element("table", ["id": id], head + element("tbody", [:], rows.joined()) + foot))
+        return element(
+            "div", ["class": "scroll"], element("table", ["id": id], head + element("tbody", [:], rows.joined()) + foot)
+        )
     }
 
     private static func attributeText(_ attributes: KeyValuePairs<String, String>) -> String {

@@ -32,11 +32,15 @@ enum HTMLRenderer {
         let coverage = report.coverage
         let title = "Coverage of \(coverage.index.file)"
         var body = [
-            HTML.element("header", [:], HTML.text("h1", title) + HTML.text("p", ["class": "note"], describe(coverage.index))),
-            totals(coverage), categories(coverage), completeness(coverage), unmapped(coverage), languages(coverage), place(coverage),
+            HTML.element(
+                "header", [:], HTML.text("h1", title) + HTML.text("p", ["class": "note"], describe(coverage.index))),
+            totals(coverage), categories(coverage), completeness(coverage), unmapped(coverage), languages(coverage),
+            place(coverage),
         ]
         if let diff = report.diff { body.append(self.diff(diff)) }
-        body.append(HTML.text("footer", ["class": "note"], "Made by spots report. Map data © OpenStreetMap contributors, ODbL 1.0."))
+        body.append(
+            HTML.text(
+                "footer", ["class": "note"], "Made by spots report. Map data © OpenStreetMap contributors, ODbL 1.0."))
         let head = [
             HTML.empty("meta", ["charset": "utf-8"]),
             HTML.empty("meta", ["name": "viewport", "content": "width=device-width, initial-scale=1"]),
@@ -44,8 +48,10 @@ enum HTMLRenderer {
             HTML.element("style", [:], style),
         ].joined(separator: "\n")
         return "<!DOCTYPE html>\n"
-            + HTML.element("html", ["lang": "en"], "\n" + HTML.element("head", [:], "\n" + head + "\n") + "\n"
-                + HTML.element("body", [:], "\n" + body.joined(separator: "\n") + "\n") + "\n") + "\n"
+            + HTML.element(
+                "html", ["lang": "en"],
+                "\n" + HTML.element("head", [:], "\n" + head + "\n") + "\n"
+                    + HTML.element("body", [:], "\n" + body.joined(separator: "\n") + "\n") + "\n") + "\n"
     }
 
     private static func describe(_ index: IndexSummary) -> String {
@@ -59,24 +65,39 @@ enum HTMLRenderer {
 
     /// A row of a key and a count, both in data attributes.
     private static func countRow(_ key: String, _ label: String, _ count: Int, note: String = "") -> String {
-        HTML.row(["data-key": key, "data-value": "\(count)"], [HTML.text("td", label), HTML.text("td", "\(count)"), HTML.text("td", ["class": "text note"], note)])
+        HTML.row(
+            ["data-key": key, "data-value": "\(count)"],
+            [HTML.text("td", label), HTML.text("td", "\(count)"), HTML.text("td", ["class": "text note"], note)])
     }
 
     private static func totals(_ coverage: CoverageReport) -> String {
         var rows = [countRow("total", "spots", coverage.total)]
         rows += OSMType.allCases.map { countRow($0.name, "\($0.name)s", coverage.count(of: $0)) }
-        rows.append(countRow("merged_duplicates", "merged duplicates", coverage.mergedDuplicates, note: "OSM objects folded into another spot"))
-        rows += coverage.dropped.map { countRow("dropped:\($0.stage):\($0.reason)", "dropped: \($0.reason)", $0.count, note: "in the \($0.stage) stage") }
+        rows.append(
+            countRow(
+                "merged_duplicates", "merged duplicates", coverage.mergedDuplicates,
+                note: "OSM objects folded into another spot"))
+        rows += coverage.dropped.map {
+            countRow(
+                "dropped:\($0.stage):\($0.reason)", "dropped: \($0.reason)", $0.count, note: "in the \($0.stage) stage")
+        }
         return section("totals", "Totals", [HTML.table(id: "totals-table", headings: [], rows: rows)])
     }
 
     private static func categories(_ coverage: CoverageReport) -> String {
-        guard !coverage.categories.isEmpty else { return section("categories", "Categories", [HTML.text("p", "The index holds no spots.")]) }
-        let legend = CategoryGroup.allCases.map { HTML.element("span", ["class": "bar-\($0.rawValue)", "style": "background:var(--\($0.rawValue))"]) + HTML.escape($0.title) }
-        return section("categories", "Categories (\(coverage.categories.count))", [
-            HTML.element("p", ["class": "legend note"], legend.joined(separator: " ")),
-            SVGCharts.categoryBars(coverage),
-        ])
+        guard !coverage.categories.isEmpty else {
+            return section("categories", "Categories", [HTML.text("p", "The index holds no spots.")])
+        }
+        let legend = CategoryGroup.allCases.map {
+            HTML.element("span", ["class": "bar-\($0.rawValue)", "style": "background:var(--\($0.rawValue))"])
+                + HTML.escape($0.title)
+        }
+        return section(
+            "categories", "Categories (\(coverage.categories.count))",
+            [
+                HTML.element("p", ["class": "legend note"], legend.joined(separator: " ")),
+                SVGCharts.categoryBars(coverage),
+            ])
     }
 
     /// The background of a heat-table cell: red for 0 through yellow to green for 1.
@@ -86,57 +107,98 @@ enum HTMLRenderer {
         func cells(_ rowCoverage: Coverage) -> [String] {
             SpotAttribute.allCases.map { attribute in
                 let share = rowCoverage.share(with: attribute)
-                return HTML.text("td", [
-                    "class": "heat", "style": heat(share), "data-attribute": attribute.rawValue,
-                    "data-count": "\(rowCoverage.count(with: attribute))", "data-share": Figures.fraction(share),
-                ], Figures.percent(share))
+                return HTML.text(
+                    "td",
+                    [
+                        "class": "heat", "style": heat(share), "data-attribute": attribute.rawValue,
+                        "data-count": "\(rowCoverage.count(with: attribute))", "data-share": Figures.fraction(share),
+                    ], Figures.percent(share))
             }
         }
         let rows = coverage.categories.map { row in
             let share = coverage.share(of: row)
-            return HTML.row(["data-category": row.category?.rawValue ?? "", "data-group": row.group.rawValue, "data-count": "\(row.coverage.count)", "data-share": Figures.fraction(share)], [
-                HTML.text("td", row.name), HTML.text("td", ["class": "text"], row.group.title), HTML.text("td", "\(row.coverage.count)"),
-                HTML.text("td", Figures.percent(share)),
-            ] + cells(row.coverage))
+            return HTML.row(
+                [
+                    "data-category": row.category?.rawValue ?? "", "data-group": row.group.rawValue,
+                    "data-count": "\(row.coverage.count)", "data-share": Figures.fraction(share),
+                ],
+                [
+                    HTML.text("td", row.name), HTML.text("td", ["class": "text"], row.group.title),
+                    HTML.text("td", "\(row.coverage.count)"),
+                    HTML.text("td", Figures.percent(share)),
+                ] + cells(row.coverage))
         }
-        let all = HTML.row(["class": "all", "data-count": "\(coverage.total)"], [
-            HTML.text("td", "all"), HTML.element("td"), HTML.text("td", "\(coverage.total)"), HTML.text("td", Figures.percent(coverage.total == 0 ? 0 : 1)),
-        ] + cells(coverage.overall))
-        return section("completeness", "Attribute completeness", [
-            HTML.text("p", ["class": "note"], "Share of each category's spots that have the attribute: address is any addr:* tag, localized names any name:xx tag."),
-            HTML.table(id: "completeness-table", headings: ["category", "group", "spots", "share"] + SpotAttribute.allCases.map(\.title), rows: rows, footer: [all]),
-        ])
+        let all = HTML.row(
+            ["class": "all", "data-count": "\(coverage.total)"],
+            [
+                HTML.text("td", "all"), HTML.element("td"), HTML.text("td", "\(coverage.total)"),
+                HTML.text("td", Figures.percent(coverage.total == 0 ? 0 : 1)),
+            ] + cells(coverage.overall))
+        return section(
+            "completeness", "Attribute completeness",
+            [
+                HTML.text(
+                    "p", ["class": "note"],
+                    "Share of each category's spots that have the attribute: address is any addr:* tag, localized names any name:xx tag."
+                ),
+                HTML.table(
+                    id: "completeness-table",
+                    headings: ["category", "group", "spots", "share"] + SpotAttribute.allCases.map(\.title), rows: rows,
+                    footer: [all]),
+            ])
     }
 
-    private static func tallies(_ id: String, _ heading: String, _ tallies: [Tally], key: String, of total: Int?) -> String {
+    private static func tallies(_ id: String, _ heading: String, _ tallies: [Tally], key: String, of total: Int?)
+        -> String
+    {
         let rows = tallies.map { tally in
-            HTML.row(["data-\(key)": tally.key, "data-count": "\(tally.count)"], [HTML.text("td", tally.key), HTML.text("td", "\(tally.count)")]
-                + (total.map { [HTML.text("td", Figures.percent(fraction(tally.count, of: $0)))] } ?? []))
+            HTML.row(
+                ["data-\(key)": tally.key, "data-count": "\(tally.count)"],
+                [HTML.text("td", tally.key), HTML.text("td", "\(tally.count)")]
+                    + (total.map { [HTML.text("td", Figures.percent(fraction(tally.count, of: $0)))] } ?? []))
         }
         return HTML.table(id: id, headings: [heading, "spots"] + (total == nil ? [] : ["share"]), rows: rows)
     }
 
     private static func unmapped(_ coverage: CoverageReport) -> String {
-        section("unmapped", "To do: values with no category", coverage.unmapped.isEmpty
-            ? [HTML.text("p", "Every amenity and tourism value met has a rule in the category table.")]
-            : [HTML.text("p", ["class": "note"], "Selecting tags the category table has no rule for, with the spots the build met; most frequent first."),
-               tallies("unmapped-table", "tag", coverage.unmapped, key: "tag", of: nil)])
+        section(
+            "unmapped", "To do: values with no category",
+            coverage.unmapped.isEmpty
+                ? [HTML.text("p", "Every amenity and tourism value met has a rule in the category table.")]
+                : [
+                    HTML.text(
+                        "p", ["class": "note"],
+                        "Selecting tags the category table has no rule for, with the spots the build met; most frequent first."
+                    ),
+                    tallies("unmapped-table", "tag", coverage.unmapped, key: "tag", of: nil),
+                ])
     }
 
     private static func languages(_ coverage: CoverageReport) -> String {
-        section("languages", "Names by language", coverage.languages.isEmpty
-            ? [HTML.text("p", "No spot has a name:xx tag.")]
-            : [tallies("languages-table", "language", coverage.languages, key: "language", of: coverage.total)])
+        section(
+            "languages", "Names by language",
+            coverage.languages.isEmpty
+                ? [HTML.text("p", "No spot has a name:xx tag.")]
+                : [tallies("languages-table", "language", coverage.languages, key: "language", of: coverage.total)])
     }
 
     private static func place(_ coverage: CoverageReport) -> String {
-        guard let extent = coverage.extent, let grid = coverage.grid else { return section("where", "Where", [HTML.text("p", "No spots.")]) }
-        return section("where", "Where", [
-            HTML.element("p", ["data-bbox": extent.edgesE7.map(Figures.degrees).joined(separator: ",")],
-                         "Bounding box " + HTML.text("code", extent.edgesE7.map(Figures.degrees).joined(separator: ",")) + " (MINLON,MINLAT,MAXLON,MAXLAT)."),
-            HTML.text("p", ["class": "note"], "Spots per square cell of Web Mercator, \(grid.columns) × \(grid.rows), north up; darker is denser (the densest cell holds \(grid.maximum)). Hover or tap a cell for its count."),
-            SVGCharts.densityMap(grid),
-        ])
+        guard let extent = coverage.extent, let grid = coverage.grid else {
+            return section("where", "Where", [HTML.text("p", "No spots.")])
+        }
+        return section(
+            "where", "Where",
+            [
+                HTML.element(
+                    "p", ["data-bbox": extent.edgesE7.map(Figures.degrees).joined(separator: ",")],
+                    "Bounding box " + HTML.text("code", extent.edgesE7.map(Figures.degrees).joined(separator: ","))
+                        + " (MINLON,MINLAT,MAXLON,MAXLAT)."),
+                HTML.text(
+                    "p", ["class": "note"],
+                    "Spots per square cell of Web Mercator, \(grid.columns) × \(grid.rows), north up; darker is denser (the densest cell holds \(grid.maximum)). Hover or tap a cell for its count."
+                ),
+                SVGCharts.densityMap(grid),
+            ])
     }
 
     private static func diff(_ diff: ReportDiff) -> String {
@@ -144,21 +206,38 @@ enum HTMLRenderer {
             countRow("before", "spots before", diff.total.before), countRow("after", "spots after", diff.total.after),
             countRow("added", "added", diff.references.added, note: "OSM references only in this index"),
             countRow("removed", "removed", diff.references.removed, note: "OSM references only in the older index"),
-            countRow("moved", "moved", diff.references.moved, note: "by more than \(Int(ReferenceChanges.movedThreshold)) m"),
+            countRow(
+                "moved", "moved", diff.references.moved, note: "by more than \(Int(ReferenceChanges.movedThreshold)) m"),
         ]
         let rows = diff.categories.map { change in
             let trend = change.change < 0 ? "fell" : change.change > 0 ? "grew" : ""
-            return HTML.row(["data-category": change.category?.rawValue ?? "", "data-before": "\(change.before)", "data-after": "\(change.after)", "data-change": "\(change.change)"], [
-                HTML.text("td", change.name), HTML.text("td", "\(change.before)"), HTML.text("td", "\(change.after)"),
-                HTML.text("td", ["class": trend], Figures.signed(change.change)), HTML.text("td", ["class": trend], Figures.signedPercent(change.relativeChange)),
-            ])
+            return HTML.row(
+                [
+                    "data-category": change.category?.rawValue ?? "", "data-before": "\(change.before)",
+                    "data-after": "\(change.after)", "data-change": "\(change.change)",
+                ],
+                [
+                    HTML.text("td", change.name), HTML.text("td", "\(change.before)"),
+                    HTML.text("td", "\(change.after)"),
+                    HTML.text("td", ["class": trend], Figures.signed(change.change)),
+                    HTML.text("td", ["class": trend], Figures.signedPercent(change.relativeChange)),
+                ])
         }
-        let warnings = diff.warnings.map { HTML.text("li", ["class": "warning", "data-category": $0.category?.rawValue ?? ""], "Warning: " + Figures.warning($0, maxDrop: diff.maxDrop)) }
-        return section("diff", "Changes since \(diff.against.file)", [
-            HTML.text("p", ["class": "note"], describe(diff.against)),
-            warnings.isEmpty ? HTML.text("p", "No category fell by more than \(Figures.percent(diff.maxDrop)).") : HTML.element("ul", ["class": "warnings"], warnings.joined()),
-            HTML.table(id: "diff-totals", headings: [], rows: totals),
-            HTML.table(id: "diff-categories", headings: ["category", "before", "after", "change", "change %"], rows: rows),
-        ])
+        let warnings = diff.warnings.map {
+            HTML.text(
+                "li", ["class": "warning", "data-category": $0.category?.rawValue ?? ""],
+                "Warning: " + Figures.warning($0, maxDrop: diff.maxDrop))
+        }
+        return section(
+            "diff", "Changes since \(diff.against.file)",
+            [
+                HTML.text("p", ["class": "note"], describe(diff.against)),
+                warnings.isEmpty
+                    ? HTML.text("p", "No category fell by more than \(Figures.percent(diff.maxDrop)).")
+                    : HTML.element("ul", ["class": "warnings"], warnings.joined()),
+                HTML.table(id: "diff-totals", headings: [], rows: totals),
+                HTML.table(
+                    id: "diff-categories", headings: ["category", "before", "after", "change", "change %"], rows: rows),
+            ])
     }
 }

@@ -20,9 +20,13 @@ enum JSONValue {
         let inner = indent + "  "
         switch self {
         case .object(let members) where members.values.allSatisfy(\.isScalar):
-            return "{" + members.sorted { $0.key < $1.key }.map { Self.quoted($0.key) + ": " + $0.value.text() }.joined(separator: ", ") + "}"
+            return "{"
+                + members.sorted { $0.key < $1.key }.map { Self.quoted($0.key) + ": " + $0.value.text() }.joined(
+                    separator: ", ") + "}"
         case .object(let members):
-            let lines = members.sorted { $0.key < $1.key }.map { inner + Self.quoted($0.key) + ": " + $0.value.text(indent: inner) }
+            let lines = members.sorted { $0.key < $1.key }.map {
+                inner + Self.quoted($0.key) + ": " + $0.value.text(indent: inner)
+            }
             return "{\n" + lines.joined(separator: ",\n") + "\n" + indent + "}"
         case .array(let items) where items.allSatisfy(\.isScalar):
             return "[" + items.map { $0.text() }.joined(separator: ", ") + "]"
@@ -61,20 +65,27 @@ enum JSONRenderer {
             "schema_version": .integer(schemaVersion),
             "index": index(coverage.index),
             "total": .integer(coverage.total),
-            "by_osm_type": .object(Dictionary(uniqueKeysWithValues: OSMType.allCases.map { ($0.name, .integer(coverage.count(of: $0))) })),
+            "by_osm_type": .object(
+                Dictionary(uniqueKeysWithValues: OSMType.allCases.map { ($0.name, .integer(coverage.count(of: $0))) })),
             "merged_duplicates": .integer(coverage.mergedDuplicates),
-            "dropped": .array(coverage.dropped.map {
-                .object(["stage": .string($0.stage), "reason": .string($0.reason), "count": .integer($0.count)])
-            }),
+            "dropped": .array(
+                coverage.dropped.map {
+                    .object(["stage": .string($0.stage), "reason": .string($0.reason), "count": .integer($0.count)])
+                }),
             "attributes": attributes(coverage.overall),
-            "categories": .array(coverage.categories.map { row in
-                .object(category(row).merging([
-                    "count": .integer(row.coverage.count), "share": .number(Figures.fraction(coverage.share(of: row))),
-                    "attributes": attributes(row.coverage),
-                ]) { $1 })
-            }),
-            "unmapped": .array(coverage.unmapped.map { .object(["tag": .string($0.key), "count": .integer($0.count)]) }),
-            "languages": .array(coverage.languages.map { .object(["language": .string($0.key), "count": .integer($0.count)]) }),
+            "categories": .array(
+                coverage.categories.map { row in
+                    .object(
+                        category(row).merging([
+                            "count": .integer(row.coverage.count),
+                            "share": .number(Figures.fraction(coverage.share(of: row))),
+                            "attributes": attributes(row.coverage),
+                        ]) { $1 })
+                }),
+            "unmapped": .array(
+                coverage.unmapped.map { .object(["tag": .string($0.key), "count": .integer($0.count)]) }),
+            "languages": .array(
+                coverage.languages.map { .object(["language": .string($0.key), "count": .integer($0.count)]) }),
             "where": .object([
                 "bbox": coverage.extent.map { .array($0.edgesE7.map { .number(Figures.degrees($0)) }) } ?? .null,
                 "grid": coverage.grid.map(grid) ?? .null,
@@ -86,22 +97,32 @@ enum JSONRenderer {
 
     private static func index(_ summary: IndexSummary) -> JSONValue {
         .object([
-            "file": .string(summary.file), "generator": .string(summary.generator), "build_time": .string(summary.buildTime),
+            "file": .string(summary.file), "generator": .string(summary.generator),
+            "build_time": .string(summary.buildTime),
             "inputs": .array(summary.inputs.map(JSONValue.string)),
         ])
     }
 
     /// `category`, `group` and `mapkit_category` of a row.
     private static func category(_ row: some CategoryRow) -> [String: JSONValue] {
-        ["category": .string(row.category?.rawValue), "group": .string(row.group.rawValue), "mapkit_category": .string(row.category?.mapKitRawValue)]
+        [
+            "category": .string(row.category?.rawValue), "group": .string(row.group.rawValue),
+            "mapkit_category": .string(row.category?.mapKitRawValue),
+        ]
     }
 
     private static func attributes(_ coverage: Coverage) -> JSONValue {
-        .object(Dictionary(uniqueKeysWithValues: SpotAttribute.allCases.map { attribute in
-            (attribute.rawValue, .object([
-                "count": .integer(coverage.count(with: attribute)), "share": .number(Figures.fraction(coverage.share(with: attribute))),
-            ]))
-        }))
+        .object(
+            Dictionary(
+                uniqueKeysWithValues: SpotAttribute.allCases.map { attribute in
+                    (
+                        attribute.rawValue,
+                        .object([
+                            "count": .integer(coverage.count(with: attribute)),
+                            "share": .number(Figures.fraction(coverage.share(with: attribute))),
+                        ])
+                    )
+                }))
     }
 
     private static func grid(_ grid: DensityGrid) -> JSONValue {
@@ -110,7 +131,10 @@ enum JSONRenderer {
             "columns": .integer(grid.columns), "rows": .integer(grid.rows),
             "origin": .array([.number(String(format: "%.2f", grid.minX)), .number(String(format: "%.2f", grid.maxY))]),
             "cell_size": .number(String(format: "%.2f", grid.cellSize)),
-            "counts": .array((0..<grid.rows).map { row in .array((0..<grid.columns).map { .integer(grid.count(column: $0, row: row)) }) }),
+            "counts": .array(
+                (0..<grid.rows).map { row in
+                    .array((0..<grid.columns).map { .integer(grid.count(column: $0, row: row)) })
+                }),
         ])
     }
 
@@ -131,9 +155,13 @@ enum JSONRenderer {
             "moved_threshold_m": .number(String(format: "%g", ReferenceChanges.movedThreshold)),
             "max_drop": .number(Figures.fraction(diff.maxDrop)),
             "categories": .array(diff.categories.map { .object(category($0).merging(change($0)) { $1 }) }),
-            "warnings": .array(diff.warnings.map { row in
-                .object(category(row).merging(change(row)) { $1 }.merging(["message": .string(Figures.warning(row, maxDrop: diff.maxDrop))]) { $1 })
-            }),
+            "warnings": .array(
+                diff.warnings.map { row in
+                    .object(
+                        category(row).merging(change(row)) { $1 }.merging([
+                            "message": .string(Figures.warning(row, maxDrop: diff.maxDrop))
+                        ]) { $1 })
+                }),
         ])
     }
 }

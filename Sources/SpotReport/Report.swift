@@ -12,7 +12,9 @@ public struct Report: Equatable, Sendable {
 
     /// The report of `index`, compared with `older` when given; `maxDrop` (a fraction from 0 to
     /// 1) is the fall of a category beyond which the diff warns.
-    public init(index: SpotIndexReader, against older: SpotIndexReader? = nil, maxDrop: Double = Report.defaultMaxDrop) throws {
+    public init(index: SpotIndexReader, against older: SpotIndexReader? = nil, maxDrop: Double = Report.defaultMaxDrop)
+        throws
+    {
         let coverage = try CoverageReport(index: index)
         self.coverage = coverage
         diff = try older.map { older in

@@ -60,8 +60,11 @@ public struct ReferenceChanges: Equatable, Sendable {
     public init(before: SpotIndexReader, after: SpotIndexReader) throws {
         let old = try Self.positions(before)
         let new = try Self.positions(after)
-        var added = 0, removed = 0, moved = 0
-        var i = 0, j = 0
+        var added = 0
+        var removed = 0
+        var moved = 0
+        var i = 0
+        var j = 0
         while i < old.count || j < new.count {
             if j == new.count || (i < old.count && old[i].ref < new[j].ref) {
                 removed += 1
@@ -121,7 +124,8 @@ public struct ReportDiff: Equatable, Sendable {
         let counts = { (report: CoverageReport) in
             Dictionary(uniqueKeysWithValues: report.categories.map { ($0.category, $0.coverage.count) })
         }
-        let old = counts(before), new = counts(after)
+        let old = counts(before)
+        let new = counts(after)
         categories = Set(old.keys).union(new.keys)
             .map { CategoryChange(category: $0, before: old[$0] ?? 0, after: new[$0] ?? 0) }
             .sorted { ($0.after, $0.before, $1.name) > ($1.after, $1.before, $0.name) }
@@ -129,6 +133,7 @@ public struct ReportDiff: Equatable, Sendable {
 
     /// Whether nothing changed: the same references, none moved, every category the same size.
     public var isEmpty: Bool {
-        references.added == 0 && references.removed == 0 && references.moved == 0 && categories.allSatisfy { $0.change == 0 }
+        references.added == 0 && references.removed == 0 && references.moved == 0
+            && categories.allSatisfy { $0.change == 0 }
     }
 }

@@ -47,22 +47,29 @@ enum TextRenderer {
         }
         table.rows = coverage.categories.map { row($0.name, $0.group.title, $0.coverage) }
         table.rows.append(row("all", "", coverage.overall))
-        return ["CATEGORIES (\(coverage.categories.count): \(groups.joined(separator: ", ")); attribute columns: share of the category's spots)"]
+        return [
+            "CATEGORIES (\(coverage.categories.count): \(groups.joined(separator: ", ")); attribute columns: share of the category's spots)"
+        ]
             + table.lines
     }
 
     private static func unmapped(_ coverage: CoverageReport) -> [String] {
-        guard !coverage.unmapped.isEmpty else { return ["TO DO: every amenity and tourism value met has a rule in the category table"] }
+        guard !coverage.unmapped.isEmpty else {
+            return ["TO DO: every amenity and tourism value met has a rule in the category table"]
+        }
         var table = TextTable(alignments: [.left, .right])
         table.rows = coverage.unmapped.map { [$0.key, "\($0.count)"] }
         let spots = coverage.unmapped.reduce(0) { $0 + $1.count }
-        return ["TO DO: \(coverage.unmapped.count) values with no rule in the category table (\(spots) spots met)"] + table.lines
+        return ["TO DO: \(coverage.unmapped.count) values with no rule in the category table (\(spots) spots met)"]
+            + table.lines
     }
 
     private static func languages(_ coverage: CoverageReport) -> [String] {
         guard !coverage.languages.isEmpty else { return ["NAMES BY LANGUAGE", "  no spot has a name:xx tag"] }
         var table = TextTable(header: ["language", "spots", "share"], alignments: [.left, .right, .right])
-        table.rows = coverage.languages.map { [$0.key, "\($0.count)", Figures.percent(fraction($0.count, of: coverage.total))] }
+        table.rows = coverage.languages.map {
+            [$0.key, "\($0.count)", Figures.percent(fraction($0.count, of: coverage.total))]
+        }
         return ["NAMES BY LANGUAGE (name:xx tags)"] + table.lines
     }
 
@@ -78,7 +85,9 @@ enum TextRenderer {
         for row in 0..<grid.rows {
             let cells = (0..<grid.columns).map { column -> String in
                 let count = grid.count(column: column, row: row)
-                let level = count == 0 ? 0 : max(1, Int((Double(count) / Double(maximum) * Double(shades.count - 1)).rounded(.up)))
+                let level =
+                    count == 0
+                    ? 0 : max(1, Int((Double(count) / Double(maximum) * Double(shades.count - 1)).rounded(.up)))
                 return String(repeating: shades[level], count: 2)
             }
             lines.append("  |" + cells.joined() + "|")
@@ -96,7 +105,10 @@ enum TextRenderer {
         var lines = ["CHANGES since \(diff.against.file)", "  " + describe(diff.against)]
         var totals = TextTable(alignments: [.left, .right, .left])
         totals.rows = [
-            ["spots", "\(diff.total.before) → \(diff.total.after)", "(\(Figures.signed(diff.total.change)), \(Figures.signedPercent(diff.total.relativeChange)))"],
+            [
+                "spots", "\(diff.total.before) → \(diff.total.after)",
+                "(\(Figures.signed(diff.total.change)), \(Figures.signedPercent(diff.total.relativeChange)))",
+            ],
             ["added", "\(diff.references.added)", "OSM references only in this index"],
             ["removed", "\(diff.references.removed)", "OSM references only in \(diff.against.file)"],
             ["moved", "\(diff.references.moved)", "by more than \(Int(ReferenceChanges.movedThreshold)) m"],
@@ -106,8 +118,15 @@ enum TextRenderer {
         if changed.isEmpty {
             lines.append("  no category changed")
         } else {
-            var table = TextTable(header: ["category", "before", "after", "change", "change %"], alignments: [.left, .right, .right, .right, .right])
-            table.rows = changed.map { [$0.name, "\($0.before)", "\($0.after)", Figures.signed($0.change), Figures.signedPercent($0.relativeChange)] }
+            var table = TextTable(
+                header: ["category", "before", "after", "change", "change %"],
+                alignments: [.left, .right, .right, .right, .right])
+            table.rows = changed.map {
+                [
+                    $0.name, "\($0.before)", "\($0.after)", Figures.signed($0.change),
+                    Figures.signedPercent($0.relativeChange),
+                ]
+            }
             lines += table.lines
             let unchanged = diff.categories.count - changed.count
             if unchanged > 0 { lines.append("  (\(unchanged) categories unchanged)") }

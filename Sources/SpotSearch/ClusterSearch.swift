@@ -62,9 +62,12 @@ extension SpotSearch {
 
     private func requireCluster(_ id: Int) throws {
         guard let levels = index.clusterLevels else {
-            throw SearchError(description: "the index has no cluster levels (built with clusters disabled), so no cluster ids")
+            throw SearchError(
+                description: "the index has no cluster levels (built with clusters disabled), so no cluster ids")
         }
-        guard id >= 0, id < levels.count else { throw SearchError(description: "no cluster \(id): the index has clusters 0 to \(levels.count - 1)") }
+        guard id >= 0, id < levels.count else {
+            throw SearchError(description: "no cluster \(id): the index has clusters 0 to \(levels.count - 1)")
+        }
     }
 
     // MARK: Precomputed
@@ -116,16 +119,21 @@ extension SpotSearch {
                 continue
             }
             var tally = SpotTally(index)
-            for member in groups.members[group.memberRange] { tally.add(candidates[Int(member)].coordinate, kind: candidates[Int(member)].kind) }
+            for member in groups.members[group.memberRange] {
+                tally.add(candidates[Int(member)].coordinate, kind: candidates[Int(member)].kind)
+            }
             // A group of more than one member has a box.
             let box = tally.boundingBox!
             let point = Coordinate(
                 latitudeE7: min(box.northE7, max(box.southE7, WebMercator.latitudeE7(y: group.y))),
                 longitudeE7: min(box.eastE7, max(box.westE7, WebMercator.longitudeE7(x: group.x))))!
             guard region.contains(point) else { continue }
-            clusters.append(.cluster(MapCluster(
-                id: nil, coordinate: point, count: tally.count, categories: tally.categories(index), boundingBox: box,
-                expansionZoom: settings.splitZoom(spread: group.spread, above: zoom))))
+            clusters.append(
+                .cluster(
+                    MapCluster(
+                        id: nil, coordinate: point, count: tally.count, categories: tally.categories(index),
+                        boundingBox: box,
+                        expansionZoom: settings.splitZoom(spread: group.spread, above: zoom))))
         }
         return clusters + singles.sorted().map(ClusterItem.spot)
     }
@@ -139,7 +147,8 @@ extension SpotSearch {
         var found: [Result<[SpotInBox], IndexError>] = [.success([]), .success([])]
         found.withUnsafeMutableBufferPointer { found in
             let found = SharedBuffer(found)
-            Self.inHalves(ofCount: index.count, parallel: inHalves && estimate >= Self.spotsWorthTwoThreads) { number, half in
+            Self.inHalves(ofCount: index.count, parallel: inHalves && estimate >= Self.spotsWorthTwoThreads) {
+                number, half in
                 found.elements[number] = Result { () throws(IndexError) in
                     try self.spots(in: box, kinds: kinds, shownAt: zoom, among: half)
                 }
@@ -177,8 +186,10 @@ extension GeoBox {
     /// The box (not crossing the antimeridian) widened by `margin` Web Mercator units on every
     /// side, to the poles where the projection's edge (±85.05°) is reached.
     fileprivate func widened(byMercator margin: Double) -> GeoBox {
-        let left = WebMercator.x(longitudeE7: westE7) - margin, right = WebMercator.x(longitudeE7: eastE7) + margin
-        let top = WebMercator.y(latitudeE7: northE7) - margin, bottom = WebMercator.y(latitudeE7: southE7) + margin
+        let left = WebMercator.x(longitudeE7: westE7) - margin
+        let right = WebMercator.x(longitudeE7: eastE7) + margin
+        let top = WebMercator.y(latitudeE7: northE7) - margin
+        let bottom = WebMercator.y(latitudeE7: southE7) + margin
         return GeoBox(
             westE7: left <= 0 ? GeoBox.world.westE7 : min(westE7, WebMercator.longitudeE7(x: left)),
             southE7: bottom >= 1 ? GeoBox.world.southE7 : min(southE7, WebMercator.latitudeE7(y: bottom)),

@@ -33,8 +33,12 @@ public final class SpotSearch: @unchecked Sendable {
     public func rankedSpots(_ request: SearchRequest) throws -> [(spot: Int, distance: Double?)] {
         guard request.limit >= 0 else { throw SearchError(description: "limit must not be negative") }
         if let radius = request.radius {
-            guard request.near != nil else { throw SearchError(description: "a radius needs near (a point to measure from)") }
-            guard radius >= 0, radius.isFinite else { throw SearchError(description: "radius must be a distance in metres") }
+            guard request.near != nil else {
+                throw SearchError(description: "a radius needs near (a point to measure from)")
+            }
+            guard radius >= 0, radius.isFinite else {
+                throw SearchError(description: "radius must be a distance in metres")
+            }
         }
         guard request.limit > 0, index.count > 0 else { return [] }
         let query = parse(request.naturalLanguageQuery ?? "")
@@ -42,24 +46,33 @@ public final class SpotSearch: @unchecked Sendable {
         // A category phrase is met by a spot of one of its categories, or whose names hold the
         // phrase; the names are looked up only when a spot's kind does not settle it.
         let phrases = query.phrases.map { phrase in
-            (kinds: index.kinds.map { $0.category.map(phrase.categories.contains) ?? false }, names: LazySpotSet { try self.nameMatches(phrase.words).matched })
+            (
+                kinds: index.kinds.map { $0.category.map(phrase.categories.contains) ?? false },
+                names: LazySpotSet { try self.nameMatches(phrase.words).matched }
+            )
         }
         let laterTerms = try query.terms.dropFirst().map { try nameMatches([$0]).matched }
         func passes(_ spot: Int, firstPhraseMet: Bool = false) throws -> Bool {
             let kind = try index.kindNumber(at: spot)
             guard allowedKinds[kind], laterTerms.allSatisfy({ $0.contains(spot) }) else { return false }
-            for (position, phrase) in phrases.enumerated() where !(position == 0 && firstPhraseMet) && !phrase.kinds[kind] {
+            for (position, phrase) in phrases.enumerated()
+            where !(position == 0 && firstPhraseMet) && !phrase.kinds[kind] {
                 guard try phrase.names.value().contains(spot) else { return false }
             }
             return try query.terms.count < 2 || oneNameHolds(query.terms, spot: spot)
         }
         let origin = request.near ?? request.region?.center
         if query.terms.isEmpty, let origin {
-            return try nearest(to: origin, within: request.radius ?? .infinity, region: request.region, limit: request.limit, passes: { try passes($0) })
-                .map { ($0.spot, $0.distance) }
+            return try nearest(
+                to: origin, within: request.radius ?? .infinity, region: request.region, limit: request.limit,
+                passes: { try passes($0) }
+            )
+            .map { ($0.spot, $0.distance) }
         }
         if origin == nil, let groups = try referenceOrderedCandidates(query, allowedKinds: allowedKinds) {
-            return try firstInReferenceOrder(groups, limit: request.limit) { try passes($0, firstPhraseMet: query.terms.isEmpty) }
+            return try firstInReferenceOrder(groups, limit: request.limit) {
+                try passes($0, firstPhraseMet: query.terms.isEmpty)
+            }
         }
         // Text, or no place at all: every candidate is checked, and the best kept in a bounded list.
         var best = TopResults(limit: request.limit)
@@ -69,7 +82,9 @@ public final class SpotSearch: @unchecked Sendable {
             if let region = request.region, !region.contains(coordinate) { return }
             let distance = origin.map { coordinate.distance(to: $0) }
             if let distance, let radius = request.radius, distance > radius { return }
-            best.offer(ResultKey(distance: distance ?? 0, rank: rank, ref: try index.ref(at: spot)), spot: spot, distance: distance)
+            best.offer(
+                ResultKey(distance: distance ?? 0, rank: rank, ref: try index.ref(at: spot)), spot: spot,
+                distance: distance)
         }
         if let first = query.terms.first {
             let matches = try nameMatches([first])
@@ -161,7 +176,9 @@ public final class SpotSearch: @unchecked Sendable {
 
     /// The first `limit` spots that pass, merging each group's lists by reference rank, group
     /// after group; a spot is taken once. Only about `limit` entries of each list are read.
-    private func firstInReferenceOrder(_ groups: [[RankList]], limit: Int, passes: (Int) throws -> Bool) throws -> [(spot: Int, distance: Double?)] {
+    private func firstInReferenceOrder(_ groups: [[RankList]], limit: Int, passes: (Int) throws -> Bool) throws -> [(
+        spot: Int, distance: Double?
+    )] {
         var found: [(spot: Int, distance: Double?)] = []
         var seen = Set<Int>()
         for var lists in groups {
@@ -223,12 +240,14 @@ public final class SpotSearch: @unchecked Sendable {
         guard limit > 0 else { return [] }
         var best = TopResults(limit: limit)
         let keeping = { (box: GeoBox) in region?.intersects(box) ?? true }
-        try index.tree.nearest(to: origin, keeping: keeping, within: { best.distanceBound(within: maximum) }) { spots, bound in
+        try index.tree.nearest(to: origin, keeping: keeping, within: { best.distanceBound(within: maximum) }) {
+            spots, bound in
             var farthest = best.distanceBound(within: maximum)
             for spot in spots {
                 let coordinate = try index.coordinate(at: spot)
                 if let region, !region.contains(coordinate) { continue }
-                guard bound.alongMeridian(coordinate.latitudeE7, coordinate.latitudeE7) <= farthest, try passes(spot) else {
+                guard bound.alongMeridian(coordinate.latitudeE7, coordinate.latitudeE7) <= farthest, try passes(spot)
+                else {
                     continue
                 }
                 let distance = coordinate.distance(to: origin)

@@ -9,7 +9,8 @@ public enum SearchText {
     /// The words of `text`, folded.
     public static func words(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
-        let decomposed = text.precomposedStringWithCompatibilityMapping.lowercased().decomposedStringWithCanonicalMapping
+        let decomposed = text.precomposedStringWithCompatibilityMapping.lowercased()
+            .decomposedStringWithCanonicalMapping
         var words: [String] = []
         var word = String.UnicodeScalarView()
         var previousIsLatin = false

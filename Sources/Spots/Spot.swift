@@ -99,7 +99,8 @@ public struct Spot: Hashable, Sendable {
     public static func languageCode(ofNameKey key: String) -> String? {
         guard let code = key.suffix(afterPrefix: "name:") else { return nil }
         let letters = code.prefix { $0.isASCII && $0.isLetter }
-        let isCode = (2...3).contains(letters.count)
+        let isCode =
+            (2...3).contains(letters.count)
             && code.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         return isCode ? code : nil
     }

@@ -142,11 +142,14 @@ enum BuildCommand {
         _ statistics: BuildStatistics, bytes: Int, build: SpotBuild, since started: Date
     ) -> String {
         let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
-        let areas = build.pipeline.areas
-            ? "\(NumberText.grouped(statistics.ways)) ways and \(NumberText.grouped(statistics.relations)) relations, " : ""
+        let areas =
+            build.pipeline.areas
+            ? "\(NumberText.grouped(statistics.ways)) ways and \(NumberText.grouped(statistics.relations)) relations, "
+            : ""
         let pieces = statistics.parallelPieces + statistics.sequentialPieces
         let threads = "\(build.threads) thread\(build.threads == 1 ? "" : "s")"
-        return "\(NumberText.grouped(statistics.spots)) spots from \(NumberText.grouped(statistics.nodes)) nodes, " + areas
+        return "\(NumberText.grouped(statistics.spots)) spots from \(NumberText.grouped(statistics.nodes)) nodes, "
+            + areas
             + "\(ProgressBar.bytes(bytes)), in \(seconds) s; XML in \(NumberText.grouped(pieces)) pieces, "
             + "\(NumberText.grouped(statistics.parallelPieces)) parsed apart (\(threads)), "
             + "\(NumberText.grouped(statistics.sequentialPieces)) in order, "
