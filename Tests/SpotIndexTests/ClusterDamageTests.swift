@@ -2,6 +2,7 @@ import Foundation
 import SpotCluster
 import SpotIndex
 import Spots
+import SpotTestSupport
 import Testing
 
 @Suite("Damaged cluster levels")

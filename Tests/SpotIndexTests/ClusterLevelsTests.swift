@@ -3,6 +3,7 @@ import SeededRandom
 import SpotCluster
 import SpotIndex
 import Spots
+import SpotTestSupport
 import Testing
 
 /// Random spots crowded into a few towns (so that clusters of every size form, above and below

@@ -1,6 +1,7 @@
 import Foundation
 import SpotIndex
 import Spots
+import SpotTestSupport
 import Testing
 
 /// What reading a possibly damaged index came to.

@@ -2,6 +2,7 @@ import SeededRandom
 import Foundation
 import SpotIndex
 import Spots
+import SpotTestSupport
 import Testing
 
 /// The index's own structures: Hilbert order of the spots, the packed R-tree, the reference

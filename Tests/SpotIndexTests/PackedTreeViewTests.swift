@@ -2,6 +2,7 @@ import Foundation
 import SeededRandom
 import SpotIndex
 import Spots
+import SpotTestSupport
 import Testing
 
 /// The packed trees read in place (TREE, and each zoom's tree in CTRE), against brute force over

@@ -1,6 +1,7 @@
 import Foundation
 import SpotIndex
 import Spots
+import SpotTestSupport
 import Testing
 
 @Suite("Index round trip")
