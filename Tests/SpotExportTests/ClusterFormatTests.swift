@@ -4,6 +4,7 @@ import SpotExport
 import SpotIndex
 import SpotSearch
 import Spots
+import SpotTestSupport
 import Testing
 
 @Suite("Cluster output")
@@ -22,9 +23,8 @@ struct ClusterFormatTests {
     static func rendered(
         _ items: (SpotIndexReader) throws -> [ClusterItem], as format: ClusterFormat
     ) throws -> String {
-        try withIndex([NDJSONTests.full, NDJSONTests.bare]) { index in
-            utf8Text(try format.render(try items(index), of: index))
-        }
+        let index = try openIndex(of: [NDJSONTests.full, NDJSONTests.bare])
+        return utf8Text(try format.render(try items(index), of: index))
     }
 
     /// The number of the spot `ref` in `index`.
@@ -98,7 +98,7 @@ struct ClusterFormatTests {
     @Test("no items: an empty FeatureCollection like the export's, or no lines")
     func empty() throws {
         let geojson = try Self.rendered({ _ in [] }, as: .geojson)
-        let export = try withIndex([]) { try exported($0, as: .geojson) }
+        let export = try exported(try openIndex(of: []), as: .geojson)
         #expect(geojson == export)
         #expect(try Self.rendered({ _ in [] }, as: .ndjson).isEmpty)
     }

@@ -2,6 +2,7 @@ import Foundation
 import SpotExport
 import SpotIndex
 import Spots
+import SpotTestSupport
 import Testing
 
 @Suite("NDJSON export")
@@ -146,33 +147,31 @@ struct NDJSONTests {
         var factory = SpotFactory(seed: 5)
         let spots = factory.uniqueSpots(60)
         let written = byReference(spots)
-        try withIndex(spots) { index in
-            let text = try exported(index, as: .ndjson)
-            #expect(text.hasSuffix("\n"))
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-            #expect(lines.count == spots.count)
-            var seen: Set<OSMRef> = []
-            for (position, line) in lines.enumerated() {
-                let ref = try index.ref(at: position)
-                #expect(seen.insert(ref).inserted)
-                let spot = try #require(written[ref])
-                #expect(String(line) == ndjsonText(spot), "line \(position) is spot \(position) of the index")
-                #expect(String(line) == ndjsonText(try index.spot(at: position)))
-                let json = try OrderedJSON.parse(String(line))
-                #expect(json.keys == Self.keyOrder)
-                #expect(json["osm_id"] == .number(String(spot.ref.id)))
-                #expect(json["name"] == (spot.name.map(OrderedJSON.string) ?? .null))
-                #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
-            }
-            #expect(seen == Set(written.keys))
+        let index = try openIndex(of: spots)
+        let text = try exported(index, as: .ndjson)
+        #expect(text.hasSuffix("\n"))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == spots.count)
+        var seen: Set<OSMRef> = []
+        for (position, line) in lines.enumerated() {
+            let ref = try index.ref(at: position)
+            #expect(seen.insert(ref).inserted)
+            let spot = try #require(written[ref])
+            #expect(String(line) == ndjsonText(spot), "line \(position) is spot \(position) of the index")
+            #expect(String(line) == ndjsonText(try index.spot(at: position)))
+            let json = try OrderedJSON.parse(String(line))
+            #expect(json.keys == Self.keyOrder)
+            #expect(json["osm_id"] == .number(String(spot.ref.id)))
+            #expect(json["name"] == (spot.name.map(OrderedJSON.string) ?? .null))
+            #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
         }
+        #expect(seen == Set(written.keys))
     }
 
     @Test("exporting an empty index writes nothing")
     func emptyIndex() throws {
-        try withIndex([]) { index in
-            let text = try exported(index, as: .ndjson)
-            #expect(text.isEmpty)
-        }
+        let index = try openIndex(of: [])
+        let text = try exported(index, as: .ndjson)
+        #expect(text.isEmpty)
     }
 }
