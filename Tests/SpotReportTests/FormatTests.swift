@@ -5,6 +5,7 @@ import FoundationXML
 import SpotIndex
 @testable import SpotReport
 import Spots
+import SpotTestSupport
 import Testing
 
 /// The figures of one category as a format carries them: the count, the share and each

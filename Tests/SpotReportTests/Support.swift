@@ -3,7 +3,7 @@ import SpotIndex
 import SpotPipeline
 @testable import SpotReport
 import Spots
-import Testing
+import SpotTestSupport
 
 /// Indexes for the report tests: the embedded sample built in process, and hand-made ones.
 enum Fixtures {
@@ -15,11 +15,7 @@ enum Fixtures {
     static let cafeTags = ["amenity=cafe", "amenity=ice_cream", "amenity=internet_cafe"]
 
     /// A folder for this test run's indexes, removed by nobody: the system cleans its temporary folder.
-    static let folder: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("SpotReportTests-" + UUID().uuidString)
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    static let folder = try! TemporaryFolder("SpotReportTests")
 
     /// The sample built with the default pipeline.
     static let sample: String = try! build(name: "sample")
@@ -34,16 +30,12 @@ enum Fixtures {
         pipeline.inputs = [helsinki]
         change(&pipeline)
         let (bytes, _) = try SpotBuild(pipeline: pipeline).run()
-        let path = folder.appendingPathComponent(name + ".spots").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        return try folder.write(bytes, to: name + ".spots")
     }
 
     /// Writes `spots` (with `metadata`) as an index and returns its path.
     static func write(_ spots: [Spot], metadata: IndexMetadata = Fixtures.metadata(), name: String = UUID().uuidString) throws -> String {
-        let path = folder.appendingPathComponent(name + ".spots").path
-        try Data(SpotIndexWriter.encode(spots, metadata: metadata)).write(to: URL(fileURLWithPath: path))
-        return path
+        try folder.write(SpotIndexWriter.encode(spots, metadata: metadata), to: name + ".spots")
     }
 
     /// Metadata of a hand-made index, with `unmapped` tag counts recorded by a categorize stage.
@@ -71,40 +63,4 @@ enum Fixtures {
     static func report(_ path: String, against older: String? = nil, maxDrop: Double = Report.defaultMaxDrop) throws -> Report {
         try Report(index: SpotIndexReader(path: path), against: older.map(SpotIndexReader.init), maxDrop: maxDrop)
     }
-}
-
-/// The records of RFC 4180 CSV text: fields split at commas outside quotes, records at CRLF.
-func parseCSV(_ text: String) throws -> [[String]] {
-    var records: [[String]] = []
-    var record: [String] = []
-    var field = ""
-    var quoted = false
-    var characters = text.makeIterator()
-    var pending: Character? = nil
-    while let character = pending ?? characters.next() {
-        pending = nil
-        if quoted {
-            if character == "\"" {
-                let next = characters.next()
-                if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
-            } else {
-                field.append(character)
-            }
-        } else if character == "\"" {
-            quoted = true
-        } else if character == "," {
-            record.append(field)
-            field = ""
-        } else if character == "\r\n" {
-            record.append(field)
-            records.append(record)
-            record = []
-            field = ""
-        } else {
-            try #require(character != "\n" && character != "\r", "a bare line break outside quotes")
-            field.append(character)
-        }
-    }
-    try #require(record.isEmpty && field.isEmpty && !quoted, "the text does not end with CRLF")
-    return records
 }
