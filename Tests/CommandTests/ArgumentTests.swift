@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 @Suite("Arguments: typed values, one error style, usage from the option table")
@@ -43,11 +44,11 @@ struct ArgumentTests {
 
     @Test("a bad number or choice is one line in one style, then the command's usage; exit 64")
     func oneErrorStyle() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = directory.appendingPathComponent("himeji.spots").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let index = folder.path("himeji.spots")
         try #require(try SpotsCLI.run(["build", himeji, "-o", index, "-q"]).status == 0)
-        let out = directory.appendingPathComponent("x.spots").path
+        let out = folder.path("x.spots")
         let cases: [([String], String)] = [
             (["search", index, "--limit", "x"], "--limit: expected a whole number of at least 0, got 'x'"),
             (["search", index, "--near", "34.8,134.7", "--radius", "-5"],
@@ -77,14 +78,14 @@ struct ArgumentTests {
             #expect(lines.first == "spots: " + message, "\(arguments)")
             #expect(lines.dropFirst() == [try Self.help(arguments[0]).usage], "\(arguments)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["himeji.spots"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["himeji.spots"])
     }
 
     @Test("--version and every index's generator name one version")
     func version() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = directory.appendingPathComponent("himeji.spots").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let index = folder.path("himeji.spots")
         try #require(try SpotsCLI.run(["build", himeji, "-o", index, "-q"]).status == 0)
         let version = try SpotsCLI.run(["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("spots 0."))

@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -7,14 +8,15 @@ import Glibc
 
 /// A folder with a pipeline file for `spots refresh`: input `city.osm`, output `out/city.spots`.
 private struct RefreshFolder {
-    let url: URL
+    let folder: TemporaryFolder
+    var url: URL { folder.url }
     var pipeline: String { url.appendingPathComponent("city.json").path }
     var input: URL { url.appendingPathComponent("city.osm") }
     var output: URL { url.appendingPathComponent("out/city.spots") }
     func generation(_ name: String) -> URL { url.appendingPathComponent("out/city.\(name).spots") }
 
     init(keep: Int = 3) throws {
-        url = try SpotsCLI.temporaryDirectory()
+        folder = try TemporaryFolder()
         try FileManager.default.createDirectory(at: url.appendingPathComponent("out"), withIntermediateDirectories: true)
         let settings = #"{"inputs": ["city.osm"], "output": "out/city.spots", "gates": {"min_spots": 5, "max_drop": 0.2}, "keep": \#(keep)}"#
         try settings.write(toFile: pipeline, atomically: true, encoding: .utf8)
@@ -22,13 +24,8 @@ private struct RefreshFolder {
 
     /// Writes an input of `cafes` cafés and `restaurants` restaurants, their ids from `firstID`.
     func writeInput(cafes: Int, restaurants: Int, firstID: Int = 1) throws {
-        var xml = "<?xml version='1.0' encoding='UTF-8'?>\n<osm version=\"0.6\">\n"
-        for number in 0..<(cafes + restaurants) {
-            let kind = number < cafes ? "cafe" : "restaurant"
-            let latitude = 60.1 + Double(number) * 0.001
-            xml += "  <node id=\"\(firstID + number)\" lat=\"\(latitude)\" lon=\"24.9\"><tag k=\"amenity\" v=\"\(kind)\"/><tag k=\"name\" v=\"Place \(firstID + number)\"/></node>\n"
-        }
-        try (xml + "</osm>\n").write(to: input, atomically: true, encoding: .utf8)
+        let xml = cityXML(cafes: cafes, restaurants: restaurants, firstID: firstID)
+        try xml.write(to: input, atomically: true, encoding: .utf8)
     }
 
     func refresh(_ flags: [String] = []) throws -> SpotsCLI.Run {
@@ -37,7 +34,7 @@ private struct RefreshFolder {
 
     func contents(_ file: URL) -> Data? { try? Data(contentsOf: file) }
 
-    func remove() { try? FileManager.default.removeItem(at: url) }
+    func remove() { folder.remove() }
 }
 
 @Suite("spots refresh: the nightly job that never publishes a bad index")

@@ -1,23 +1,24 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 /// Indexes of the sample for the report tests: with the default pipeline, and without cafes.
 private struct ReportIndexes {
-    let directory: URL
+    let folder: TemporaryFolder
     let sample: String
     let withoutCafes: String
 
     init() throws {
-        directory = try SpotsCLI.temporaryDirectory()
-        sample = directory.appendingPathComponent("sample.spots").path
-        withoutCafes = directory.appendingPathComponent("no-cafes.spots").path
+        folder = try TemporaryFolder()
+        sample = folder.path("sample.spots")
+        withoutCafes = folder.path("no-cafes.spots")
         let build = try SpotsCLI.run(["build", helsinki, "-o", sample, "-q"])
         try #require(build.status == 0, "build failed: \(build.stderr)")
         // The default pipeline's exclusions, plus every value the category table maps to cafe.
         let defaults = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: SpotsCLI.root.appendingPathComponent("Pipelines/default.json"))) as? [String: Any])
         let exclude = try #require(defaults["exclude"] as? [String]) + ["amenity=cafe", "amenity=ice_cream", "amenity=internet_cafe"]
-        let pipeline = directory.appendingPathComponent("no-cafes.json")
+        let pipeline = folder.url.appendingPathComponent("no-cafes.json")
         try JSONSerialization.data(withJSONObject: ["exclude": exclude]).write(to: pipeline)
         let other = try SpotsCLI.run(["build", helsinki, "--pipeline", pipeline.path, "-o", withoutCafes, "-q"])
         try #require(other.status == 0, "build failed: \(other.stderr)")
@@ -29,7 +30,7 @@ struct ReportCommandTests {
     @Test("the report of an index agrees with its export: categories, attributes, languages, types, merged, extent")
     func agreesWithExport() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
+        defer { indexes.folder.remove() }
         let export = try SpotsCLI.run(["export", indexes.sample])
         try #require(export.status == 0)
         let spots = try export.output.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -82,7 +83,7 @@ struct ReportCommandTests {
     @Test("against a build without cafes: exit 0, the cafe category flagged in the report and on standard error")
     func flagsRemovedCategory() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
+        defer { indexes.folder.remove() }
         let json = try SpotsCLI.run(["report", indexes.withoutCafes, "--against", indexes.sample, "--format", "json", "--max-drop", "0.5"])
         #expect(json.status == 0)
         #expect(json.stderr == "spots: warning: cafe fell from 88 to 0 spots (-100.0%), more than the 50.0% allowed\n")
@@ -107,7 +108,7 @@ struct ReportCommandTests {
     @Test("usage errors exit 64 with a message naming the argument")
     func usageErrors() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
+        defer { indexes.folder.remove() }
         let index = indexes.sample
         let cases: [([String], String)] = [
             (["report"], "missing <index>"),
@@ -133,14 +134,14 @@ struct ReportCommandTests {
     @Test("a damaged index exits 65 and a missing one 66, as INDEX or as --against")
     func badIndexes() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
-        let damaged = indexes.directory.appendingPathComponent("damaged.spots")
+        defer { indexes.folder.remove() }
+        let damaged = indexes.folder.url.appendingPathComponent("damaged.spots")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: indexes.sample))
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: damaged)
-        let garbage = indexes.directory.appendingPathComponent("garbage.spots")
+        let garbage = indexes.folder.url.appendingPathComponent("garbage.spots")
         try Data("not an index".utf8).write(to: garbage)
-        let missing = indexes.directory.appendingPathComponent("missing.spots").path
+        let missing = indexes.folder.path("missing.spots")
         for (arguments, status) in [
             (["report", damaged.path], Int32(65)), (["report", garbage.path, "--format", "html"], 65),
             (["report", indexes.sample, "--against", damaged.path], 65), (["report", missing], 66),
@@ -157,13 +158,13 @@ struct ReportCommandTests {
     @Test("-o writes the report atomically: the whole file on success, the previous file on failure, 73 when it cannot be created")
     func writesAtomically() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
-        let folder = indexes.directory.appendingPathComponent("out")
+        defer { indexes.folder.remove() }
+        let folder = indexes.folder.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let output = folder.appendingPathComponent("report.html")
         try Data("previous".utf8).write(to: output)
 
-        let broken = indexes.directory.appendingPathComponent("garbage.spots")
+        let broken = indexes.folder.url.appendingPathComponent("garbage.spots")
         try Data("not an index".utf8).write(to: broken)
         #expect(try SpotsCLI.run(["report", broken.path, "--format", "html", "-o", output.path]).status == 65)
         #expect(try String(contentsOf: output, encoding: .utf8) == "previous")
@@ -184,7 +185,7 @@ struct ReportCommandTests {
     @Test("every format is written; the text report has its sections")
     func formats() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
+        defer { indexes.folder.remove() }
         let text = try SpotsCLI.run(["report", indexes.sample])
         #expect(text.status == 0)
         for section in ["TOTALS", "CATEGORIES", "TO DO", "amenity=embassy", "NAMES BY LANGUAGE", "WHERE", "(MINLON,MINLAT,MAXLON,MAXLAT)"] {

@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 @testable import OSMXML
@@ -45,12 +46,11 @@ struct References: OSMElementHandler {
 func read(
     _ text: String, filter: OSMElementFilter = OSMElementFilter(types: [.node, .way, .relation]), limits: OSMReadLimits = .standard
 ) throws -> (elements: [Collector.Element], summary: OSMReadSummary) {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("osmxml-\(UUID().uuidString).osm")
-    try Data(text.utf8).write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    var collector = Collector()
-    let summary = try OSMReader(file: url.path, filter: filter, limits: limits).read(into: &collector)
-    return (collector.elements, summary)
+    try withTemporaryFile(Array(text.utf8), named: "input.osm") { path in
+        var collector = Collector()
+        let summary = try OSMReader(file: path, filter: filter, limits: limits).read(into: &collector)
+        return (collector.elements, summary)
+    }
 }
 
 @Suite("OSMReader")
@@ -75,14 +75,14 @@ struct OSMReaderTests {
     @Test("ways carry their node references and relations their members")
     func deliversReferences() throws {
         var collector = References()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("osmxml-\(UUID().uuidString).osm")
-        try Data("""
+        let xml = """
             <osm><way id="3"><nd ref="1"/><nd ref="-2"/><nd ref="8592764893"/><tag k="a" v="b"/></way>
             <relation id="4"><member type="way" ref="3" role="outer"/><member type="node" ref="1" role=""/>
             <member type="area" ref="x"/></relation></osm>
-            """.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        _ = try OSMReader(file: url.path, filter: OSMElementFilter(types: [.way, .relation])).read(into: &collector)
+            """
+        try withTemporaryFile(Array(xml.utf8), named: "input.osm") { path in
+            _ = try OSMReader(file: path, filter: OSMElementFilter(types: [.way, .relation])).read(into: &collector)
+        }
         #expect(collector.refs == [[1, -2, 8_592_764_893], []])
         #expect(collector.members == [[], ["way 3 outer", "node 1 ", "nil nil "]])
     }
@@ -174,15 +174,14 @@ struct OSMReaderTests {
 
     @Test("other compressions and PBF are named in the refusal")
     func namesUnsupportedFormats() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("x-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: url) }
         for (bytes, name) in [(Array("BZh91AY&SY".utf8), "bzip2"), ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0, 0], "xz"),
                               ([0, 0, 0, 13, 0x0A, 0x09] + Array("OSMHeader".utf8), "OSM PBF")] {
-            try Data(bytes).write(to: url)
-            var collector = Collector()
-            #expect {
-                _ = try OSMReader(file: url.path, filter: OSMElementFilter(types: [.node])).read(into: &collector)
-            } throws: { ($0 as! OSMInputError).message.hasPrefix(name + " input is not supported") }
+            try withTemporaryFile(bytes, named: "x") { path in
+                var collector = Collector()
+                #expect {
+                    _ = try OSMReader(file: path, filter: OSMElementFilter(types: [.node])).read(into: &collector)
+                } throws: { ($0 as! OSMInputError).message.hasPrefix(name + " input is not supported") }
+            }
         }
     }
 }

@@ -92,7 +92,7 @@ struct PlainNodeTests {
         for (indent, lineEnd) in [("  ", "\n"), (nil, "\n"), ("", "\r\n"), ("", "\r")] {
             let text = document(indent: indent, lineEnd: lineEnd, nodes: 60, insertions: insertions)
             for filter in [allTypes, poiNodes, areaElements] {
-                let (reference, cut) = expectSameOutcome(Array(text.utf8), pieceSizes: somePieces, filter: filter)
+                let (reference, cut) = try expectSameOutcome(Array(text.utf8), pieceSizes: somePieces, filter: filter)
                 #expect(reference.error == nil)
                 #expect(reference.summary.newestTimestamp == "2030-01-01T00:00:00Z")
                 #expect(reference.summary.deleted == 2 && reference.summary.plainNodes == 0)
@@ -113,7 +113,7 @@ struct PlainNodeTests {
         ] {
             for indent in ["  ", nil] {
                 let text = document(indent: indent, nodes: 40, insertions: [21: insertion])
-                let (reference, _) = expectSameOutcome(Array(text.utf8), pieceSizes: somePieces)
+                let (reference, _) = try expectSameOutcome(Array(text.utf8), pieceSizes: somePieces)
                 #expect(reference.error != nil, "\(insertion)")
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 @testable import SpotPipeline
@@ -6,12 +7,10 @@ import Testing
 
 /// Writes `text` as a pipeline file in a fresh folder and loads it.
 func loadPipeline(_ text: String, files: [String: String] = [:]) throws -> Pipeline {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    for (name, contents) in files { try Data(contents.utf8).write(to: directory.appendingPathComponent(name)) }
-    let path = directory.appendingPathComponent("city.json").path
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    return try Pipeline.load(path)
+    try withTemporaryFolder { folder in
+        for (name, contents) in files { try folder.write(contents, to: name) }
+        return try Pipeline.load(try folder.write(text, to: "city.json"))
+    }
 }
 
 /// The error loading `text` gives: its JSON path and message.

@@ -2,35 +2,24 @@ import Foundation
 import SpotIndex
 import SpotPipeline
 import Spots
+import SpotTestSupport
 import Testing
-
-/// A fresh directory for one test.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 @Suite("SpotBuild")
 struct SpotBuildTests {
     /// Builds `documents` (written to files in order) with the default pipeline (changed by
     /// `configure`) and opens the result.
     func build(_ documents: [String], sourceDateEpoch: Int? = nil, configure: (inout Pipeline) -> Void = { _ in }) throws -> (SpotIndexReader, BuildStatistics) {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var inputs: [String] = []
-        for (number, document) in documents.enumerated() {
-            let url = directory.appendingPathComponent("\(number).osm")
-            try Data(document.utf8).write(to: url)
-            inputs.append(url.path)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inputs = try documents.enumerated().map { number, document in
+            try folder.write(document, to: "\(number).osm")
         }
         var pipeline = try Pipeline.defaults()
         pipeline.inputs = inputs
         configure(&pipeline)
         let (bytes, statistics) = try SpotBuild(pipeline: pipeline, sourceDateEpoch: sourceDateEpoch).run()
-        let index = directory.appendingPathComponent("out.spots")
-        try Data(bytes).write(to: index)
-        return (try SpotIndexReader(path: index.path), statistics)
+        return (try SpotIndexReader(path: try folder.write(bytes, to: "out.spots")), statistics)
     }
 
     @Test("amenity wins over tourism; the tag's value is the kind; attributes are kept")
@@ -100,49 +89,49 @@ struct SpotBuildTests {
 struct AtomicOutputTests {
     @Test("commit replaces the output; until then it holds what it held")
     func commitReplaces() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("out.bin").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("out.bin")
         try Data("old".utf8).write(to: URL(fileURLWithPath: path))
         let output = try AtomicOutput(path: path)
         try output.write(Array("new".utf8))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
         try output.commit()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "new")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.bin"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.bin"])
     }
 
     @Test("an output that is discarded or dropped leaves nothing behind")
     func discardLeavesNothing() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("out.bin").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("out.bin")
         do {
             let output = try AtomicOutput(path: path)
             try output.write(Array("partial".utf8))
         }
         let discarded = try AtomicOutput(path: path)
         discarded.discard()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
     @Test("stale temporaries of dead processes are removed; a live process's are kept")
     func removesStaleTemporaries() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let dead = directory.appendingPathComponent(".out.bin.tmp.2147483646")
-        let live = directory.appendingPathComponent(".out.bin.tmp.1")  // init, always running
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let dead = folder.url.appendingPathComponent(".out.bin.tmp.2147483646")
+        let live = folder.url.appendingPathComponent(".out.bin.tmp.1")  // init, always running
         for url in [dead, live] { try Data().write(to: url) }
-        let output = try AtomicOutput(path: directory.appendingPathComponent("out.bin").path)
+        let output = try AtomicOutput(path: folder.path("out.bin"))
         output.discard()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [".out.bin.tmp.1"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [".out.bin.tmp.1"])
     }
 
     @Test("a missing directory or a directory in the way cannot be created")
     func refusesUncreatable() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        #expect { try AtomicOutput(path: directory.path + "/missing/out.bin") } throws: { ($0 as! OutputError).kind == .cannotCreate }
-        #expect { try AtomicOutput(path: directory.path) } throws: { ($0 as! OutputError).kind == .cannotCreate }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect { try AtomicOutput(path: folder.url.path + "/missing/out.bin") } throws: { ($0 as! OutputError).kind == .cannotCreate }
+        #expect { try AtomicOutput(path: folder.url.path) } throws: { ($0 as! OutputError).kind == .cannotCreate }
     }
 }

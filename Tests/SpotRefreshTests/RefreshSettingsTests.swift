@@ -1,12 +1,13 @@
 import Foundation
 import SpotPipeline
+import SpotTestSupport
 import Testing
 
 @testable import SpotRefresh
 
 /// The refresh settings of the pipeline file `text`, written to a fresh folder.
 func refreshSettings(_ text: String) throws -> RefreshSettings {
-    let folder = try TestFolder()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     return try RefreshSettings(try Pipeline.load(try folder.write(text, to: "city.json")))
 }
@@ -45,7 +46,7 @@ struct RefreshSettingsTests {
 
     @Test("a build reads a pipeline file whose refresh fields only the refresh checks")
     func buildLeavesRefreshFields() throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pipeline = try Pipeline.load(try folder.write(#"{"keep": 0}"#, to: "city.json"))
         #expect(pipeline.refreshFields.fields["keep"]?.path == ".keep")
@@ -55,7 +56,7 @@ struct RefreshSettingsTests {
 
     @Test("a refresh needs inputs and an output")
     func needsInputsAndOutput() throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let noInputs = try Pipeline.load(try folder.write(#"{"output": "city.spots"}"#, to: "a.json"))
         #expect(throws: PipelineError.self) { try noInputs.refreshOutput() }

@@ -4,6 +4,7 @@ import SpotCluster
 import SpotIndex
 import SpotPipeline
 import Spots
+import SpotTestSupport
 import Testing
 
 @testable import SpotSearch
@@ -35,11 +36,7 @@ func clusteringSpots(_ count: Int, seed: UInt64) -> [Spot] {
 
 /// A search over an index of `spots`, with cluster levels made with `clusters` when given.
 func clusterSearch(_ spots: [Spot], clusters: ClusterSettings? = .standard) throws -> SpotSearch {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("clusters-\(UUID().uuidString).spots")
-    let metadata = IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bbox: nil, statistics: [:])
-    try Data(SpotIndexWriter.encode(spots, metadata: metadata, clusters: clusters)).write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try SpotSearch(index: try SpotIndexReader(path: url.path))
+    try SpotSearch(index: try openIndex(of: spots, clusters: clusters))
 }
 
 let worldRegion = GeoBox.world
@@ -105,10 +102,8 @@ struct ClusterSearchTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var pipeline = try Pipeline.defaults()
         pipeline.inputs = [root.appendingPathComponent("Samples/helsinki-center.osm.gz").path]
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("city-\(UUID().uuidString).spots")
-        try Data(try SpotBuild(pipeline: pipeline, sourceDateEpoch: 0).run().index).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let search = try SpotSearch(index: try SpotIndexReader(path: url.path))
+        let built = try SpotBuild(pipeline: pipeline, sourceDateEpoch: 0).run()
+        let search = try SpotSearch(index: try openIndex(built.index))
         let top = try search.clusters(ClusterRequest(region: worldRegion, zoom: 0))
         #expect((1...5).contains(top.count))
         guard case .cluster(let city)? = top.first else { Issue.record("no cluster at zoom 0"); return }

@@ -3,6 +3,7 @@ import Foundation
 import SpotIndex
 import SpotPipeline
 import Spots
+import SpotTestSupport
 import Testing
 
 @testable import SpotSearch
@@ -64,11 +65,7 @@ struct Oracle {
 
 /// Writes `spots` as an index and opens a search over it.
 func searchOver(_ spots: [Spot], words: [String: [Category]] = [:]) throws -> SpotSearch {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString).spots")
-    let metadata = IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bbox: nil, statistics: [:])
-    try Data(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)).write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try SpotSearch(index: try SpotIndexReader(path: url.path))
+    try SpotSearch(index: try openIndex(of: spots, categoryWords: words))
 }
 
 /// Random requests of every kind around `spots`.
@@ -241,10 +238,7 @@ struct RealDataSearchTests {
         pipeline.keepAll = true
         pipeline.dedupe.enabled = false
         let (bytes, _) = try SpotBuild(pipeline: pipeline).run()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("real-\(UUID().uuidString).spots")
-        try Data(bytes).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let index = try SpotIndexReader(path: url.path)
+        let index = try openIndex(bytes)
         let search = try SpotSearch(index: index)
         let spots = try (0..<index.count).map { try index.spot(at: $0) }
         #expect(spots.count == 3135)
