@@ -1,5 +1,6 @@
 /// A departure from RFC 4180 found reading CSV text.
 public struct CSVError: Error, CustomStringConvertible {
+    /// What is wrong, and where (a scalar offset) when it is one place.
     public var description: String
 
     init(_ description: String) { self.description = description }
