@@ -70,25 +70,40 @@ let package = Package(
                 "ProcessSupport",
             ]),
 
-        .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML"]),
+        // What the test targets share: the random spot factory, a CSV reader, temporary folders
+        // and index files.
+        .target(
+            name: "SpotTestSupport", dependencies: ["Spots", "SpotIndex", "SpotCluster", "SeededRandom"],
+            path: "Tests/SpotTestSupport"),
+        .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML", "SpotTestSupport"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
         .testTarget(name: "OSMGeometryTests", dependencies: ["OSMGeometry", "Spots"]),
         .testTarget(name: "SpotClusterTests", dependencies: ["SpotCluster", "Spots", "SeededRandom"]),
         .testTarget(
-            name: "SpotIndexTests", dependencies: ["SpotIndex", "Spots", "SpotCluster", "CZlib", "SeededRandom"]),
+            name: "SpotIndexTests",
+            dependencies: ["SpotIndex", "Spots", "SpotCluster", "CZlib", "SeededRandom", "SpotTestSupport"]),
         .testTarget(
             name: "SpotPipelineTests",
-            dependencies: ["SpotPipeline", "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster"]),
+            dependencies: [
+                "SpotPipeline", "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster", "SpotTestSupport",
+            ]),
         .testTarget(
             name: "SpotSearchTests",
-            dependencies: ["SpotSearch", "SpotIndex", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom"]),
+            dependencies: [
+                "SpotSearch", "SpotIndex", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom", "SpotTestSupport",
+            ]),
         .testTarget(name: "SpotJSONTests", dependencies: ["SpotJSON"]),
         .testTarget(
             name: "SpotExportTests",
-            dependencies: ["SpotExport", "Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SeededRandom"]),
-        .testTarget(name: "SpotReportTests", dependencies: ["SpotReport", "SpotIndex", "Spots", "SpotPipeline"]),
+            dependencies: [
+                "SpotExport", "Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SeededRandom", "SpotTestSupport",
+            ]),
         .testTarget(
-            name: "SpotRefreshTests", dependencies: ["SpotRefresh", "SpotPipeline", "SpotIndex", "SpotReport"]),
-        .testTarget(name: "CommandTests", dependencies: ["spots"]),
+            name: "SpotReportTests",
+            dependencies: ["SpotReport", "SpotIndex", "Spots", "SpotPipeline", "SpotTestSupport"]),
+        .testTarget(
+            name: "SpotRefreshTests",
+            dependencies: ["SpotRefresh", "SpotPipeline", "SpotIndex", "SpotReport", "SpotTestSupport"]),
+        .testTarget(name: "CommandTests", dependencies: ["spots", "SpotTestSupport"]),
     ]
 )

@@ -1,8 +1,10 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 /// Whether osmium-tool runs here (the independent reader of area geometry).
-let hasOsmium: Bool = (try? shell("osmium --version >/dev/null 2>&1 && echo yes"))
+let hasOsmium: Bool =
+    (try? shell("osmium --version >/dev/null 2>&1 && echo yes"))
     .map { String(decoding: $0, as: UTF8.self).hasPrefix("yes") } ?? false
 
 /// A spot's reference as the export writes it: ("way", 45).
@@ -32,7 +34,8 @@ func polygonHolds(_ coordinates: [[[Any]]], x: Double, y: Double) -> Bool {
 
 /// The distance in fixed-point units from (x, y) to segment p–q.
 func segmentDistance(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double), x: Double, y: Double) -> Double {
-    let dx = q.x - p.x, dy = q.y - p.y
+    let dx = q.x - p.x
+    let dy = q.y - p.y
     let t = dx == 0 && dy == 0 ? 0 : max(0, min(1, ((x - p.x) * dx + (y - p.y) * dy) / (dx * dx + dy * dy)))
     return ((p.x + t * dx - x) * (p.x + t * dx - x) + (p.y + t * dy - y) * (p.y + t * dy - y)).squareRoot()
 }
@@ -41,28 +44,37 @@ func segmentDistance(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double), x
 struct AreaTests {
     let fixture = SpotsCLI.fixtures.appendingPathComponent("areas.osm").path
 
-    @Test("closed ways and multipolygons stand at a point inside them, open ways halfway along; broken ones are counted")
+    @Test(
+        "closed ways and multipolygons stand at a point inside them, open ways halfway along; broken ones are counted")
     func areaFixture() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let spots = try SpotsCLI.buildAndExport([fixture], flags: ["--keep-all", "--no-dedupe"], in: directory)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let spots = try SpotsCLI.buildAndExport([fixture], flags: ["--keep-all", "--no-dedupe"], in: folder)
         let byRef = Dictionary(uniqueKeysWithValues: spots.map { (reference($0), $0) })
         #expect(Set(byRef.keys) == ["node/17", "way/105", "way/106", "relation/200"])
         // The university's centroid (34.845, 134.695) falls in its hole: the point is on the
         // middle latitude, in the middle of the widest stretch inside.
-        #expect(sevenDecimals(byRef["relation/200"]?["lat"]) == "34.8450000" && sevenDecimals(byRef["relation/200"]?["lon"]) == "134.6910000")
-        #expect(sevenDecimals(byRef["way/105"]?["lat"]) == "34.8600000" && sevenDecimals(byRef["way/105"]?["lon"]) == "134.6950000")
-        #expect(sevenDecimals(byRef["way/106"]?["lat"]) == "34.8750000" && sevenDecimals(byRef["way/106"]?["lon"]) == "134.6950000")
-        let inspect = try SpotsCLI.run(["inspect", directory.appendingPathComponent("out.spots").path]).output
+        #expect(
+            sevenDecimals(byRef["relation/200"]?["lat"]) == "34.8450000"
+                && sevenDecimals(byRef["relation/200"]?["lon"]) == "134.6910000")
+        #expect(
+            sevenDecimals(byRef["way/105"]?["lat"]) == "34.8600000"
+                && sevenDecimals(byRef["way/105"]?["lon"]) == "134.6950000")
+        #expect(
+            sevenDecimals(byRef["way/106"]?["lat"]) == "34.8750000"
+                && sevenDecimals(byRef["way/106"]?["lon"]) == "134.6950000")
+        let inspect = try SpotsCLI.run(["inspect", folder.path("out.spots")]).output
         #expect(inspect.contains("spots             4 (1 nodes, 2 ways, 1 relations)"), "\(inspect)")
-        #expect(inspect.contains("8 → 4 (broken_rings 1, missing_members 1, missing_nodes 1, not_multipolygons 1)"), "\(inspect)")
+        #expect(
+            inspect.contains("8 → 4 (broken_rings 1, missing_members 1, missing_nodes 1, not_multipolygons 1)"),
+            "\(inspect)")
     }
 
     @Test("a node inside a same-name area is that place: the node stays, filled from the area, the area merged")
     func nodeAbsorbsArea() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let spots = try SpotsCLI.buildAndExport([fixture], flags: [], in: directory)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let spots = try SpotsCLI.buildAndExport([fixture], flags: [], in: folder)
         let museum = try #require(spots.first { reference($0) == "node/17" })
         #expect(museum["merged"] as? [String] == ["w106"])
         #expect(museum["website"] as? String == "https://museum.example")
@@ -72,14 +84,15 @@ struct AreaTests {
 
     @Test("--no-areas and the pipeline's areas false read nodes only")
     func noAreas() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try SpotsCLI.buildAndExport([fixture], in: directory).map(reference) == ["node/17"])
-        let pipeline = directory.appendingPathComponent("nodes.json")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try SpotsCLI.buildAndExport([fixture], in: folder).map(reference) == ["node/17"])
+        let pipeline = folder.url.appendingPathComponent("nodes.json")
         try Data(#"{"areas": false, "keep_all": true}"#.utf8).write(to: pipeline)
-        let index = directory.appendingPathComponent("p.spots").path
+        let index = folder.path("p.spots")
         #expect(try SpotsCLI.run(["build", fixture, "--pipeline", pipeline.path, "-o", index, "-q"]).status == 0)
-        #expect(try SpotsCLI.run(["inspect", index]).output.contains("spots             1 (1 nodes, 0 ways, 0 relations)"))
+        #expect(
+            try SpotsCLI.run(["inspect", index]).output.contains("spots             1 (1 nodes, 0 ways, 0 relations)"))
     }
 
     @Test(
@@ -89,11 +102,14 @@ struct AreaTests {
         arguments: realExtracts.map(\.file).filter { $0 != "pois-union.osm.gz" })
     func matchesOsmium(_ file: String) throws {
         let input = SpotsCLI.sharedData.appendingPathComponent(file).path
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let ours = try SpotsCLI.buildAndExport([input], flags: ["--keep-all", "--no-dedupe"], in: directory).filter { $0["osm_type"] as? String != "node" }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let ours = try SpotsCLI.buildAndExport([input], flags: ["--keep-all", "--no-dedupe"], in: folder).filter {
+            $0["osm_type"] as? String != "node"
+        }
         let export = try shell(
-            "osmium export '\(input)' -f geojsonseq -x print_record_separator=false -a type,id --geometry-types=linestring,polygon")
+            "osmium export '\(input)' -f geojsonseq -x print_record_separator=false -a type,id --geometry-types=linestring,polygon"
+        )
         // osmium writes a closed way as a line and as a polygon: the polygon is its area.
         var theirs: [String: [String: Any]] = [:]
         for line in String(decoding: export, as: UTF8.self).split(separator: "\n") {

@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 @Suite("Arguments: typed values, one error style, usage from the option table")
@@ -43,32 +44,46 @@ struct ArgumentTests {
 
     @Test("a bad number or choice is one line in one style, then the command's usage; exit 64")
     func oneErrorStyle() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = directory.appendingPathComponent("himeji.spots").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let index = folder.path("himeji.spots")
         try #require(try SpotsCLI.run(["build", himeji, "-o", index, "-q"]).status == 0)
-        let out = directory.appendingPathComponent("x.spots").path
+        let out = folder.path("x.spots")
         let cases: [([String], String)] = [
             (["search", index, "--limit", "x"], "--limit: expected a whole number of at least 0, got 'x'"),
-            (["search", index, "--near", "34.8,134.7", "--radius", "-5"],
-             "--radius: expected a number of at least 0, got '-5'"),
+            (
+                ["search", index, "--near", "34.8,134.7", "--radius", "-5"],
+                "--radius: expected a number of at least 0, got '-5'"
+            ),
             (["search", index, "--near", "34.8,x,134.7"], "--near: expected LAT,LON in degrees, got '34.8,x,134.7'"),
-            (["search", index, "--bbox", "0,0,,1"],
-             "--bbox: expected MINLON,MINLAT,MAXLON,MAXLAT in degrees, got '0,0,,1'"),
+            (
+                ["search", index, "--bbox", "0,0,,1"],
+                "--bbox: expected MINLON,MINLAT,MAXLON,MAXLAT in degrees, got '0,0,,1'"
+            ),
             (["search", index, "--format", "csv"], "--format: expected table, ndjson or geojson, got 'csv'"),
-            (["cluster", index, "--bbox", "0,0,1,1", "--zoom", "31"],
-             "--zoom: expected a number from 0 to 30, got '31'"),
-            (["cluster", index, "--leaves", "0", "--offset", "x"],
-             "--offset: expected a whole number of at least 0, got 'x'"),
-            (["build", himeji, "-o", out, "--threads", "2000"],
-             "--threads: expected a whole number from 1 to 1024, got '2000'"),
-            (["build", himeji, "-o", out, "--max-tags", "0"],
-             "--max-tags: expected a whole number of at least 1, got '0'"),
+            (
+                ["cluster", index, "--bbox", "0,0,1,1", "--zoom", "31"],
+                "--zoom: expected a number from 0 to 30, got '31'"
+            ),
+            (
+                ["cluster", index, "--leaves", "0", "--offset", "x"],
+                "--offset: expected a whole number of at least 0, got 'x'"
+            ),
+            (
+                ["build", himeji, "-o", out, "--threads", "2000"],
+                "--threads: expected a whole number from 1 to 1024, got '2000'"
+            ),
+            (
+                ["build", himeji, "-o", out, "--max-tags", "0"],
+                "--max-tags: expected a whole number of at least 1, got '0'"
+            ),
             (["report", index, "--max-drop", "1.5"], "--max-drop: expected a number from 0 to 1, got '1.5'"),
             (["report", index, "--format", "pdf"], "--format: expected text, json, csv or html, got 'pdf'"),
             (["export", index, "--format", "xml"], "--format: expected ndjson, geojson or csv, got 'xml'"),
-            (["refresh", "--pipeline", "p.json", "--log-format", "xml"],
-             "--log-format: expected text or json, got 'xml'"),
+            (
+                ["refresh", "--pipeline", "p.json", "--log-format", "xml"],
+                "--log-format: expected text or json, got 'xml'"
+            ),
         ]
         for (arguments, message) in cases {
             let run = try SpotsCLI.run(arguments)
@@ -77,14 +92,14 @@ struct ArgumentTests {
             #expect(lines.first == "spots: " + message, "\(arguments)")
             #expect(lines.dropFirst() == [try Self.help(arguments[0]).usage], "\(arguments)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["himeji.spots"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["himeji.spots"])
     }
 
     @Test("--version and every index's generator name one version")
     func version() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = directory.appendingPathComponent("himeji.spots").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let index = folder.path("himeji.spots")
         try #require(try SpotsCLI.run(["build", himeji, "-o", index, "-q"]).status == 0)
         let version = try SpotsCLI.run(["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("spots 0."))

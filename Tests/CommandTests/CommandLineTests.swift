@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 /// The embedded real sample, always present.
@@ -9,12 +10,12 @@ let himeji = SpotsCLI.root.appendingPathComponent("Samples/himeji-castle.osm").p
 struct CommandLineTests {
     @Test("build then export round-trips the sample in all three formats")
     func roundTrip() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let spots = try SpotsCLI.buildAndExport([helsinki], in: directory)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let spots = try SpotsCLI.buildAndExport([helsinki], in: folder)
         #expect(spots.count == 1110)
         #expect(Set(spots.map { $0["osm_type"] as! String }) == ["node"])
-        let index = directory.appendingPathComponent("out.spots").path
+        let index = folder.path("out.spots")
 
         let geojson = try SpotsCLI.run(["export", index, "--format", "geojson"])
         let collection = try #require(JSONSerialization.jsonObject(with: geojson.stdout) as? [String: Any])
@@ -24,69 +25,81 @@ struct CommandLineTests {
         let first = try #require(features.first?["properties"] as? [String: Any])
         #expect(first["osm_id"] as? NSNumber == spots[0]["osm_id"] as? NSNumber)
 
-        let csvPath = directory.appendingPathComponent("spots.csv").path
+        let csvPath = folder.path("spots.csv")
         let csv = try SpotsCLI.run(["export", index, "--format=csv", "-o", csvPath])
         #expect(csv.status == 0 && csv.stdout.isEmpty)
         let rows = try String(contentsOfFile: csvPath, encoding: .utf8).components(separatedBy: "\r\n")
-        #expect(rows.first == "osm_type,osm_id,lat,lon,category,mapkit_category,kind,tag,name,phone,website,opening_hours,cuisine,wikidata,address")
+        #expect(
+            rows.first
+                == "osm_type,osm_id,lat,lon,category,mapkit_category,kind,tag,name,phone,website,opening_hours,cuisine,wikidata,address"
+        )
         #expect(rows.filter { $0.hasPrefix("node,") }.count == 1110)
     }
 
     @Test("the Japanese sample keeps its names, localized names and category")
     func keepsJapaneseNames() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let spots = try SpotsCLI.buildAndExport([himeji], in: directory)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let spots = try SpotsCLI.buildAndExport([himeji], in: folder)
         let castle = try #require(spots.first { ($0["names"] as? [String: String])?["en"] == "Himeji Castle" })
         #expect(castle["name"] as? String == "姫路城")
         #expect(castle["wikidata"] as? String == "Q188754")
-        #expect(spots.contains { $0["category"] as? String == "cafe" && $0["mapkit_category"] as? String == "MKPOICategoryCafe" })
+        #expect(
+            spots.contains {
+                $0["category"] as? String == "cafe" && $0["mapkit_category"] as? String == "MKPOICategoryCafe"
+            })
     }
 
     @Test("the same inputs give a byte-identical index; SOURCE_DATE_EPOCH sets the build time")
     func buildsReproducibly() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let a = directory.appendingPathComponent("a.spots").path
-        let b = directory.appendingPathComponent("b.spots").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let a = folder.path("a.spots")
+        let b = folder.path("b.spots")
         #expect(try SpotsCLI.run(["build", helsinki, "-o", a, "-q"]).status == 0)
         #expect(try SpotsCLI.run(["build", helsinki, "-o", b, "-q"]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
         #expect(try SpotsCLI.run(["inspect", a]).output.contains("2019-04-21T09:50:14Z"))
-        #expect(try SpotsCLI.run(["build", helsinki, "-o", b, "-q"], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
+        #expect(
+            try SpotsCLI.run(["build", helsinki, "-o", b, "-q"], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+                .status == 0)
         #expect(try SpotsCLI.run(["inspect", b]).output.contains("2023-11-14T22:13:20Z"))
     }
 
     @Test("an object met in two inputs is one record")
     func foldsRepeatedObjects() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let spots = try SpotsCLI.buildAndExport([helsinki, himeji, helsinki], in: directory)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let spots = try SpotsCLI.buildAndExport([helsinki, himeji, helsinki], in: folder)
         #expect(spots.count == 1110 + 10)
         #expect(Set(spots.map { $0["osm_id"] as! NSNumber }).count == spots.count)
-        let inspect = try SpotsCLI.run(["inspect", directory.appendingPathComponent("out.spots").path])
+        let inspect = try SpotsCLI.run(["inspect", folder.path("out.spots")])
         #expect(inspect.output.contains("repeated_objects 1,110"))
     }
 
     @Test("inspect shows the header, counts, extent and checksum verdict")
     func inspects() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = directory.appendingPathComponent("h.spots").path
-        #expect(try SpotsCLI.run(["build", helsinki, "-o", index, "-q", "--keep-all", "--no-dedupe", "--no-areas"]).status == 0)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let index = folder.path("h.spots")
+        #expect(
+            try SpotsCLI.run(["build", helsinki, "-o", index, "-q", "--keep-all", "--no-dedupe", "--no-areas"]).status
+                == 0)
         let run = try SpotsCLI.run(["inspect", index])
         #expect(run.status == 0)
-        for expected in ["spots index version 2", "1,110 (1,110 nodes, 0 ways, 0 relations)",
-                         "24.9351775,60.1641624,24.9533937,60.1790339", "section SPOT", "stage read", "checksums"] {
+        for expected in [
+            "spots index version 2", "1,110 (1,110 nodes, 0 ways, 0 relations)",
+            "24.9351775,60.1641624,24.9533937,60.1790339", "section SPOT", "stage read", "checksums",
+        ] {
             #expect(run.output.contains(expected), "inspect lacks \(expected)")
         }
     }
 
     @Test("a damaged index is refused with exit 65 by inspect and export")
     func refusesDamagedIndex() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = directory.appendingPathComponent("h.spots")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let index = folder.url.appendingPathComponent("h.spots")
         #expect(try SpotsCLI.run(["build", helsinki, "-o", index.path, "-q", "--keep-all", "--no-dedupe"]).status == 0)
         var bytes = try Data(contentsOf: index)
         bytes[bytes.count / 2] ^= 0xFF
@@ -106,43 +119,45 @@ struct CommandLineTests {
 
     @Test("exit codes: 66 missing input, 73 uncreatable output, 64 usage")
     func exitCodes() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("o.spots").path
-        let missing = try SpotsCLI.run(["build", directory.appendingPathComponent("nope.osm").path, "-o", out])
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.path("o.spots")
+        let missing = try SpotsCLI.run(["build", folder.path("nope.osm"), "-o", out])
         #expect(missing.status == 66)
         #expect(missing.stderr.hasSuffix("nope.osm: No such file or directory\n"))
-        #expect(try SpotsCLI.run(["build", directory.path, "-o", out]).status == 66)
-        #expect(try SpotsCLI.run(["export", directory.appendingPathComponent("nope.spots").path]).status == 66)
+        #expect(try SpotsCLI.run(["build", folder.url.path, "-o", out]).status == 66)
+        #expect(try SpotsCLI.run(["export", folder.path("nope.spots")]).status == 66)
         let uncreatable = try SpotsCLI.run(["build", himeji, "-o", "/nonexistent-dir/o.spots"])
         #expect(uncreatable.status == 73)
         #expect(uncreatable.stderr.hasPrefix("spots: /nonexistent-dir/o.spots: "))
-        for arguments in [["build", himeji], ["build", "-o", out], ["build", himeji, "-o", out, "--frobnicate"],
-                          ["export", out, "--format", "xml"], ["export"], ["inspect", out, out], ["nonsense"], []] {
+        for arguments in [
+            ["build", himeji], ["build", "-o", out], ["build", himeji, "-o", out, "--frobnicate"],
+            ["export", out, "--format", "xml"], ["export"], ["inspect", out, out], ["nonsense"], [],
+        ] {
             let run = try SpotsCLI.run(arguments)
             #expect(run.status == 64, "\(arguments)")
             #expect(run.stderr.hasPrefix("spots: "), "\(arguments)")
         }
         let unknown = try SpotsCLI.run(["build", himeji, "-o", out, "--frobnicate"])
         #expect(unknown.stderr.contains("unknown option '--frobnicate'"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
     @Test("a failed build leaves the previous output untouched and no temporary file")
     func failureKeepsPreviousOutput() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("city.spots")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.url.appendingPathComponent("city.spots")
         try Data("previous".utf8).write(to: out)
         let broken = SpotsCLI.fixtures.appendingPathComponent("truncated.osm.gz").path
         #expect(try SpotsCLI.run(["build", himeji, broken, "-o", out.path]).status == 65)
         #expect(try Data(contentsOf: out) == Data("previous".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["city.spots"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["city.spots"])
         // A temporary file left by a killed run (a pid that cannot exist) is removed by the next run.
-        let stale = directory.appendingPathComponent(".city.spots.tmp.2147483646")
+        let stale = folder.url.appendingPathComponent(".city.spots.tmp.2147483646")
         try Data("stale".utf8).write(to: stale)
         #expect(try SpotsCLI.run(["build", himeji, "-o", out.path, "-q"]).status == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["city.spots"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["city.spots"])
     }
 
     @Test("every subcommand has help in the swift-argument-parser layout", arguments: ["build", "export", "inspect"])

@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 /// One hand-written fixture and its expected outcome, from Tests/Fixtures/osm/fixtures.json.
@@ -28,9 +29,9 @@ struct FixtureTests {
 
     @Test("legal spellings give exactly the expected spots", arguments: Fixture.accepted)
     func readsLegalSpelling(_ fixture: Fixture) throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let spots = try SpotsCLI.buildAndExport([fixture.path], in: directory)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let spots = try SpotsCLI.buildAndExport([fixture.path], in: folder)
         let expected = fixture.json["spots"] as! [[String: Any]]
         let byID = Dictionary(uniqueKeysWithValues: spots.map { (($0["osm_id"] as! NSNumber).int64Value, $0) })
         #expect(Set(byID.keys) == Set(expected.map { ($0["osm_id"] as! NSNumber).int64Value }))
@@ -42,20 +43,22 @@ struct FixtureTests {
             #expect(got["tag"] as? String == want["tag"] as? String, "tag of \(id)")
             #expect(got["name"] as? String == want["name"] as? String, "name of \(id)")
             #expect(got["names"] as? [String: String] == (want["names"] as? [String: String] ?? [:]), "names of \(id)")
-            #expect(got["address"] as? [String: String] == (want["address"] as? [String: String] ?? [:]), "address of \(id)")
+            #expect(
+                got["address"] as? [String: String] == (want["address"] as? [String: String] ?? [:]), "address of \(id)"
+            )
             #expect(got["osm_type"] as? String == "node")
         }
         if let statistics = fixture.json["stats"] as? [String: Int] {
-            let inspect = try SpotsCLI.run(["inspect", directory.appendingPathComponent("out.spots").path])
+            let inspect = try SpotsCLI.run(["inspect", folder.path("out.spots")])
             for (name, count) in statistics { #expect(inspect.output.contains("\(name) \(count)")) }
         }
     }
 
     @Test("refusals exit 65 with one line naming file, place and reason", arguments: Fixture.refused)
     func refusesBadInput(_ fixture: Fixture) throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("out.spots").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("out.spots")
         let run = try SpotsCLI.run(["build", fixture.path, "-o", output, "--quiet"])
         let error = fixture.json["error"] as! [String: Any]
         #expect(run.status == Int32((error["exit"] as! NSNumber).intValue))
@@ -69,6 +72,6 @@ struct FixtureTests {
         if let byte = error["byte"] as? NSNumber {
             #expect(run.stderr.contains("byte \(byte): "))
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing left behind")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "nothing left behind")
     }
 }

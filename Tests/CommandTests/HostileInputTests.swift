@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 /// One damaged or hostile file and the command run on it, from Tests/Fixtures/damaged/manifest.json.
@@ -30,9 +31,9 @@ struct HostileInputTests {
 
     @Test("each fixture gives its expected exit code and message", arguments: DamagedFixture.all)
     func expectedOutcome(_ fixture: DamagedFixture) throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("out.spots").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("out.spots")
         var arguments = [fixture.command[0], fixture.path] + fixture.command.dropFirst()
         if fixture.command[0] == "build" { arguments += ["-o", output, "--quiet"] }
         let run = try SpotsCLI.run(arguments)
@@ -44,18 +45,20 @@ struct HostileInputTests {
             #expect(run.stderr.contains(message), "\(run.stderr)")
         }
         if exit != 0 {
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing left behind")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "nothing left behind")
         }
     }
 
     @Test("a gzip bomb (256 MiB of white space in 1 MB) is read in bounded memory, not refused")
     func gzipBombInBoundedMemory() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let bomb = directory.appendingPathComponent("bomb.osm.gz").path
-        let make = try shell("(printf '<osm version=\"0.6\">'; head -c 268435456 /dev/zero | tr '\\0' ' '; printf '</osm>\\n') | gzip -1 > '\(bomb)'")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bomb = folder.path("bomb.osm.gz")
+        let make = try shell(
+            "(printf '<osm version=\"0.6\">'; head -c 268435456 /dev/zero | tr '\\0' ' '; printf '</osm>\\n') | gzip -1 > '\(bomb)'"
+        )
         try #require(make == 0)
-        let run = try spawnMeasured(["build", bomb, "-o", directory.appendingPathComponent("out.spots").path, "--quiet"])
+        let run = try spawnMeasured(["build", bomb, "-o", folder.path("out.spots"), "--quiet"])
         #expect(run.status == 0)
         // The ring is at most 64 MiB; the process stays far below the 256 MiB it inflates (about
         // 50 MiB). ThreadSanitizer's shadow memory more than doubles that, so it is not measured there.
@@ -64,21 +67,28 @@ struct HostileInputTests {
         }
     }
 
-    @Test("a full disk (a file-size limit, SIGXFSZ ignored): exit 74, old output intact, no temporary file",
-          .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a file-size limit, before any code of Spots runs (even `spots --help`)"))
+    @Test(
+        "a full disk (a file-size limit, SIGXFSZ ignored): exit 74, old output intact, no temporary file",
+        .disabled(
+            if: underThreadSanitizer,
+            "ThreadSanitizer's runtime dies of SIGBUS under a file-size limit, before any code of Spots runs (even `spots --help`)"
+        ))
     func fullDiskKeepsOldOutput() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("out.spots").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("out.spots")
         try Data("old index".utf8).write(to: URL(fileURLWithPath: output))
         let sample = SpotsCLI.root.appendingPathComponent("Samples/himeji-castle.osm").path
-        let errors = directory.appendingPathComponent("stderr").path
-        let status = try shell("trap '' XFSZ; ulimit -f 8; exec '\(SpotsCLI.executable.path)' build '\(sample)' -o '\(output)' --quiet 2>'\(errors)'")
+        let errors = folder.path("stderr")
+        let status = try shell(
+            "trap '' XFSZ; ulimit -f 8; exec '\(SpotsCLI.executable.path)' build '\(sample)' -o '\(output)' --quiet 2>'\(errors)'"
+        )
         #expect(status == 74)
         let message = try String(contentsOfFile: errors, encoding: .utf8)
         #expect(message.hasPrefix("spots: \(output): File too large"), "\(message)")
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "old index")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["out.spots", "stderr"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["out.spots", "stderr"])
     }
 
     @Test("an I/O error while reading the input: exit 74 naming it")
@@ -89,12 +99,13 @@ struct HostileInputTests {
         #expect(run.stderr == "spots: /proc/self/mem: byte 0: Input/output error\n")
     }
 
-    @Test("SIGTERM and SIGINT during a build: ended by the signal, temporary file removed, old output intact",
+    @Test(
+        "SIGTERM and SIGINT during a build: ended by the signal, temporary file removed, old output intact",
         arguments: [SIGTERM, SIGINT])
     func signalDuringBuild(_ signalNumber: Int32) throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("out.spots").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("out.spots")
         try Data("old index".utf8).write(to: URL(fileURLWithPath: output))
         let process = Process()
         process.executableURL = SpotsCLI.executable
@@ -105,47 +116,50 @@ struct HostileInputTests {
         // The build waits for more of standard input, its temporary file open.
         input.fileHandleForWriting.write(Data("<osm version=\"0.6\">\n".utf8))
         let deadline = Date().addingTimeInterval(20)
-        while try FileManager.default.contentsOfDirectory(atPath: directory.path).count < 2 && Date() < deadline {
+        while try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count < 2 && Date() < deadline {
             usleep(20_000)
         }
-        try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 2, "no temporary file appeared")
+        try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count == 2,
+            "no temporary file appeared")
         kill(process.processIdentifier, signalNumber)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(process.terminationStatus == signalNumber)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.spots"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.spots"])
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "old index")
     }
 
     @Test("standard input that ends early or is closed: one error line, nothing written")
     func standardInputEndsEarly() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("out.spots").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("out.spots")
         let sample = try Data(contentsOf: SpotsCLI.root.appendingPathComponent("Samples/helsinki-center.osm.gz"))
         let cut = try SpotsCLI.run(["build", "-", "-o", output, "--quiet"], stdin: sample.prefix(sample.count / 2))
         #expect(cut.status == 65)
         #expect(cut.stderr.hasPrefix("spots: -: byte \(sample.count / 2): truncated gzip stream"))
         let closed = try shell("exec '\(SpotsCLI.executable.path)' build - -o '\(output)' --quiet <&- 2>/dev/null")
         #expect(closed != 0 && closed < 128)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
     @Test("an output pipe closed early (export | head -1): no error output, no crash")
     func outputPipeClosedEarly() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = directory.appendingPathComponent("out.spots").path
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let index = folder.path("out.spots")
         let sample = SpotsCLI.root.appendingPathComponent("Samples/helsinki-center.osm.gz").path
         try #require(try SpotsCLI.run(["build", sample, "-o", index, "--quiet", "--keep-all"]).status == 0)
-        let errors = directory.appendingPathComponent("stderr").path
-        let report = directory.appendingPathComponent("status").path
+        let errors = folder.path("stderr")
+        let report = folder.path("status")
         // bash: PIPESTATUS gives the status of spots itself; 141 is death by SIGPIPE, as cat has.
         let status = try shell(
             "'\(SpotsCLI.executable.path)' export '\(index)' 2>'\(errors)' | head -1 >/dev/null; echo ${PIPESTATUS[0]} > '\(report)'",
             shell: "/bin/bash")
         #expect(status == 0)
-        let spotsStatus = try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let spotsStatus = try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(spotsStatus == "141" || spotsStatus == "0")
         #expect(try String(contentsOfFile: errors, encoding: .utf8) == "")
     }
@@ -173,7 +187,8 @@ struct HostileInputTests {
         while process.isRunning {
             let text = (try? String(contentsOfFile: status, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                let kiB = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) {
+                let kiB = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+            {
                 peak = max(peak, kiB)
             }
             usleep(20_000)

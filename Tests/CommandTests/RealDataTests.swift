@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 /// The real extracts of ../shared/data, each with the POI node count its README gives.
@@ -19,7 +20,9 @@ let hasPython: Bool = {
     return process.terminationStatus == 0
 }()
 
-@Suite("Real extracts against an independent reader", .enabled(if: SpotsCLI.hasSharedData, "../shared/data is absent: real-data tests skipped"))
+@Suite(
+    "Real extracts against an independent reader",
+    .enabled(if: SpotsCLI.hasSharedData, "../shared/data is absent: real-data tests skipped"))
 struct RealDataTests {
     @Test(
         "with --keep-all --no-dedupe, the spots are exactly the oracle's amenity/tourism nodes",
@@ -27,9 +30,9 @@ struct RealDataTests {
         arguments: realExtracts.map(\.file))
     func matchesIndependentReader(_ file: String) throws {
         let input = SpotsCLI.sharedData.appendingPathComponent(file).path
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let ours = try SpotsCLI.buildAndExport([input], in: directory)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let ours = try SpotsCLI.buildAndExport([input], in: folder)
         let oracle = try oracleSpots(input)
         #expect(ours.count == realExtracts.first { $0.file == file }!.poiNodes)
         #expect(oracle.count == ours.count)
@@ -41,8 +44,10 @@ struct RealDataTests {
                 mismatches.append("n\(id) not in the oracle")
                 continue
             }
-            if sevenDecimals(spot["lat"]) != want["lat"] as? String || sevenDecimals(spot["lon"]) != want["lon"] as? String
-                || spot["name"] as? String != want["name"] as? String || spot["tag"] as? String != want["tag"] as? String
+            if sevenDecimals(spot["lat"]) != want["lat"] as? String
+                || sevenDecimals(spot["lon"]) != want["lon"] as? String
+                || spot["name"] as? String != want["name"] as? String
+                || spot["tag"] as? String != want["tag"] as? String
             {
                 mismatches.append("n\(id): \(spot) vs \(want)")
             }
@@ -52,35 +57,37 @@ struct RealDataTests {
 
     @Test("a multi-member gzip (members cut mid-element) gives the same spots as the single-member file")
     func readsMultiMemberGzip() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let original = SpotsCLI.sharedData.appendingPathComponent("monaco-2021-04.osm.gz")
         let xml = try shell("gzip -dc '\(original.path)'")
         var members = Data()
         let cuts = [0, xml.count / 3 + 17, 2 * xml.count / 3 + 5, xml.count]
         for (start, end) in zip(cuts, cuts.dropFirst()) {
-            let piece = directory.appendingPathComponent("piece")
+            let piece = folder.url.appendingPathComponent("piece")
             try xml[start..<end].write(to: piece)
             members += try shell("gzip -c '\(piece.path)'")
         }
-        let multi = directory.appendingPathComponent("multi.osm.gz")
+        let multi = folder.url.appendingPathComponent("multi.osm.gz")
         try members.write(to: multi)
-        let expected = try SpotsCLI.buildAndExport([original.path], in: directory)
-        let got = try SpotsCLI.buildAndExport([multi.path], in: directory)
+        let expected = try SpotsCLI.buildAndExport([original.path], in: folder)
+        let got = try SpotsCLI.buildAndExport([multi.path], in: folder)
         #expect(got.count == 761)
         #expect(got.map { $0["osm_id"] as! NSNumber } == expected.map { $0["osm_id"] as! NSNumber })
     }
 
     @Test("standard input gives the same spots as the file")
     func readsStandardInput() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let file = SpotsCLI.sharedData.appendingPathComponent("liechtenstein-2015-07.osm.gz")
-        let index = directory.appendingPathComponent("stdin.spots").path
-        let build = try SpotsCLI.run(["build", "-", "-o", index, "--quiet", "--keep-all", "--no-dedupe", "--no-areas"], stdin: try Data(contentsOf: file))
+        let index = folder.path("stdin.spots")
+        let build = try SpotsCLI.run(
+            ["build", "-", "-o", index, "--quiet", "--keep-all", "--no-dedupe", "--no-areas"],
+            stdin: try Data(contentsOf: file))
         try #require(build.status == 0, "\(build.stderr)")
         let fromStdin = try SpotsCLI.run(["export", index]).output
-        let fromFile = try SpotsCLI.buildAndExport([file.path], in: directory)
+        let fromFile = try SpotsCLI.buildAndExport([file.path], in: folder)
         #expect(fromStdin.split(separator: "\n").count == fromFile.count)
         #expect(fromFile.count == 341)
     }

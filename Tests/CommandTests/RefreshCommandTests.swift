@@ -1,34 +1,33 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A folder with a pipeline file for `spots refresh`: input `city.osm`, output `out/city.spots`.
 private struct RefreshFolder {
-    let url: URL
+    let folder: TemporaryFolder
+    var url: URL { folder.url }
     var pipeline: String { url.appendingPathComponent("city.json").path }
     var input: URL { url.appendingPathComponent("city.osm") }
     var output: URL { url.appendingPathComponent("out/city.spots") }
     func generation(_ name: String) -> URL { url.appendingPathComponent("out/city.\(name).spots") }
 
     init(keep: Int = 3) throws {
-        url = try SpotsCLI.temporaryDirectory()
-        try FileManager.default.createDirectory(at: url.appendingPathComponent("out"), withIntermediateDirectories: true)
-        let settings = #"{"inputs": ["city.osm"], "output": "out/city.spots", "gates": {"min_spots": 5, "max_drop": 0.2}, "keep": \#(keep)}"#
+        folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(
+            at: url.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let settings =
+            #"{"inputs": ["city.osm"], "output": "out/city.spots", "gates": {"min_spots": 5, "max_drop": 0.2}, "keep": \#(keep)}"#
         try settings.write(toFile: pipeline, atomically: true, encoding: .utf8)
     }
 
     /// Writes an input of `cafes` cafés and `restaurants` restaurants, their ids from `firstID`.
     func writeInput(cafes: Int, restaurants: Int, firstID: Int = 1) throws {
-        var xml = "<?xml version='1.0' encoding='UTF-8'?>\n<osm version=\"0.6\">\n"
-        for number in 0..<(cafes + restaurants) {
-            let kind = number < cafes ? "cafe" : "restaurant"
-            let latitude = 60.1 + Double(number) * 0.001
-            xml += "  <node id=\"\(firstID + number)\" lat=\"\(latitude)\" lon=\"24.9\"><tag k=\"amenity\" v=\"\(kind)\"/><tag k=\"name\" v=\"Place \(firstID + number)\"/></node>\n"
-        }
-        try (xml + "</osm>\n").write(to: input, atomically: true, encoding: .utf8)
+        let xml = cityXML(cafes: cafes, restaurants: restaurants, firstID: firstID)
+        try xml.write(to: input, atomically: true, encoding: .utf8)
     }
 
     func refresh(_ flags: [String] = []) throws -> SpotsCLI.Run {
@@ -37,12 +36,14 @@ private struct RefreshFolder {
 
     func contents(_ file: URL) -> Data? { try? Data(contentsOf: file) }
 
-    func remove() { try? FileManager.default.removeItem(at: url) }
+    func remove() { folder.remove() }
 }
 
 @Suite("spots refresh: the nightly job that never publishes a bad index")
 struct RefreshCommandTests {
-    @Test("a first refresh publishes; a second with the same inputs says unchanged and rebuilds nothing; --force rebuilds")
+    @Test(
+        "a first refresh publishes; a second with the same inputs says unchanged and rebuilds nothing; --force rebuilds"
+    )
     func publishesThenSkips() throws {
         let folder = try RefreshFolder()
         defer { folder.remove() }
@@ -103,7 +104,9 @@ struct RefreshCommandTests {
         }
         #expect(folder.contents(folder.generation("1")) == versions[2])
         #expect(folder.contents(folder.generation("2")) == versions[1])
-        #expect(!FileManager.default.fileExists(atPath: folder.generation("3").path), "keep 3: the current one and two before")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.generation("3").path),
+            "keep 3: the current one and two before")
         let rollback = try folder.refresh(["--rollback"])
         #expect(rollback.status == 0, "\(rollback.stderr)")
         #expect(folder.contents(folder.output) == versions[2])
@@ -135,12 +138,16 @@ struct RefreshCommandTests {
         #expect(try folder.refresh().status == 0, "the lock is free again")
     }
 
-    @Test("two refreshes started together: one publishes, the other exits 75 (or, started after, finds the inputs unchanged)")
+    @Test(
+        "two refreshes started together: one publishes, the other exits 75 (or, started after, finds the inputs unchanged)"
+    )
     func twoAtOnce() throws {
         let folder = try RefreshFolder()
         defer { folder.remove() }
-        try FileManager.default.copyItem(at: URL(fileURLWithPath: helsinki), to: folder.url.appendingPathComponent("city.osm.gz"))
-        try #"{"inputs": ["city.osm.gz"], "output": "out/city.spots", "gates": {"min_spots": 5}}"#.write(toFile: folder.pipeline, atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: helsinki), to: folder.url.appendingPathComponent("city.osm.gz"))
+        try #"{"inputs": ["city.osm.gz"], "output": "out/city.spots", "gates": {"min_spots": 5}}"#.write(
+            toFile: folder.pipeline, atomically: true, encoding: .utf8)
         let other = Process()
         other.executableURL = SpotsCLI.executable
         other.arguments = ["refresh", "--pipeline", folder.pipeline]
@@ -154,7 +161,9 @@ struct RefreshCommandTests {
         #expect(try SpotsCLI.run(["inspect", folder.output.path]).status == 0)
     }
 
-    @Test("a refresh killed with SIGKILL mid-build leaves the published index intact; the next run cleans up and succeeds")
+    @Test(
+        "a refresh killed with SIGKILL mid-build leaves the published index intact; the next run cleans up and succeeds"
+    )
     func killedMidBuild() throws {
         let folder = try RefreshFolder()
         defer { folder.remove() }
@@ -162,8 +171,10 @@ struct RefreshCommandTests {
         #expect(try folder.refresh().status == 0)
         let published = try #require(folder.contents(folder.output))
         try FileManager.default.removeItem(at: folder.input)
-        try FileManager.default.copyItem(at: URL(fileURLWithPath: helsinki), to: folder.url.appendingPathComponent("city.osm.gz"))
-        try #"{"inputs": ["city.osm.gz"], "output": "out/city.spots", "gates": {"min_spots": 5, "max_drop": 1}}"#.write(toFile: folder.pipeline, atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: helsinki), to: folder.url.appendingPathComponent("city.osm.gz"))
+        try #"{"inputs": ["city.osm.gz"], "output": "out/city.spots", "gates": {"min_spots": 5, "max_drop": 1}}"#.write(
+            toFile: folder.pipeline, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = SpotsCLI.executable
         process.arguments = ["refresh", "--pipeline", folder.pipeline]
@@ -175,12 +186,15 @@ struct RefreshCommandTests {
         process.waitUntilExit()
         let current = try #require(folder.contents(folder.output))
         if current != published {
-            #expect(try SpotsCLI.run(["inspect", folder.output.path]).status == 0, "the published path holds a good index")
+            #expect(
+                try SpotsCLI.run(["inspect", folder.output.path]).status == 0, "the published path holds a good index")
         }
         let next = try folder.refresh()
         #expect(next.status == 0, "\(next.stderr)")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("out").path)
-            .filter { $0.contains(".tmp.") || $0.contains("candidate") }
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: folder.url.appendingPathComponent("out").path
+        )
+        .filter { $0.contains(".tmp.") || $0.contains("candidate") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 

@@ -1,23 +1,29 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 /// Indexes of the sample for the report tests: with the default pipeline, and without cafes.
 private struct ReportIndexes {
-    let directory: URL
+    let folder: TemporaryFolder
     let sample: String
     let withoutCafes: String
 
     init() throws {
-        directory = try SpotsCLI.temporaryDirectory()
-        sample = directory.appendingPathComponent("sample.spots").path
-        withoutCafes = directory.appendingPathComponent("no-cafes.spots").path
+        folder = try TemporaryFolder()
+        sample = folder.path("sample.spots")
+        withoutCafes = folder.path("no-cafes.spots")
         let build = try SpotsCLI.run(["build", helsinki, "-o", sample, "-q"])
         try #require(build.status == 0, "build failed: \(build.stderr)")
         // The default pipeline's exclusions, plus every value the category table maps to cafe.
         let defaults = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: SpotsCLI.root.appendingPathComponent("Pipelines/default.json"))) as? [String: Any])
-        let exclude = try #require(defaults["exclude"] as? [String]) + ["amenity=cafe", "amenity=ice_cream", "amenity=internet_cafe"]
-        let pipeline = directory.appendingPathComponent("no-cafes.json")
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: SpotsCLI.root.appendingPathComponent("Pipelines/default.json")))
+                as? [String: Any])
+        let exclude =
+            try #require(defaults["exclude"] as? [String]) + [
+                "amenity=cafe", "amenity=ice_cream", "amenity=internet_cafe",
+            ]
+        let pipeline = folder.url.appendingPathComponent("no-cafes.json")
         try JSONSerialization.data(withJSONObject: ["exclude": exclude]).write(to: pipeline)
         let other = try SpotsCLI.run(["build", helsinki, "--pipeline", pipeline.path, "-o", withoutCafes, "-q"])
         try #require(other.status == 0, "build failed: \(other.stderr)")
@@ -29,17 +35,22 @@ struct ReportCommandTests {
     @Test("the report of an index agrees with its export: categories, attributes, languages, types, merged, extent")
     func agreesWithExport() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
+        defer { indexes.folder.remove() }
         let export = try SpotsCLI.run(["export", indexes.sample])
         try #require(export.status == 0)
-        let spots = try export.output.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let spots = try export.output.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         let run = try SpotsCLI.run(["report", indexes.sample, "--format", "json"])
         #expect(run.status == 0 && run.stderr.isEmpty)
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
 
         #expect(report["total"] as? Int == spots.count)
         let types = Dictionary(grouping: spots) { $0["osm_type"] as! String }.mapValues(\.count)
-        #expect(report["by_osm_type"] as? [String: Int] == ["node": types["node"] ?? 0, "way": types["way"] ?? 0, "relation": types["relation"] ?? 0])
+        #expect(
+            report["by_osm_type"] as? [String: Int] == [
+                "node": types["node"] ?? 0, "way": types["way"] ?? 0, "relation": types["relation"] ?? 0,
+            ])
         #expect(report["merged_duplicates"] as? Int == spots.reduce(0) { $0 + ($1["merged"] as! [String]).count })
 
         // Each attribute as the export spells it.
@@ -69,12 +80,17 @@ struct ReportCommandTests {
         #expect(counts == counts.sorted(by: >), "categories are sorted by count")
 
         var languages: [String: Int] = [:]
-        for spot in spots { for language in (spot["names"] as! [String: String]).keys { languages[language, default: 0] += 1 } }
+        for spot in spots {
+            for language in (spot["names"] as! [String: String]).keys { languages[language, default: 0] += 1 }
+        }
         let reported = try #require(report["languages"] as? [[String: Any]])
-        #expect(Dictionary(uniqueKeysWithValues: reported.map { ($0["language"] as! String, $0["count"] as! Int) }) == languages)
+        #expect(
+            Dictionary(uniqueKeysWithValues: reported.map { ($0["language"] as! String, $0["count"] as! Int) })
+                == languages)
 
         let bbox = try #require((report["where"] as? [String: Any])?["bbox"] as? [Any]).map(sevenDecimals)
-        let lats = spots.map { sevenDecimals($0["lat"])! }, lons = spots.map { sevenDecimals($0["lon"])! }
+        let lats = spots.map { sevenDecimals($0["lat"])! }
+        let lons = spots.map { sevenDecimals($0["lon"])! }
         func order(_ values: [String]) -> [String] { values.sorted { Double($0)! < Double($1)! } }
         #expect(bbox == [order(lons).first, order(lats).first, order(lons).last, order(lats).last])
     }
@@ -82,11 +98,14 @@ struct ReportCommandTests {
     @Test("against a build without cafes: exit 0, the cafe category flagged in the report and on standard error")
     func flagsRemovedCategory() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
-        let json = try SpotsCLI.run(["report", indexes.withoutCafes, "--against", indexes.sample, "--format", "json", "--max-drop", "0.5"])
+        defer { indexes.folder.remove() }
+        let json = try SpotsCLI.run([
+            "report", indexes.withoutCafes, "--against", indexes.sample, "--format", "json", "--max-drop", "0.5",
+        ])
         #expect(json.status == 0)
         #expect(json.stderr == "spots: warning: cafe fell from 88 to 0 spots (-100.0%), more than the 50.0% allowed\n")
-        let diff = try #require((try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["diff"] as? [String: Any])
+        let diff = try #require(
+            (try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["diff"] as? [String: Any])
         #expect(diff["added"] as? Int == 0 && diff["removed"] as? Int == 88 && diff["moved"] as? Int == 0)
         #expect((diff["warnings"] as? [[String: Any]])?.map { $0["category"] as? String } == ["cafe"])
         let cafe = (diff["categories"] as? [[String: Any]])?.first { $0["category"] as? String == "cafe" }
@@ -94,11 +113,15 @@ struct ReportCommandTests {
 
         let text = try SpotsCLI.run(["report", indexes.withoutCafes, "--against", indexes.sample])
         #expect(text.status == 0 && text.stderr.isEmpty, "a text report on standard output carries the warning itself")
-        #expect(text.output.contains("\nwarning: cafe fell from 88 to 0 spots (-100.0%), more than the 20.0% allowed\n"))
+        #expect(
+            text.output.contains("\nwarning: cafe fell from 88 to 0 spots (-100.0%), more than the 20.0% allowed\n"))
 
-        let same = try SpotsCLI.run(["report", indexes.sample, "--against", indexes.sample, "--format", "json", "--max-drop", "0"])
+        let same = try SpotsCLI.run([
+            "report", indexes.sample, "--against", indexes.sample, "--format", "json", "--max-drop", "0",
+        ])
         #expect(same.status == 0 && same.stderr.isEmpty)
-        let empty = try #require((try JSONSerialization.jsonObject(with: same.stdout) as? [String: Any])?["diff"] as? [String: Any])
+        let empty = try #require(
+            (try JSONSerialization.jsonObject(with: same.stdout) as? [String: Any])?["diff"] as? [String: Any])
         #expect(empty["added"] as? Int == 0 && empty["removed"] as? Int == 0 && empty["moved"] as? Int == 0)
         #expect((empty["warnings"] as? [Any])?.isEmpty == true)
         #expect((empty["categories"] as? [[String: Any]])?.allSatisfy { $0["change"] as? Int == 0 } == true)
@@ -107,16 +130,28 @@ struct ReportCommandTests {
     @Test("usage errors exit 64 with a message naming the argument")
     func usageErrors() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
+        defer { indexes.folder.remove() }
         let index = indexes.sample
         let cases: [([String], String)] = [
             (["report"], "missing <index>"),
             (["report", index, index], "unexpected argument"),
             (["report", index, "--format", "xml"], "--format: expected text, json, csv or html, got 'xml'"),
-            (["report", index, "--against", index, "--max-drop", "1.5"], "--max-drop: expected a number from 0 to 1, got '1.5'"),
-            (["report", index, "--against", index, "--max-drop", "-0.1"], "--max-drop: expected a number from 0 to 1, got '-0.1'"),
-            (["report", index, "--against", index, "--max-drop=20%"], "--max-drop: expected a number from 0 to 1, got '20%'"),
-            (["report", index, "--against", index, "--max-drop", "nan"], "--max-drop: expected a number from 0 to 1, got 'nan'"),
+            (
+                ["report", index, "--against", index, "--max-drop", "1.5"],
+                "--max-drop: expected a number from 0 to 1, got '1.5'"
+            ),
+            (
+                ["report", index, "--against", index, "--max-drop", "-0.1"],
+                "--max-drop: expected a number from 0 to 1, got '-0.1'"
+            ),
+            (
+                ["report", index, "--against", index, "--max-drop=20%"],
+                "--max-drop: expected a number from 0 to 1, got '20%'"
+            ),
+            (
+                ["report", index, "--against", index, "--max-drop", "nan"],
+                "--max-drop: expected a number from 0 to 1, got 'nan'"
+            ),
             (["report", index, "--max-drop", "0.2"], "--max-drop needs --against"),
             (["report", index, "--against"], "option '--against' needs a value"),
             (["report", index, "--frobnicate"], "unknown option '--frobnicate'"),
@@ -133,14 +168,14 @@ struct ReportCommandTests {
     @Test("a damaged index exits 65 and a missing one 66, as INDEX or as --against")
     func badIndexes() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
-        let damaged = indexes.directory.appendingPathComponent("damaged.spots")
+        defer { indexes.folder.remove() }
+        let damaged = indexes.folder.url.appendingPathComponent("damaged.spots")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: indexes.sample))
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: damaged)
-        let garbage = indexes.directory.appendingPathComponent("garbage.spots")
+        let garbage = indexes.folder.url.appendingPathComponent("garbage.spots")
         try Data("not an index".utf8).write(to: garbage)
-        let missing = indexes.directory.appendingPathComponent("missing.spots").path
+        let missing = indexes.folder.path("missing.spots")
         for (arguments, status) in [
             (["report", damaged.path], Int32(65)), (["report", garbage.path, "--format", "html"], 65),
             (["report", indexes.sample, "--against", damaged.path], 65), (["report", missing], 66),
@@ -148,22 +183,26 @@ struct ReportCommandTests {
         ] {
             let run = try SpotsCLI.run(arguments)
             #expect(run.status == status, "\(arguments)")
-            #expect(run.stderr.hasPrefix("spots: ") && run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+            #expect(
+                run.stderr.hasPrefix("spots: ") && run.stderr.split(separator: "\n").count == 1,
+                "\(arguments): \(run.stderr)")
             #expect(run.stdout.isEmpty, "\(arguments)")
         }
         #expect(try SpotsCLI.run(["report", damaged.path]).stderr.hasSuffix(": checksum mismatch\n"))
     }
 
-    @Test("-o writes the report atomically: the whole file on success, the previous file on failure, 73 when it cannot be created")
+    @Test(
+        "-o writes the report atomically: the whole file on success, the previous file on failure, 73 when it cannot be created"
+    )
     func writesAtomically() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
-        let folder = indexes.directory.appendingPathComponent("out")
+        defer { indexes.folder.remove() }
+        let folder = indexes.folder.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let output = folder.appendingPathComponent("report.html")
         try Data("previous".utf8).write(to: output)
 
-        let broken = indexes.directory.appendingPathComponent("garbage.spots")
+        let broken = indexes.folder.url.appendingPathComponent("garbage.spots")
         try Data("not an index".utf8).write(to: broken)
         #expect(try SpotsCLI.run(["report", broken.path, "--format", "html", "-o", output.path]).status == 65)
         #expect(try String(contentsOf: output, encoding: .utf8) == "previous")
@@ -173,10 +212,16 @@ struct ReportCommandTests {
         #expect(run.status == 0 && run.stdout.isEmpty && run.stderr.isEmpty)
         let page = try String(contentsOf: output, encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"))
-        #expect(page == (try SpotsCLI.run(["report", indexes.sample, "--format", "html"])).output, "the file holds what standard output would")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.html"], "no temporary file is left")
+        #expect(
+            page == (try SpotsCLI.run(["report", indexes.sample, "--format", "html"])).output,
+            "the file holds what standard output would")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.html"],
+            "no temporary file is left")
 
-        let uncreatable = try SpotsCLI.run(["report", indexes.sample, "-o", folder.appendingPathComponent("no/such/folder.txt").path])
+        let uncreatable = try SpotsCLI.run([
+            "report", indexes.sample, "-o", folder.appendingPathComponent("no/such/folder.txt").path,
+        ])
         #expect(uncreatable.status == 73)
         #expect(uncreatable.stderr.hasPrefix("spots: ") && uncreatable.stderr.split(separator: "\n").count == 1)
     }
@@ -184,14 +229,19 @@ struct ReportCommandTests {
     @Test("every format is written; the text report has its sections")
     func formats() throws {
         let indexes = try ReportIndexes()
-        defer { try? FileManager.default.removeItem(at: indexes.directory) }
+        defer { indexes.folder.remove() }
         let text = try SpotsCLI.run(["report", indexes.sample])
         #expect(text.status == 0)
-        for section in ["TOTALS", "CATEGORIES", "TO DO", "amenity=embassy", "NAMES BY LANGUAGE", "WHERE", "(MINLON,MINLAT,MAXLON,MAXLAT)"] {
+        for section in [
+            "TOTALS", "CATEGORIES", "TO DO", "amenity=embassy", "NAMES BY LANGUAGE", "WHERE",
+            "(MINLON,MINLAT,MAXLON,MAXLAT)",
+        ] {
             #expect(text.output.contains(section), "\(section)")
         }
         let csv = try SpotsCLI.run(["report", indexes.sample, "--format=csv"])
-        #expect(csv.status == 0 && csv.output.hasPrefix("category,group,mapkit_category,count,share,") && csv.output.contains("\r\ncafe,mapkit,MKPOICategoryCafe,88,"))
+        #expect(
+            csv.status == 0 && csv.output.hasPrefix("category,group,mapkit_category,count,share,")
+                && csv.output.contains("\r\ncafe,mapkit,MKPOICategoryCafe,88,"))
         let json = try SpotsCLI.run(["report", indexes.sample, "--format", "json"])
         #expect((try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["schema_version"] as? Int == 1)
     }
@@ -200,8 +250,11 @@ struct ReportCommandTests {
     func help() throws {
         let help = try SpotsCLI.run(["report", "--help"])
         #expect(help.status == 0)
-        for part in ["OVERVIEW:", "USAGE: spots report <index>", "ARGUMENTS:", "OPTIONS:", "--format <format>", "-o, --output <output>",
-                     "--against <old-index>", "--max-drop <fraction>", "1 m", "MINLON,MINLAT,MAXLON,MAXLAT"] {
+        for part in [
+            "OVERVIEW:", "USAGE: spots report <index>", "ARGUMENTS:", "OPTIONS:", "--format <format>",
+            "-o, --output <output>",
+            "--against <old-index>", "--max-drop <fraction>", "1 m", "MINLON,MINLAT,MAXLON,MAXLAT",
+        ] {
             #expect(help.output.contains(part), "\(part)")
         }
         #expect(try SpotsCLI.run(["help", "report"]).output == help.output)

@@ -1,106 +1,109 @@
 import Foundation
 import Testing
 
-/// Builds the two samples into one index in `directory` and returns its path.
-func sampleIndex(in directory: URL) throws -> String {
-    let index = directory.appendingPathComponent("samples.spots").path
-    let build = try SpotsCLI.run(["build", helsinki, himeji, "-o", index, "-q"])
-    try #require(build.status == 0, "\(build.stderr)")
-    return index
-}
-
 @Suite("spots search end to end")
 struct SearchCommandTests {
     @Test("near with a radius and a category gives the nearest cafes, as a table, NDJSON or GeoJSON")
     func nearby() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = try sampleIndex(in: directory)
-        let arguments = ["search", index, "--near", "60.1699,24.9384", "--radius", "150", "--category", "cafe", "--limit", "5"]
-        let table = try SpotsCLI.run(arguments)
-        #expect(table.status == 0)
-        #expect(table.output.hasPrefix("distance"))
-        #expect(table.output.split(separator: "\n").count == 6)
-        let lines = try SpotsCLI.run(arguments + ["--format", "ndjson"]).output.split(separator: "\n")
-        let results = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        #expect(results.count == 5)
-        let distances = results.map { ($0["distance_m"] as! NSNumber).doubleValue }
-        #expect(distances == distances.sorted() && distances.allSatisfy { $0 <= 150 })
-        #expect(results.allSatisfy { $0["category"] as? String == "cafe" })
-        let geojson = try SpotsCLI.run(arguments + ["--format", "geojson"])
-        let collection = try #require(JSONSerialization.jsonObject(with: geojson.stdout) as? [String: Any])
-        #expect((collection["features"] as? [Any])?.count == 5)
+        try withSampleIndex { _, index in
+            let arguments = [
+                "search", index, "--near", "60.1699,24.9384", "--radius", "150", "--category", "cafe", "--limit", "5",
+            ]
+            let table = try SpotsCLI.run(arguments)
+            #expect(table.status == 0)
+            #expect(table.output.hasPrefix("distance"))
+            #expect(table.output.split(separator: "\n").count == 6)
+            let lines = try SpotsCLI.run(arguments + ["--format", "ndjson"]).output.split(separator: "\n")
+            let results = try lines.map {
+                try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            #expect(results.count == 5)
+            let distances = results.map { ($0["distance_m"] as! NSNumber).doubleValue }
+            #expect(distances == distances.sorted() && distances.allSatisfy { $0 <= 150 })
+            #expect(results.allSatisfy { $0["category"] as? String == "cafe" })
+            let geojson = try SpotsCLI.run(arguments + ["--format", "geojson"])
+            let collection = try #require(JSONSerialization.jsonObject(with: geojson.stdout) as? [String: Any])
+            #expect((collection["features"] as? [Any])?.count == 5)
+        }
     }
 
     @Test("a Japanese category word finds the cafes near Himeji; a name finds the castle")
     func japanese() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = try sampleIndex(in: directory)
-        let cafes = try SpotsCLI.run(["search", index, "--query", "カフェ", "--near", "34.8394,134.6939", "--radius", "5000", "--format", "ndjson"])
-        let found = cafes.output.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(!found.isEmpty && found.allSatisfy { $0?["category"] as? String == "cafe" })
-        let castle = try SpotsCLI.run(["search", index, "--query", "姫路城", "--format", "ndjson"]).output
-        #expect(castle.contains("\"wikidata\":\"Q188754\""))
-        let english = try SpotsCLI.run(["search", index, "--query", "himeji castle", "--format", "ndjson"]).output
-        #expect(english.contains("\"wikidata\":\"Q188754\""))
+        try withSampleIndex { _, index in
+            let cafes = try SpotsCLI.run([
+                "search", index, "--query", "カフェ", "--near", "34.8394,134.6939", "--radius", "5000", "--format",
+                "ndjson",
+            ])
+            let found = cafes.output.split(separator: "\n").map {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(!found.isEmpty && found.allSatisfy { $0?["category"] as? String == "cafe" })
+            let castle = try SpotsCLI.run(["search", index, "--query", "姫路城", "--format", "ndjson"]).output
+            #expect(castle.contains("\"wikidata\":\"Q188754\""))
+            let english = try SpotsCLI.run(["search", index, "--query", "himeji castle", "--format", "ndjson"]).output
+            #expect(english.contains("\"wikidata\":\"Q188754\""))
+        }
     }
 
     @Test("--id gives the spots for references, in the order given")
     func lookup() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = try sampleIndex(in: directory)
-        let run = try SpotsCLI.run(["search", index, "--id", "n3010000010,n1381017836", "--format", "ndjson"])
-        #expect(run.status == 0)
-        let ids = run.output.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["osm_id"] as? NSNumber }
-        #expect(ids == [3010000010, 1381017836])
-        #expect(try SpotsCLI.run(["search", index, "--id", "x12"]).status == 64)
+        try withSampleIndex { _, index in
+            let run = try SpotsCLI.run(["search", index, "--id", "n3010000010,n1381017836", "--format", "ndjson"])
+            #expect(run.status == 0)
+            let ids = run.output.split(separator: "\n").map {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["osm_id"] as? NSNumber
+            }
+            #expect(ids == [3_010_000_010, 1_381_017_836])
+            #expect(try SpotsCLI.run(["search", index, "--id", "x12"]).status == 64)
+        }
     }
 
     @Test("--batch answers one line per request in order, an error line for a bad request, and goes on")
     func batch() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = try sampleIndex(in: directory)
-        let requests = """
-            {"near":[60.1699,24.9384],"radius":100,"limit":3}
-            not json
-            {"radius":100}
-            {"query":"kappeli","limit":1}
-            {"bbox":[24.93,60.16,24.96,60.18],"categories":["museum"],"limit":2}
-            {"near":[60.1699,24.9384],"limit":0}
-            {"frobnicate":1}
+        try withSampleIndex { _, index in
+            let requests = """
+                {"near":[60.1699,24.9384],"radius":100,"limit":3}
+                not json
+                {"radius":100}
+                {"query":"kappeli","limit":1}
+                {"bbox":[24.93,60.16,24.96,60.18],"categories":["museum"],"limit":2}
+                {"near":[60.1699,24.9384],"limit":0}
+                {"frobnicate":1}
 
-            """
-        let run = try SpotsCLI.run(["search", index, "--batch", "-"], stdin: Data(requests.utf8))
-        #expect(run.status == 0)
-        let lines = run.output.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(lines.count == 7)
-        #expect((lines[0]?["results"] as? [[String: Any]])?.count == 3)
-        #expect(lines[1]?["error"] is String && lines[2]?["error"] is String && lines[6]?["error"] is String)
-        let kappeli = try #require((lines[3]?["results"] as? [[String: Any]])?.first)
-        #expect(kappeli["name"] as? String == "Kappeli" && kappeli["distance_m"] is NSNull)
-        let museums = try #require(lines[4]?["results"] as? [[String: Any]])
-        #expect(museums.count == 2 && museums.allSatisfy { $0["category"] as? String == "museum" })
-        #expect((lines[5]?["results"] as? [Any])?.isEmpty == true)
-        let first = try #require((lines[0]?["results"] as? [[String: Any]])?.first)
-        #expect(Set(first.keys) == ["osm_type", "osm_id", "lat", "lon", "category", "name", "distance_m"])
+                """
+            let run = try SpotsCLI.run(["search", index, "--batch", "-"], stdin: Data(requests.utf8))
+            #expect(run.status == 0)
+            let lines = run.output.split(separator: "\n").map {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(lines.count == 7)
+            #expect((lines[0]?["results"] as? [[String: Any]])?.count == 3)
+            #expect(lines[1]?["error"] is String && lines[2]?["error"] is String && lines[6]?["error"] is String)
+            let kappeli = try #require((lines[3]?["results"] as? [[String: Any]])?.first)
+            #expect(kappeli["name"] as? String == "Kappeli" && kappeli["distance_m"] is NSNull)
+            let museums = try #require(lines[4]?["results"] as? [[String: Any]])
+            #expect(museums.count == 2 && museums.allSatisfy { $0["category"] as? String == "museum" })
+            #expect((lines[5]?["results"] as? [Any])?.isEmpty == true)
+            let first = try #require((lines[0]?["results"] as? [[String: Any]])?.first)
+            #expect(Set(first.keys) == ["osm_type", "osm_id", "lat", "lon", "category", "name", "distance_m"])
+        }
     }
 
     @Test("usage errors exit 64: a radius without near, a bad point or box, an unknown category; a bad index exits 65")
     func errors() throws {
-        let directory = try SpotsCLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = try sampleIndex(in: directory)
-        for arguments in [["--radius", "100"], ["--near", "91,0"], ["--near", "60.1"], ["--bbox", "1,2,3"], ["--category", "cafee"],
-                          ["--limit", "-1"], ["--format", "xml"]] {
-            let run = try SpotsCLI.run(["search", index] + arguments)
-            #expect(run.status == 64, "\(arguments)")
-            #expect(run.stderr.hasPrefix("spots: "))
+        try withSampleIndex { folder, index in
+            for arguments in [
+                ["--radius", "100"], ["--near", "91,0"], ["--near", "60.1"], ["--bbox", "1,2,3"],
+                ["--category", "cafee"],
+                ["--limit", "-1"], ["--format", "xml"],
+            ] {
+                let run = try SpotsCLI.run(["search", index] + arguments)
+                #expect(run.status == 64, "\(arguments)")
+                #expect(run.stderr.hasPrefix("spots: "))
+            }
+            let broken = folder.url.appendingPathComponent("broken.spots")
+            try Data("garbage".utf8).write(to: broken)
+            #expect(try SpotsCLI.run(["search", broken.path, "--near", "0,0"]).status == 65)
         }
-        let broken = directory.appendingPathComponent("broken.spots")
-        try Data("garbage".utf8).write(to: broken)
-        #expect(try SpotsCLI.run(["search", broken.path, "--near", "0,0"]).status == 65)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 /// Paths and a process runner for end-to-end tests of the `spots` command (named apart from
@@ -56,20 +57,16 @@ enum SpotsCLI {
         let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
         let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: stdoutData, stderr: String(decoding: stderrData, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: stdoutData, stderr: String(decoding: stderrData, as: UTF8.self))
     }
 
-    /// A fresh empty directory for one test.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("spots-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// Builds `inputs` into an index in `directory` and returns its exported NDJSON objects; by
+    /// Builds `inputs` into an index in `folder` and returns its exported NDJSON objects; by
     /// default every amenity/tourism node and nothing else (the tests that count node spots).
-    static func buildAndExport(_ inputs: [String], flags: [String] = ["--keep-all", "--no-dedupe", "--no-areas"], in directory: URL) throws -> [[String: Any]] {
-        let index = directory.appendingPathComponent("out.spots").path
+    static func buildAndExport(
+        _ inputs: [String], flags: [String] = ["--keep-all", "--no-dedupe", "--no-areas"], in folder: TemporaryFolder
+    ) throws -> [[String: Any]] {
+        let index = folder.path("out.spots")
         let build = try run(["build"] + inputs + ["-o", index, "--quiet"] + flags)
         try #require(build.status == 0, "build failed: \(build.stderr)")
         let export = try run(["export", index])
@@ -84,4 +81,15 @@ enum SpotsCLI {
 func sevenDecimals(_ value: Any?) -> String? {
     guard let number = value as? NSNumber else { return nil }
     return String(format: "%.7f", number.doubleValue)
+}
+
+/// Calls `body` with a fresh temporary folder and the path of the index of the two samples,
+/// built there; the folder is removed when `body` returns.
+func withSampleIndex<T>(_ body: (_ folder: TemporaryFolder, _ index: String) throws -> T) throws -> T {
+    try withTemporaryFolder { folder in
+        let index = folder.path("samples.spots")
+        let build = try SpotsCLI.run(["build", helsinki, himeji, "-o", index, "-q"])
+        try #require(build.status == 0, "\(build.stderr)")
+        return try body(folder, index)
+    }
 }

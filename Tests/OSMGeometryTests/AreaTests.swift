@@ -29,7 +29,9 @@ func ring(_ points: [(Int32, Int32)]) -> [Coordinate] {
 
     @Test func aUShapeStandsOnItsWidestStretch() {
         // A U: the centroid falls in the gap between the arms.
-        let shape = ring([(0, 0), (900, 0), (900, 1_000), (700, 1_000), (700, 200), (200, 200), (200, 1_000), (0, 1_000)])
+        let shape = ring([
+            (0, 0), (900, 0), (900, 1_000), (700, 1_000), (700, 200), (200, 200), (200, 1_000), (0, 1_000),
+        ])
         let area = Area(outers: [shape])!
         #expect(!area.contains(area.centroid!))
         #expect(area.contains(area.representativePoint))

@@ -5,11 +5,15 @@ import Testing
     @Test func sparseIdsAreFoundAcrossTheHigh32Bits() {
         let store = NodeLocationStore()
         let ids: [Int64] = [-5, 3, 1_000, 4_294_967_295, 4_294_967_296, 8_592_764_893, 137_000_000_000]
-        for (index, id) in ids.enumerated() { store.append(id: id, latitudeE7: Int32(index), longitudeE7: -Int32(index)) }
+        for (index, id) in ids.enumerated() {
+            store.append(id: id, latitudeE7: Int32(index), longitudeE7: -Int32(index))
+        }
         store.finish()
         #expect(!store.isDense)
         for (index, id) in ids.enumerated() { #expect(store.location(of: id)! == (Int32(index), -Int32(index))) }
-        for missing: Int64 in [-6, 4, 999, 4_294_967_294, 8_592_764_894, 1 << 40] { #expect(store.location(of: missing) == nil) }
+        for missing: Int64 in [-6, 4, 999, 4_294_967_294, 8_592_764_894, 1 << 40] {
+            #expect(store.location(of: missing) == nil)
+        }
     }
 
     @Test func denseIdsTakeEightBytesANode() {
@@ -26,7 +30,9 @@ import Testing
 
     @Test func unsortedInputIsSortedAndTheLaterEntryWins() {
         let store = NodeLocationStore()
-        for id: Int64 in [50, 10, 1 << 33, 30, 10] { store.append(id: id, latitudeE7: Int32(truncatingIfNeeded: id), longitudeE7: 0) }
+        for id: Int64 in [50, 10, 1 << 33, 30, 10] {
+            store.append(id: id, latitudeE7: Int32(truncatingIfNeeded: id), longitudeE7: 0)
+        }
         store.append(id: 30, latitudeE7: 7, longitudeE7: 7)
         store.finish()
         #expect(store.count == 4)
@@ -38,7 +44,9 @@ import Testing
 
     @Test func largeStoresSpillToATemporaryFileAndReadBack() {
         let store = NodeLocationStore(memoryLimit: 1 << 16)
-        for index in 0..<50_000 { store.append(id: Int64(index) * 1_000, latitudeE7: Int32(index), longitudeE7: Int32(-index)) }
+        for index in 0..<50_000 {
+            store.append(id: Int64(index) * 1_000, latitudeE7: Int32(index), longitudeE7: Int32(-index))
+        }
         store.finish()
         #expect(store.isSpilled)
         #expect(store.byteCount <= 50_000 * 12 + 64)

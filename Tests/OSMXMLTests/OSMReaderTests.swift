@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 @testable import OSMXML
@@ -21,9 +22,10 @@ struct Collector: OSMElementHandler {
             let tag = element.tag(at: index)
             tags[tag.key.string] = tag.value.string
         }
-        elements.append(Element(
-            type: element.type, id: element.id, latitudeE7: element.latitudeE7, longitudeE7: element.longitudeE7,
-            tags: tags, line: element.line))
+        elements.append(
+            Element(
+                type: element.type, id: element.id, latitudeE7: element.latitudeE7, longitudeE7: element.longitudeE7,
+                tags: tags, line: element.line))
     }
 }
 
@@ -34,30 +36,33 @@ struct References: OSMElementHandler {
 
     mutating func handle(_ element: OSMElement) {
         refs.append(Array(element.nodeRefs))
-        members.append((0..<element.memberCount).map { index in
-            let member = element.member(at: index)
-            return "\(member.type.map { "\($0)" } ?? "nil") \(member.ref.map(String.init) ?? "nil") \(member.role.string)"
-        })
+        members.append(
+            (0..<element.memberCount).map { index in
+                let member = element.member(at: index)
+                return
+                    "\(member.type.map { "\($0)" } ?? "nil") \(member.ref.map(String.init) ?? "nil") \(member.role.string)"
+            })
     }
 }
 
 /// Writes `text` to a temporary file and reads it with `filter` within `limits`.
 func read(
-    _ text: String, filter: OSMElementFilter = OSMElementFilter(types: [.node, .way, .relation]), limits: OSMReadLimits = .standard
+    _ text: String, filter: OSMElementFilter = OSMElementFilter(types: [.node, .way, .relation]),
+    limits: OSMReadLimits = .standard
 ) throws -> (elements: [Collector.Element], summary: OSMReadSummary) {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("osmxml-\(UUID().uuidString).osm")
-    try Data(text.utf8).write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    var collector = Collector()
-    let summary = try OSMReader(file: url.path, filter: filter, limits: limits).read(into: &collector)
-    return (collector.elements, summary)
+    try withTemporaryFile(Array(text.utf8), named: "input.osm") { path in
+        var collector = Collector()
+        let summary = try OSMReader(file: path, filter: filter, limits: limits).read(into: &collector)
+        return (collector.elements, summary)
+    }
 }
 
 @Suite("OSMReader")
 struct OSMReaderTests {
     @Test("delivers nodes, ways and relations in document order with their tags and lines")
     func deliversElements() throws {
-        let (elements, summary) = try read("""
+        let (elements, summary) = try read(
+            """
             <osm version="0.6">
              <node id="1" lat="1.5" lon="-2.25"><tag k="amenity" v="cafe"/></node>
              <node id="2" lat="0" lon="0"/>
@@ -67,7 +72,11 @@ struct OSMReaderTests {
             """)
         #expect(elements.map(\.id) == [1, 2, 3, -4])
         #expect(elements.map(\.type) == [.node, .node, .way, .relation])
-        #expect(elements[0] == Collector.Element(type: .node, id: 1, latitudeE7: 15_000_000, longitudeE7: -22_500_000, tags: ["amenity": "cafe"], line: 2))
+        #expect(
+            elements[0]
+                == Collector.Element(
+                    type: .node, id: 1, latitudeE7: 15_000_000, longitudeE7: -22_500_000, tags: ["amenity": "cafe"],
+                    line: 2))
         #expect(elements[2].tags == ["building": "yes"])
         #expect(summary.nodes == 2 && summary.ways == 1 && summary.relations == 1)
     }
@@ -75,27 +84,29 @@ struct OSMReaderTests {
     @Test("ways carry their node references and relations their members")
     func deliversReferences() throws {
         var collector = References()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("osmxml-\(UUID().uuidString).osm")
-        try Data("""
+        let xml = """
             <osm><way id="3"><nd ref="1"/><nd ref="-2"/><nd ref="8592764893"/><tag k="a" v="b"/></way>
             <relation id="4"><member type="way" ref="3" role="outer"/><member type="node" ref="1" role=""/>
             <member type="area" ref="x"/></relation></osm>
-            """.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        _ = try OSMReader(file: url.path, filter: OSMElementFilter(types: [.way, .relation])).read(into: &collector)
+            """
+        try withTemporaryFile(Array(xml.utf8), named: "input.osm") { path in
+            _ = try OSMReader(file: path, filter: OSMElementFilter(types: [.way, .relation])).read(into: &collector)
+        }
         #expect(collector.refs == [[1, -2, 8_592_764_893], []])
         #expect(collector.members == [[], ["way 3 outer", "node 1 ", "nil nil "]])
     }
 
     @Test("bare types are delivered without their tags when no wanted key is present")
     func deliversBareElements() throws {
-        let (elements, summary) = try read("""
+        let (elements, summary) = try read(
+            """
             <osm><node id="1" lat="1" lon="2"><tag k="name" v="x"/></node>
             <node id="2" lat="0" lon="0"><tag k="tourism" v="hotel"/></node>
             <node id="6" lat="0" lon="0" visible="false"/>
             <way id="5"><nd ref="1"/><tag k="highway" v="path"/></way>
             <relation id="7"><tag k="type" v="route"/></relation></osm>
-            """, filter: OSMElementFilter(types: [.node, .way, .relation], tagKeys: ["tourism"], bareTypes: [.node, .way]))
+            """,
+            filter: OSMElementFilter(types: [.node, .way, .relation], tagKeys: ["tourism"], bareTypes: [.node, .way]))
         #expect(elements.map(\.id) == [1, 2, 5])
         #expect(elements[0].tags.isEmpty && elements[0].latitudeE7 == 10_000_000 && elements[2].tags.isEmpty)
         #expect(elements[1].tags == ["tourism": "hotel"])
@@ -104,7 +115,8 @@ struct OSMReaderTests {
 
     @Test("the filter keeps only elements with a wanted key, yet counts all")
     func filtersByTagKey() throws {
-        let (elements, summary) = try read("""
+        let (elements, summary) = try read(
+            """
             <osm><node id="1" lat="0" lon="0"><tag k="name" v="x"/></node>
             <node id="2" lat="0" lon="0"><tag k="name" v="y"/><tag k="tourism" v="hotel"/></node>
             <way id="5"><tag k="tourism" v="hotel"/></way></osm>
@@ -116,7 +128,8 @@ struct OSMReaderTests {
 
     @Test("deleted elements are counted and never delivered")
     func skipsDeleted() throws {
-        let (elements, summary) = try read("""
+        let (elements, summary) = try read(
+            """
             <osm><node id="1" lat="0" lon="0" visible="false"/><node id="2" action="delete" lat="0" lon="0"/>
             <node id="3" lat="0" lon="0" action="modify" visible="true"/></osm>
             """)
@@ -128,7 +141,10 @@ struct OSMReaderTests {
     func readsElementSpanningChunks() throws {
         let long = String(repeating: "é", count: OSMReader.chunkSize)  // twice a chunk of UTF-8
         var text = "<osm>\n"
-        for id in 1...3 { text += "<node id=\"\(id)\" lat=\"1\" lon=\"2\"><tag k=\"a\" v=\"\(id)\"/><tag k=\"long\" v=\"\(long)\"/><tag k=\"z\" v=\"end\"/></node>\n" }
+        for id in 1...3 {
+            text +=
+                "<node id=\"\(id)\" lat=\"1\" lon=\"2\"><tag k=\"a\" v=\"\(id)\"/><tag k=\"long\" v=\"\(long)\"/><tag k=\"z\" v=\"end\"/></node>\n"
+        }
         text += "</osm>\n"
         var limits = OSMReadLimits.standard
         limits.maxValueBytes = 2 * long.utf8.count
@@ -168,21 +184,23 @@ struct OSMReaderTests {
             _ = try read("<osm>\n <way id=\"1\">\n  <nd ref=\"x\"/></way></osm>")
         } throws: { error in
             let error = error as! OSMInputError
-            return error.kind == .malformed && error.location == .line(3, column: 3) && error.message == "<nd> without a valid ref attribute"
+            return error.kind == .malformed && error.location == .line(3, column: 3)
+                && error.message == "<nd> without a valid ref attribute"
         }
     }
 
     @Test("other compressions and PBF are named in the refusal")
     func namesUnsupportedFormats() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("x-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: url) }
-        for (bytes, name) in [(Array("BZh91AY&SY".utf8), "bzip2"), ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0, 0], "xz"),
-                              ([0, 0, 0, 13, 0x0A, 0x09] + Array("OSMHeader".utf8), "OSM PBF")] {
-            try Data(bytes).write(to: url)
-            var collector = Collector()
-            #expect {
-                _ = try OSMReader(file: url.path, filter: OSMElementFilter(types: [.node])).read(into: &collector)
-            } throws: { ($0 as! OSMInputError).message.hasPrefix(name + " input is not supported") }
+        for (bytes, name) in [
+            (Array("BZh91AY&SY".utf8), "bzip2"), ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0, 0], "xz"),
+            ([0, 0, 0, 13, 0x0A, 0x09] + Array("OSMHeader".utf8), "OSM PBF"),
+        ] {
+            try withTemporaryFile(bytes, named: "x") { path in
+                var collector = Collector()
+                #expect {
+                    _ = try OSMReader(file: path, filter: OSMElementFilter(types: [.node])).read(into: &collector)
+                } throws: { ($0 as! OSMInputError).message.hasPrefix(name + " input is not supported") }
+            }
         }
     }
 }
@@ -194,16 +212,22 @@ struct NumberTests {
         Array(text.utf8).withUnsafeBufferPointer { read(OSMBytes($0)) }
     }
 
-    @Test("coordinates become degrees × 10^7, rounded half away from zero", arguments: [
-        ("0", 0), ("1", 10_000_000), ("-180", -1_800_000_000), ("43.7384176", 437_384_176), ("+1.5", 15_000_000),
-        (".5", 5_000_000), ("-.5", -5_000_000), ("5.", 50_000_000), ("1.23456785", 12_345_679), ("-1.23456785", -12_345_679),
-        ("1.23456784999", 12_345_678), ("-0.00000004", 0), ("0.00000005", 1), ("1e1", 100_000_000), ("214.7483647", Int32.max),
-    ] as [(String, Int32)])
+    @Test(
+        "coordinates become degrees × 10^7, rounded half away from zero",
+        arguments: [
+            ("0", 0), ("1", 10_000_000), ("-180", -1_800_000_000), ("43.7384176", 437_384_176), ("+1.5", 15_000_000),
+            (".5", 5_000_000), ("-.5", -5_000_000), ("5.", 50_000_000), ("1.23456785", 12_345_679),
+            ("-1.23456785", -12_345_679),
+            ("1.23456784999", 12_345_678), ("-0.00000004", 0), ("0.00000005", 1), ("1e1", 100_000_000),
+            ("214.7483647", Int32.max),
+        ] as [(String, Int32)])
     func parsesCoordinates(_ text: String, _ expected: Int32) {
         #expect(bytes(text) { $0.fixedPointE7 } == expected)
     }
 
-    @Test("things that are not coordinates are nil", arguments: ["", "-", ".", "abc", "1.2.3", "1,5", "nan", "inf", "214.7483648", "1 ", "9999999999"])
+    @Test(
+        "things that are not coordinates are nil",
+        arguments: ["", "-", ".", "abc", "1.2.3", "1,5", "nan", "inf", "214.7483648", "1 ", "9999999999"])
     func rejectsNonCoordinates(_ text: String) {
         #expect(bytes(text) { $0.fixedPointE7 } == nil)
     }

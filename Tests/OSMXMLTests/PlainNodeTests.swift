@@ -11,12 +11,15 @@ struct PlainNodeTests {
     /// What `PlainNode.read` makes of `text` as a whole piece.
     func plain(_ text: String) -> PlainNode? {
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBufferPointer { PlainNode.read($0.baseAddress!, from: 0, count: $0.count, maxBytes: 1000) }
+        return bytes.withUnsafeBufferPointer {
+            PlainNode.read($0.baseAddress!, from: 0, count: $0.count, maxBytes: 1000)
+        }
     }
 
     @Test("the plain form: known attributes, any order and quote, kept bytes")
     func plainForms() throws {
-        let node = try #require(plain(#"<node id="42" version="3" timestamp="2021-04-21T20:21:46Z" lat="1.5" lon="-2.25"/>"#))
+        let node = try #require(
+            plain(#"<node id="42" version="3" timestamp="2021-04-21T20:21:46Z" lat="1.5" lon="-2.25"/>"#))
         #expect(node.id == 42 && node.version == 3 && !node.isDeleted)
         #expect(node.latitude?.count == 3 && node.longitude?.count == 5 && node.timestamp?.count == 20)
         for text in [
@@ -61,14 +64,20 @@ struct PlainNodeTests {
         ] {
             #expect(plain(text) == nil, "\(text)")
         }
-        for bytes: [UInt8] in [[0xC3, 0x28], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]] {
+        for bytes: [UInt8] in [
+            [0xC3, 0x28], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
+        ] {
             let text = Array(#"<node id="7" user=""#.utf8) + bytes + Array(#""/>"#.utf8)
-            let read = text.withUnsafeBufferPointer { PlainNode.read($0.baseAddress!, from: 0, count: $0.count, maxBytes: 1000) }
+            let read = text.withUnsafeBufferPointer {
+                PlainNode.read($0.baseAddress!, from: 0, count: $0.count, maxBytes: 1000)
+            }
             #expect(read == nil, "\(bytes)")
         }
         // Larger than the element limit.
         let bytes = Array(#"<node id="7" lat="0" lon="0"/>"#.utf8)
-        #expect(bytes.withUnsafeBufferPointer { PlainNode.read($0.baseAddress!, from: 0, count: $0.count, maxBytes: 20) } == nil)
+        #expect(
+            bytes.withUnsafeBufferPointer { PlainNode.read($0.baseAddress!, from: 0, count: $0.count, maxBytes: 20) }
+                == nil)
     }
 
     @Test("nodes in and out of the plain form, between other elements, read as expat reads them")
@@ -92,11 +101,13 @@ struct PlainNodeTests {
         for (indent, lineEnd) in [("  ", "\n"), (nil, "\n"), ("", "\r\n"), ("", "\r")] {
             let text = document(indent: indent, lineEnd: lineEnd, nodes: 60, insertions: insertions)
             for filter in [allTypes, poiNodes, areaElements] {
-                let (reference, cut) = expectSameOutcome(Array(text.utf8), pieceSizes: somePieces, filter: filter)
+                let (reference, cut) = try expectSameOutcome(Array(text.utf8), pieceSizes: somePieces, filter: filter)
                 #expect(reference.error == nil)
                 #expect(reference.summary.newestTimestamp == "2030-01-01T00:00:00Z")
                 #expect(reference.summary.deleted == 2 && reference.summary.plainNodes == 0)
-                #expect(cut.contains { $0.summary.plainNodes > 10 }, "\(indent.debugDescription) \(lineEnd.debugDescription)")
+                #expect(
+                    cut.contains { $0.summary.plainNodes > 10 },
+                    "\(indent.debugDescription) \(lineEnd.debugDescription)")
             }
         }
     }
@@ -113,7 +124,7 @@ struct PlainNodeTests {
         ] {
             for indent in ["  ", nil] {
                 let text = document(indent: indent, nodes: 40, insertions: [21: insertion])
-                let (reference, _) = expectSameOutcome(Array(text.utf8), pieceSizes: somePieces)
+                let (reference, _) = try expectSameOutcome(Array(text.utf8), pieceSizes: somePieces)
                 #expect(reference.error != nil, "\(insertion)")
             }
         }

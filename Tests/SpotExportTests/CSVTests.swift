@@ -1,6 +1,7 @@
 import Foundation
 import SpotExport
 import SpotIndex
+import SpotTestSupport
 import Spots
 import Testing
 
@@ -10,8 +11,10 @@ struct CSVTests {
     static func expectedRow(_ spot: Spot) -> [String] {
         [
             spot.ref.type.name, String(spot.ref.id), Coordinate.decimalString(spot.coordinate.latitudeE7),
-            Coordinate.decimalString(spot.coordinate.longitudeE7), spot.category?.rawValue ?? "", spot.category?.mapKitRawValue ?? "",
-            spot.kind, spot.tagKey + "=" + spot.kind, spot.name ?? "", spot.details[.phone] ?? "", spot.details[.website] ?? "",
+            Coordinate.decimalString(spot.coordinate.longitudeE7), spot.category?.rawValue ?? "",
+            spot.category?.mapKitRawValue ?? "",
+            spot.kind, spot.tagKey + "=" + spot.kind, spot.name ?? "", spot.details[.phone] ?? "",
+            spot.details[.website] ?? "",
             spot.details[.openingHours] ?? "", spot.details[.cuisine] ?? "", spot.details[.wikidata] ?? "",
             SpotExporter.formattedAddress(spot.address),
         ]
@@ -21,66 +24,69 @@ struct CSVTests {
     /// the fields of the spot it names, column by column.
     static func expectRoundTrip(_ spots: [Spot], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let written = byReference(spots)
-        try withIndex(spots) { index in
-            let text = try exported(index, as: .csv)
-            let records = try parseCSV(text)
-            #expect(records.count == spots.count + 1, sourceLocation: sourceLocation)
-            #expect(records.first == SpotExporter.csvHeader, sourceLocation: sourceLocation)
-            var seen: Set<OSMRef> = []
-            for (position, record) in records.dropFirst().enumerated() {
-                let ref = try index.ref(at: position)
-                #expect(seen.insert(ref).inserted, sourceLocation: sourceLocation)
-                let spot = try #require(written[ref], "\(ref) was not written", sourceLocation: sourceLocation)
-                #expect(Array(record.prefix(2)) == [ref.type.name, String(ref.id)], "row \(position + 1) is spot \(position) of the index", sourceLocation: sourceLocation)
-                let expected = Self.expectedRow(spot)
-                #expect(record.count == SpotExporter.csvHeader.count, "\(spot.ref)", sourceLocation: sourceLocation)
-                for (column, (got, want)) in zip(SpotExporter.csvHeader, zip(record, expected)) {
-                    #expect(Array(got.unicodeScalars) == Array(want.unicodeScalars), "\(spot.ref) \(column)", sourceLocation: sourceLocation)
-                }
+        let index = try openIndex(of: spots)
+        let text = try exported(index, as: .csv)
+        let records = try parseCSV(text)
+        #expect(records.count == spots.count + 1, sourceLocation: sourceLocation)
+        #expect(records.first == SpotExporter.csvHeader, sourceLocation: sourceLocation)
+        var seen: Set<OSMRef> = []
+        for (position, record) in records.dropFirst().enumerated() {
+            let ref = try index.ref(at: position)
+            #expect(seen.insert(ref).inserted, sourceLocation: sourceLocation)
+            let spot = try #require(written[ref], "\(ref) was not written", sourceLocation: sourceLocation)
+            #expect(
+                Array(record.prefix(2)) == [ref.type.name, String(ref.id)],
+                "row \(position + 1) is spot \(position) of the index", sourceLocation: sourceLocation)
+            let expected = Self.expectedRow(spot)
+            #expect(record.count == SpotExporter.csvHeader.count, "\(spot.ref)", sourceLocation: sourceLocation)
+            for (column, (got, want)) in zip(SpotExporter.csvHeader, zip(record, expected)) {
+                #expect(
+                    Array(got.unicodeScalars) == Array(want.unicodeScalars), "\(spot.ref) \(column)",
+                    sourceLocation: sourceLocation)
             }
-            #expect(seen == Set(written.keys), sourceLocation: sourceLocation)
         }
+        #expect(seen == Set(written.keys), sourceLocation: sourceLocation)
     }
 
     @Test("the header row is exactly the documented columns, joined by commas, ending in CRLF")
     func header() throws {
-        #expect(SpotExporter.csvHeader == [
-            "osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name", "phone", "website",
-            "opening_hours", "cuisine", "wikidata", "address",
-        ])
-        try withIndex([]) { index in
-            let text = try exported(index, as: .csv)
-            #expect(text == SpotExporter.csvHeader.joined(separator: ",") + "\r\n")
-        }
+        #expect(
+            SpotExporter.csvHeader == [
+                "osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name", "phone",
+                "website",
+                "opening_hours", "cuisine", "wikidata", "address",
+            ])
+        let index = try openIndex(of: [])
+        let text = try exported(index, as: .csv)
+        #expect(text == SpotExporter.csvHeader.joined(separator: ",") + "\r\n")
     }
 
     @Test("every line ends in CRLF and there is no bare LF between records")
     func crlfLineEnds() throws {
-        try withIndex([NDJSONTests.full, NDJSONTests.bare]) { index in
-            let text = try exported(index, as: .csv)
-            let scalars = Array(text.unicodeScalars)
-            #expect(scalars.suffix(2) == ["\r", "\n"])
-            for (position, scalar) in scalars.enumerated() where scalar == "\n" {
-                #expect(position > 0 && scalars[position - 1] == "\r")
-            }
-            #expect(text.components(separatedBy: "\r\n").count == 4)
+        let index = try openIndex(of: [NDJSONTests.full, NDJSONTests.bare])
+        let text = try exported(index, as: .csv)
+        let scalars = Array(text.unicodeScalars)
+        #expect(scalars.suffix(2) == ["\r", "\n"])
+        for (position, scalar) in scalars.enumerated() where scalar == "\n" {
+            #expect(position > 0 && scalars[position - 1] == "\r")
         }
+        #expect(text.components(separatedBy: "\r\n").count == 4)
     }
 
     @Test("a plain row has each value unquoted, with empty fields where absent")
     func plainRow() throws {
         let rows = [
             NDJSONTests.bare.ref: "node,-1,-0.0000001,0.0000000,,,bench,amenity=bench,,,,,,,",
-            NDJSONTests.full.ref: "way,123456789012,60.1699000,-24.9384000,evCharger,MKPOICategoryEVCharger,charging_station,"
+            NDJSONTests.full.ref:
+                "way,123456789012,60.1699000,-24.9384000,evCharger,MKPOICategoryEVCharger,charging_station,"
                 + "amenity=charging_station,\"Lataus \"\"A\"\"\",+358 1,https://example.fi/?a=1&b=2,24/7,none,Q1,Mannerheimintie 1",
         ]
-        try withIndex([NDJSONTests.bare, NDJSONTests.full]) { index in
-            let lines = try exported(index, as: .csv).components(separatedBy: "\r\n")
-            #expect(lines.count == 4)
-            #expect(lines.last == "")
-            for position in 0..<2 {
-                #expect(lines[position + 1] == rows[try index.ref(at: position)], "row \(position + 1), in index order")
-            }
+        let index = try openIndex(of: [NDJSONTests.bare, NDJSONTests.full])
+        let lines = try exported(index, as: .csv).components(separatedBy: "\r\n")
+        #expect(lines.count == 4)
+        #expect(lines.last == "")
+        for position in 0..<2 {
+            #expect(lines[position + 1] == rows[try index.ref(at: position)], "row \(position + 1), in index order")
         }
     }
 
@@ -89,12 +95,16 @@ struct CSVTests {
         var spot = NDJSONTests.bare
         spot.name = "Fish, Chips & \"Co\""
         spot.kind = "a\nb"
-        spot.details = [.phone: "\"", .website: ",", .openingHours: "Mo 9-5\nTu 9-5", .cuisine: "lone\rcr", .wikidata: "\"\""]
+        spot.details = [
+            .phone: "\"", .website: ",", .openingHours: "Mo 9-5\nTu 9-5", .cuisine: "lone\rcr", .wikidata: "\"\"",
+        ]
         spot.address = ["street": "Rue \"X\"", "housenumber": "1,5"]
-        try withIndex([spot]) { index in
-            let lines = try exported(index, as: .csv).components(separatedBy: "\r\n")
-            #expect(lines[1].hasPrefix("node,-1,-0.0000001,0.0000000,,,\"a\nb\",\"amenity=a\nb\",\"Fish, Chips & \"\"Co\"\"\",\"\"\"\",\",\","))
-        }
+        let index = try openIndex(of: [spot])
+        let lines = try exported(index, as: .csv).components(separatedBy: "\r\n")
+        #expect(
+            lines[1].hasPrefix(
+                "node,-1,-0.0000001,0.0000000,,,\"a\nb\",\"amenity=a\nb\",\"Fish, Chips & \"\"Co\"\"\",\"\"\"\",\",\",")
+        )
         try Self.expectRoundTrip([spot])
     }
 
@@ -102,19 +112,18 @@ struct CSVTests {
     func crlfInsideField() throws {
         var spot = NDJSONTests.bare
         spot.name = "first line\r\nsecond line"
-        try withIndex([spot]) { index in
-            let text = try exported(index, as: .csv)
-            #expect(text.contains("\"first line\r\nsecond line\""), "the name field must be quoted")
-            let records = try parseCSV(text)
-            #expect(records.count == 2, "one header and one record")
-        }
+        let index = try openIndex(of: [spot])
+        let text = try exported(index, as: .csv)
+        #expect(text.contains("\"first line\r\nsecond line\""), "the name field must be quoted")
+        let records = try parseCSV(text)
+        #expect(records.count == 2, "one header and one record")
     }
 
     @Test("random spots with awkward text read back field by field")
     func randomRoundTrip() throws {
         var factory = SpotFactory(seed: 23)
         let known = [NDJSONTests.full, NDJSONTests.bare]
-        try Self.expectRoundTrip(factory.uniqueSpots(150, excluding: known) + known)
+        try Self.expectRoundTrip(factory.uniqueSpots(150, besides: known) + known)
     }
 }
 
@@ -122,28 +131,39 @@ struct CSVTests {
 struct FormattedAddressTests {
     @Test("addr:full wins over every other part")
     func fullWins() {
-        #expect(SpotExporter.formattedAddress(["full": "1 Infinite Loop, Cupertino", "street": "Other", "city": "X", "unit": "2"]) == "1 Infinite Loop, Cupertino")
+        #expect(
+            SpotExporter.formattedAddress([
+                "full": "1 Infinite Loop, Cupertino", "street": "Other", "city": "X", "unit": "2",
+            ]) == "1 Infinite Loop, Cupertino")
         #expect(SpotExporter.formattedAddress(["full": ""]) == "")
     }
 
     @Test("street and housenumber, then postcode and city, then country")
     func groups() {
-        let address = ["street": "Mannerheimintie", "housenumber": "5", "postcode": "00100", "city": "Helsinki", "country": "FI"]
+        let address = [
+            "street": "Mannerheimintie", "housenumber": "5", "postcode": "00100", "city": "Helsinki", "country": "FI",
+        ]
         #expect(SpotExporter.formattedAddress(address) == "Mannerheimintie 5, 00100 Helsinki, FI")
-        #expect(SpotExporter.formattedAddress(["city": "Helsinki", "street": "Aleksanterinkatu"]) == "Aleksanterinkatu, Helsinki")
+        #expect(
+            SpotExporter.formattedAddress(["city": "Helsinki", "street": "Aleksanterinkatu"])
+                == "Aleksanterinkatu, Helsinki")
         #expect(SpotExporter.formattedAddress(["housenumber": "5", "country": "FI"]) == "5, FI")
         #expect(SpotExporter.formattedAddress(["postcode": "00100"]) == "00100")
     }
 
     @Test("place stands in for street when there is no street")
     func placeWithoutStreet() {
-        #expect(SpotExporter.formattedAddress(["place": "Old Town", "housenumber": "3", "city": "Tallinn"]) == "Old Town 3, Tallinn")
+        #expect(
+            SpotExporter.formattedAddress(["place": "Old Town", "housenumber": "3", "city": "Tallinn"])
+                == "Old Town 3, Tallinn")
         #expect(SpotExporter.formattedAddress(["place": "Hamlet"]) == "Hamlet")
     }
 
     @Test("place beside a street is listed as another part")
     func placeWithStreet() {
-        #expect(SpotExporter.formattedAddress(["street": "Main", "housenumber": "1", "place": "Estate"]) == "Main 1, place: Estate")
+        #expect(
+            SpotExporter.formattedAddress(["street": "Main", "housenumber": "1", "place": "Estate"])
+                == "Main 1, place: Estate")
     }
 
     @Test("other parts follow as key: value, sorted by key")

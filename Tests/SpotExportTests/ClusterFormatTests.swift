@@ -3,6 +3,7 @@ import SpotCluster
 import SpotExport
 import SpotIndex
 import SpotSearch
+import SpotTestSupport
 import Spots
 import Testing
 
@@ -22,9 +23,8 @@ struct ClusterFormatTests {
     static func rendered(
         _ items: (SpotIndexReader) throws -> [ClusterItem], as format: ClusterFormat
     ) throws -> String {
-        try withIndex([NDJSONTests.full, NDJSONTests.bare]) { index in
-            utf8Text(try format.render(try items(index), of: index))
-        }
+        let index = try openIndex(of: [NDJSONTests.full, NDJSONTests.bare])
+        return utf8Text(try format.render(try items(index), of: index))
     }
 
     /// The number of the spot `ref` in `index`.
@@ -38,11 +38,13 @@ struct ClusterFormatTests {
             { [.cluster(Self.cluster), .spot(try Self.number(of: NDJSONTests.full.ref, in: $0))] }, as: .ndjson)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3 && lines[2].isEmpty)
-        #expect(lines[0] == #"{"cluster":true,"lat":60.1699000,"lon":24.9384000,"cluster_id":7,"#
-            + #""point_count":1234,"categories":{"cafe":1000,"museum":234},"expansion_zoom":5,"#
-            + #""bbox":[24.9000000,60.1000000,25.0000000,60.2000000]}"#)
-        #expect(lines[1] == #"{"cluster":false,"lat":60.1699000,"lon":-24.9384000,"osm_type":"way","#
-            + #""osm_id":123456789012,"category":"evCharger","name":"Lataus \"A\""}"#)
+        #expect(
+            lines[0] == #"{"cluster":true,"lat":60.1699000,"lon":24.9384000,"cluster_id":7,"#
+                + #""point_count":1234,"categories":{"cafe":1000,"museum":234},"expansion_zoom":5,"#
+                + #""bbox":[24.9000000,60.1000000,25.0000000,60.2000000]}"#)
+        #expect(
+            lines[1] == #"{"cluster":false,"lat":60.1699000,"lon":-24.9384000,"osm_type":"way","#
+                + #""osm_id":123456789012,"category":"evCharger","name":"Lataus \"A\""}"#)
     }
 
     @Test("a single spot carries the export's reference and label fields, with the same values")
@@ -67,12 +69,16 @@ struct ClusterFormatTests {
         #expect(features.count == 2)
         #expect(features[0].keys == ["type", "id", "bbox", "geometry", "properties"])
         #expect(features[0]["id"] == .number("7"))
-        #expect(features[0]["geometry"] == .object([
-            ("type", .string("Point")), ("coordinates", .array([.number("24.9384000"), .number("60.1699000")])),
-        ]))
-        #expect(features[0]["properties"]?.keys == [
-            "cluster", "cluster_id", "point_count", "point_count_abbreviated", "categories", "expansion_zoom",
-        ])
+        #expect(
+            features[0]["geometry"]
+                == .object([
+                    ("type", .string("Point")),
+                    ("coordinates", .array([.number("24.9384000"), .number("60.1699000")])),
+                ]))
+        #expect(
+            features[0]["properties"]?.keys == [
+                "cluster", "cluster_id", "point_count", "point_count_abbreviated", "categories", "expansion_zoom",
+            ])
         #expect(features[0]["properties"]?["point_count_abbreviated"] == .string("1.2k"))
         #expect(features[1].keys == ["type", "id", "geometry", "properties"])
         #expect(features[1]["id"] == .string("n-1"))
@@ -80,10 +86,12 @@ struct ClusterFormatTests {
         #expect(features[1]["properties"]?["category"] == .null)
     }
 
-    @Test("point_count_abbreviated is supercluster's: the count below 1000, else thousands", arguments: [
-        (950, OrderedJSON.number("950")), (1000, .string("1k")), (1250, .string("1.3k")), (9999, .string("10k")),
-        (15_400, .string("15k")),
-    ])
+    @Test(
+        "point_count_abbreviated is supercluster's: the count below 1000, else thousands",
+        arguments: [
+            (950, OrderedJSON.number("950")), (1000, .string("1k")), (1250, .string("1.3k")), (9999, .string("10k")),
+            (15_400, .string("15k")),
+        ])
     func abbreviation(_ count: Int, _ expected: OrderedJSON) throws {
         let cluster = MapCluster(
             id: nil, coordinate: Self.cluster.coordinate, count: count, categories: [],
@@ -98,7 +106,7 @@ struct ClusterFormatTests {
     @Test("no items: an empty FeatureCollection like the export's, or no lines")
     func empty() throws {
         let geojson = try Self.rendered({ _ in [] }, as: .geojson)
-        let export = try withIndex([]) { try exported($0, as: .geojson) }
+        let export = try exported(try openIndex(of: []), as: .geojson)
         #expect(geojson == export)
         #expect(try Self.rendered({ _ in [] }, as: .ndjson).isEmpty)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SpotExport
 import SpotIndex
+import SpotTestSupport
 import Spots
 import Testing
 
@@ -15,11 +16,15 @@ struct NDJSONTests {
         ref: OSMRef(.way, 123_456_789_012), coordinate: Coordinate(latitudeE7: 601_699_000, longitudeE7: -249_384_000)!,
         tagKey: "amenity", kind: "charging_station", category: .evCharger, name: "Lataus \"A\"",
         names: ["sv": "Laddning", "fi": "Lataus"], address: ["street": "Mannerheimintie", "housenumber": "1"],
-        details: [.phone: "+358 1", .website: "https://example.fi/?a=1&b=2", .openingHours: "24/7", .cuisine: "none", .wikidata: "Q1"],
+        details: [
+            .phone: "+358 1", .website: "https://example.fi/?a=1&b=2", .openingHours: "24/7", .cuisine: "none",
+            .wikidata: "Q1",
+        ],
         merged: [OSMRef(.node, 5), OSMRef(.relation, -6)])
 
     static let bare = Spot(
-        ref: OSMRef(.node, -1), coordinate: Coordinate(latitudeE7: -1, longitudeE7: 0)!, tagKey: "amenity", kind: "bench", category: nil)
+        ref: OSMRef(.node, -1), coordinate: Coordinate(latitudeE7: -1, longitudeE7: 0)!, tagKey: "amenity",
+        kind: "bench", category: nil)
 
     @Test("a spot's line has every key, in the documented order")
     func keyOrder() throws {
@@ -64,7 +69,8 @@ struct NDJSONTests {
         #expect(json["lat"] == .number("-0.0000001"))
         #expect(json["lon"] == .number("0.0000000"))
         #expect(json["osm_id"] == .number("-1"))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(ndjsonText(Self.bare).utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(ndjsonText(Self.bare).utf8)) as? [String: Any])
         #expect(object["category"] is NSNull)
         #expect(object["name"] is NSNull)
     }
@@ -81,7 +87,8 @@ struct NDJSONTests {
     @Test("awkward strings survive a parse by JSONSerialization unchanged")
     func awkwardStrings() throws {
         let awkward = [
-            "say \"hi\"", "back\\slash", "\\\"", "ctrl\u{0001}char", "\u{0000}", "\u{001F}\u{007F}", "line\nbreak", "cr\rlf\r\n",
+            "say \"hi\"", "back\\slash", "\\\"", "ctrl\u{0001}char", "\u{0000}", "\u{001F}\u{007F}", "line\nbreak",
+            "cr\rlf\r\n",
             "tab\t", "emoji 🏳️‍🌈👍🏽", "日本語の名前", "مقهى", "\u{2028}\u{2029}", "</script>", "",
         ]
         for text in awkward {
@@ -92,8 +99,11 @@ struct NDJSONTests {
             spot.details = [.openingHours: text]
             spot.kind = text
             let line = ndjsonText(spot)
-            #expect(!line.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }, "no raw line breaks: \(line.debugDescription)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line.debugDescription)")
+            #expect(
+                !line.unicodeScalars.contains { $0 == "\n" || $0 == "\r" },
+                "no raw line breaks: \(line.debugDescription)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line.debugDescription)")
             #expect((object["name"] as? String).map { Array($0.unicodeScalars) } == Array(text.unicodeScalars))
             #expect((object["names"] as? [String: String])?["ja"] == text)
             #expect((object["address"] as? [String: String])?[text.isEmpty ? "street" : text] == text)
@@ -111,9 +121,12 @@ struct NDJSONTests {
         #expect(ndjsonText(spot).contains(#""name":"\u0001\u001f\n\r\t\u0000""#))
     }
 
-    @Test("lat and lon are printed with exactly seven decimals", arguments: [
-        (0, 0), (-1, 1), (900_000_000, -1_800_000_000), (-900_000_000, 1_800_000_000), (10_000_000, -10_000_000), (123_456_789, -987_654_321),
-    ] as [(Int32, Int32)])
+    @Test(
+        "lat and lon are printed with exactly seven decimals",
+        arguments: [
+            (0, 0), (-1, 1), (900_000_000, -1_800_000_000), (-900_000_000, 1_800_000_000), (10_000_000, -10_000_000),
+            (123_456_789, -987_654_321),
+        ] as [(Int32, Int32)])
     func sevenDecimals(lat: Int32, lon: Int32) throws {
         var spot = Self.bare
         spot.coordinate = Coordinate(latitudeE7: lat, longitudeE7: lon)!
@@ -146,33 +159,31 @@ struct NDJSONTests {
         var factory = SpotFactory(seed: 5)
         let spots = factory.uniqueSpots(60)
         let written = byReference(spots)
-        try withIndex(spots) { index in
-            let text = try exported(index, as: .ndjson)
-            #expect(text.hasSuffix("\n"))
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-            #expect(lines.count == spots.count)
-            var seen: Set<OSMRef> = []
-            for (position, line) in lines.enumerated() {
-                let ref = try index.ref(at: position)
-                #expect(seen.insert(ref).inserted)
-                let spot = try #require(written[ref])
-                #expect(String(line) == ndjsonText(spot), "line \(position) is spot \(position) of the index")
-                #expect(String(line) == ndjsonText(try index.spot(at: position)))
-                let json = try OrderedJSON.parse(String(line))
-                #expect(json.keys == Self.keyOrder)
-                #expect(json["osm_id"] == .number(String(spot.ref.id)))
-                #expect(json["name"] == (spot.name.map(OrderedJSON.string) ?? .null))
-                #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
-            }
-            #expect(seen == Set(written.keys))
+        let index = try openIndex(of: spots)
+        let text = try exported(index, as: .ndjson)
+        #expect(text.hasSuffix("\n"))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == spots.count)
+        var seen: Set<OSMRef> = []
+        for (position, line) in lines.enumerated() {
+            let ref = try index.ref(at: position)
+            #expect(seen.insert(ref).inserted)
+            let spot = try #require(written[ref])
+            #expect(String(line) == ndjsonText(spot), "line \(position) is spot \(position) of the index")
+            #expect(String(line) == ndjsonText(try index.spot(at: position)))
+            let json = try OrderedJSON.parse(String(line))
+            #expect(json.keys == Self.keyOrder)
+            #expect(json["osm_id"] == .number(String(spot.ref.id)))
+            #expect(json["name"] == (spot.name.map(OrderedJSON.string) ?? .null))
+            #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
         }
+        #expect(seen == Set(written.keys))
     }
 
     @Test("exporting an empty index writes nothing")
     func emptyIndex() throws {
-        try withIndex([]) { index in
-            let text = try exported(index, as: .ndjson)
-            #expect(text.isEmpty)
-        }
+        let index = try openIndex(of: [])
+        let text = try exported(index, as: .ndjson)
+        #expect(text.isEmpty)
     }
 }

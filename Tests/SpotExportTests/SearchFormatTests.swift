@@ -2,6 +2,7 @@ import Foundation
 import SpotExport
 import SpotIndex
 import SpotSearch
+import SpotTestSupport
 import Spots
 import Testing
 
@@ -54,15 +55,15 @@ struct SearchFormatTests {
 
     @Test("batch answers: results read from the index, and errors as JSON strings")
     func batch() throws {
-        try withIndex([NDJSONTests.full, NDJSONTests.bare]) { index in
-            let full = try #require(try (0..<index.count).first { try index.ref(at: $0) == NDJSONTests.full.ref })
-            let ranked: [(spot: Int, distance: Double?)] = [(full, nil), (full, 3)]
-            let answer = utf8Text(try BatchAnswer.results(ranked, of: index))
-            let brief = #"{"osm_type":"way","osm_id":123456789012,"lat":60.1699000,"lon":-24.9384000,"#
-                + #""category":"evCharger","name":"Lataus \"A\"","distance_m":"#
-            #expect(answer == "{\"results\":[" + brief + "null}," + brief + "3.0}]}")
-            #expect(utf8Text(try BatchAnswer.results([ClusterItem](), of: index)) == "{\"results\":[]}")
-        }
+        let index = try openIndex(of: [NDJSONTests.full, NDJSONTests.bare])
+        let full = try #require(try (0..<index.count).first { try index.ref(at: $0) == NDJSONTests.full.ref })
+        let ranked: [(spot: Int, distance: Double?)] = [(full, nil), (full, 3)]
+        let answer = utf8Text(try BatchAnswer.results(ranked, of: index))
+        let brief =
+            #"{"osm_type":"way","osm_id":123456789012,"lat":60.1699000,"lon":-24.9384000,"#
+            + #""category":"evCharger","name":"Lataus \"A\"","distance_m":"#
+        #expect(answer == "{\"results\":[" + brief + "null}," + brief + "3.0}]}")
+        #expect(utf8Text(try BatchAnswer.results([ClusterItem](), of: index)) == "{\"results\":[]}")
         #expect(utf8Text(BatchAnswer.error("unknown key \"x\"\n")) == #"{"error":"unknown key \"x\"\n"}"#)
     }
 }

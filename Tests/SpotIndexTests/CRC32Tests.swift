@@ -1,5 +1,5 @@
-import SeededRandom
 import CZlib
+import SeededRandom
 import SpotIndex
 import Testing
 
@@ -31,7 +31,9 @@ struct CRC32Tests {
         #expect(Self.ours(Array("The quick brown fox jumps over the lazy dog".utf8)) == 0x414F_A339)
     }
 
-    @Test("random buffers of assorted sizes give zlib's checksum", arguments: [1, 2, 3, 4, 7, 8, 15, 16, 17, 31, 63, 64, 255, 256, 1000, 4096, 65_537])
+    @Test(
+        "random buffers of assorted sizes give zlib's checksum",
+        arguments: [1, 2, 3, 4, 7, 8, 15, 16, 17, 31, 63, 64, 255, 256, 1000, 4096, 65_537])
     func matchesZlib(size: Int) {
         var random = SplitMix64(seed: 0xC3C3_0000 &+ UInt64(size))
         for _ in 0..<8 {
@@ -44,7 +46,9 @@ struct CRC32Tests {
     func continuing() {
         var random = SplitMix64(seed: 42)
         for _ in 0..<200 {
-            let bytes = (0..<Int.random(in: 0...600, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let bytes = (0..<Int.random(in: 0...600, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             let split = Int.random(in: 0...bytes.count, using: &random)
             let head = Array(bytes[..<split])
             let tail = Array(bytes[split...])

@@ -1,6 +1,7 @@
 import Foundation
 import SpotCluster
 import SpotIndex
+import SpotTestSupport
 import Spots
 import Testing
 
@@ -8,13 +9,16 @@ import Testing
 struct ClusterDamageTests {
     /// A small clustered index: 80 spots in two towns of 40, so that there are clusters above
     /// and below the detail threshold, several zooms' trees and blocks of CDET and CMEM.
-    static let fixture = clusteredIndex(townSpots(80, seed: 21).enumerated().map { position, spot in
-        var spot = spot
-        spot.coordinate = Coordinate(latitudeE7: 601_700_000 + Int32(position % 40) * 2_000, longitudeE7: (position < 40 ? 1 : -1) * 249_400_000 + Int32(position % 7) * 3_000)!
-        spot.address = [:]
-        spot.names = [:]
-        return spot
-    })
+    static let fixture = clusteredIndex(
+        townSpots(80, seed: 21).enumerated().map { position, spot in
+            var spot = spot
+            spot.coordinate = Coordinate(
+                latitudeE7: 601_700_000 + Int32(position % 40) * 2_000,
+                longitudeE7: (position < 40 ? 1 : -1) * 249_400_000 + Int32(position % 7) * 3_000)!
+            spot.address = [:]
+            spot.names = [:]
+            return spot
+        })
 
     /// Reads everything the cluster levels offer; returns the sections named by the errors
     /// thrown. Any other error, or a crash, fails the test.
@@ -56,8 +60,9 @@ struct ClusterDamageTests {
         }
     }
 
-    @Test("flipping bytes of a cluster section, with its checksum recomputed, never crashes: open or each read fails with IndexError naming a section, or succeeds",
-          arguments: ["CLUS", "CTRE", "CDET", "CMEM", "SVIS"])
+    @Test(
+        "flipping bytes of a cluster section, with its checksum recomputed, never crashes: open or each read fails with IndexError naming a section, or succeeds",
+        arguments: ["CLUS", "CTRE", "CDET", "CMEM", "SVIS"])
     func resealedFlips(name: String) throws {
         var caught = 0
         try withScratchFile { write in
@@ -69,11 +74,15 @@ struct ClusterDamageTests {
                     let path = try write(bytes)
                     do throws(IndexError) {
                         let failures = Self.exercise(try SpotIndexReader(path: path))
-                        #expect(failures.allSatisfy { ["CLUS", "CDET", "CMEM", "SVIS", "SPOT"].contains($0) }, "\(failures)")
+                        #expect(
+                            failures.allSatisfy { ["CLUS", "CDET", "CMEM", "SVIS", "SPOT"].contains($0) }, "\(failures)"
+                        )
                         caught += failures.isEmpty ? 0 : 1
                     } catch {
                         // Damage to one section may show as a mismatch with another (a count in CLUS, a length of CTRE).
-                        #expect(error.kind == .corrupt && ["CLUS", "CTRE", "CDET", "CMEM", "SVIS"].contains(error.section ?? ""), "\(error)")
+                        #expect(
+                            error.kind == .corrupt
+                                && ["CLUS", "CTRE", "CDET", "CMEM", "SVIS"].contains(error.section ?? ""), "\(error)")
                         caught += 1
                     }
                 }
@@ -111,7 +120,8 @@ struct ClusterDamageTests {
         ]
         for (number, (bytes, section)) in cases.enumerated() {
             let error = try openingError(bytes)
-            #expect(error?.kind == .corrupt && error?.section == section, "case \(number): \(String(describing: error))")
+            #expect(
+                error?.kind == .corrupt && error?.section == section, "case \(number): \(String(describing: error))")
         }
         let raw = RawIndex(Self.fixture)
         for name in ["CTRE", "SVIS"] {
@@ -120,7 +130,8 @@ struct ClusterDamageTests {
         }
         let withoutOne = RawIndex.assemble(raw.sectionContents.filter { $0.name != "CMEM" })
         #expect(try openingError(withoutOne)?.description.contains("cluster section CMEM is missing") == true)
-        let withoutAll = RawIndex.assemble(raw.sectionContents.filter { !["CLUS", "CTRE", "CDET", "CMEM", "SVIS"].contains($0.name) })
+        let withoutAll = RawIndex.assemble(
+            raw.sectionContents.filter { !["CLUS", "CTRE", "CDET", "CMEM", "SVIS"].contains($0.name) })
         #expect(try openingError(withoutAll) == nil)
     }
 
@@ -135,7 +146,8 @@ struct ClusterDamageTests {
             (Self.patched("CLUS", at: clus.count - 1, UInt8(200)), "CLUS"),  // shown from above its zoom
             (Self.patched("CDET", at: 4, UInt32.max), "CDET"),  // a block offset past the entries
             (Self.patched("CMEM", at: 4, UInt32.max), "CMEM"),  // a block offset past the entries
-            (Self.patched("SVIS", at: raw.spots.count - 1, UInt8(18)), "SVIS"),  // a spot shown from above the maximum zoom + 1
+            // a spot shown from above the maximum zoom + 1
+            (Self.patched("SVIS", at: raw.spots.count - 1, UInt8(18)), "SVIS"),
         ]
         for (bytes, section) in cases {
             try withTemporaryFile(bytes) { path in

@@ -2,6 +2,7 @@ import Foundation
 import SeededRandom
 import SpotCluster
 import SpotIndex
+import SpotTestSupport
 import Spots
 import Testing
 
@@ -9,14 +10,18 @@ import Testing
 /// the detail threshold), with a few far apart.
 func townSpots(_ count: Int, seed: UInt64) -> [Spot] {
     var factory = SpotFactory(seed: seed)
-    let towns: [(Int32, Int32)] = [(601_700_000, 249_400_000), (348_390_000, 1_346_940_000), (-338_600_000, 1_512_000_000)]
+    let towns: [(Int32, Int32)] = [
+        (601_700_000, 249_400_000), (348_390_000, 1_346_940_000), (-338_600_000, 1_512_000_000),
+    ]
     return factory.uniqueSpots(count).map { spot in
         var spot = spot
         let town = towns[factory.int(0...towns.count - 1)]
         let spread = Int32([300, 3_000, 30_000, 3_000_000].randomElement(using: &factory.random)!)
-        spot.coordinate = factory.chance(95)
-            ? Coordinate(latitudeE7: town.0 + Int32.random(in: -spread...spread, using: &factory.random),
-                         longitudeE7: town.1 + Int32.random(in: -spread...spread, using: &factory.random))!
+        spot.coordinate =
+            factory.chance(95)
+            ? Coordinate(
+                latitudeE7: town.0 + Int32.random(in: -spread...spread, using: &factory.random),
+                longitudeE7: town.1 + Int32.random(in: -spread...spread, using: &factory.random))!
             : factory.coordinate()
         return spot
     }
@@ -50,8 +55,9 @@ extension SpotIndexReader {
 
 @Suite("Cluster levels in the index")
 struct ClusterLevelsTests {
-    @Test("the levels hold supercluster's clusters of the spots in SPOT order: each once, with its zoom, spots and shown zooms",
-          arguments: [1, 2, 3] as [UInt64])
+    @Test(
+        "the levels hold supercluster's clusters of the spots in SPOT order: each once, with its zoom, spots and shown zooms",
+        arguments: [1, 2, 3] as [UInt64])
     func holdsTheHierarchy(seed: UInt64) throws {
         let settings = ClusterSettings(maxZoom: [16, 12, 20][Int(seed) - 1], radius: 60, extent: 512)
         try withTemporaryFile(clusteredIndex(townSpots(600, seed: seed), settings: settings)) { path in
@@ -69,7 +75,9 @@ struct ClusterLevelsTests {
             struct Key: Hashable { var zoom: Int, spots: [Int] }
             var expected: [Key: (visibleFrom: Int, point: (x: Double, y: Double))] = [:]
             for (index, cluster) in hierarchy.clusters.enumerated() {
-                expected[Key(zoom: cluster.zoom, spots: spots(of: .cluster(index)).sorted())] = (hierarchy.visibleFrom(cluster: index), (cluster.x, cluster.y))
+                expected[Key(zoom: cluster.zoom, spots: spots(of: .cluster(index)).sorted())] = (
+                    hierarchy.visibleFrom(cluster: index), (cluster.x, cluster.y)
+                )
             }
             #expect(levels.count == hierarchy.clusters.count)
             #expect(levels.count > 20)
@@ -87,10 +95,13 @@ struct ClusterLevelsTests {
                 #expect(box.contains(cluster.coordinate))
                 if abs(cluster.coordinate.latitude) < 85 {
                     #expect(abs(Int(cluster.coordinate.latitudeE7) - Int(WebMercator.latitudeE7(y: want.point.y))) <= 1)
-                    #expect(abs(Int(cluster.coordinate.longitudeE7) - Int(WebMercator.longitudeE7(x: want.point.x))) <= 1)
+                    #expect(
+                        abs(Int(cluster.coordinate.longitudeE7) - Int(WebMercator.longitudeE7(x: want.point.x))) <= 1)
                 }
             }
-            for spot in 0..<reader.count { #expect(try levels.visibleFrom(spot: spot) == hierarchy.visibleFrom(spot: spot)) }
+            for spot in 0..<reader.count {
+                #expect(try levels.visibleFrom(spot: spot) == hierarchy.visibleFrom(spot: spot))
+            }
             #expect(levels.memberCount == hierarchy.spotParents.filter { $0 != nil }.count)
         }
     }
@@ -120,7 +131,8 @@ struct ClusterLevelsTests {
                 GeoBox(west: 24.9, south: 60.15, east: 24.98, north: 60.19)!,  // a few streets
             ]
             // Every kind alone, and all kinds.
-            let filters = reader.kinds.indices.map { kind in reader.kinds.indices.map { $0 == kind } }
+            let filters =
+                reader.kinds.indices.map { kind in reader.kinds.indices.map { $0 == kind } }
                 + [[Bool](repeating: true, count: reader.kinds.count)]
             for box in boxes {
                 let inside = try (0..<reader.count).filter { box.contains(try reader.coordinate(at: $0)) }
@@ -128,21 +140,26 @@ struct ClusterLevelsTests {
                     let shown = try Set(reader.spotsByTree(in: box, shownAt: zoom).map(\.spot))
                     if zoom == nil { #expect(shown == Set(inside)) }
                     for allowed in filters {
-                        let expected = try inside.filter { allowed[try reader.kindNumber(at: $0)] && shown.contains($0) }
+                        let expected = try inside.filter {
+                            allowed[try reader.kindNumber(at: $0)] && shown.contains($0)
+                        }
                         let byTree = try reader.spotsByTree(in: box, kinds: allowed, shownAt: zoom)
                         let byLists = try reader.spotsByKindLists(in: box, kinds: allowed, shownAt: zoom)
                         let asked = "box \(box), zoom \(String(describing: zoom)), kinds \(allowed)"
                         #expect(byTree.map(\.spot) == expected, "\(asked)")
                         #expect(byLists.map(\.spot) == expected, "\(asked)")
-                        #expect(try byTree.allSatisfy { spot in
-                            try spot.kind == reader.kindNumber(at: spot.spot) && spot.coordinate == reader.coordinate(at: spot.spot)
-                        })
+                        #expect(
+                            try byTree.allSatisfy { spot in
+                                try spot.kind == reader.kindNumber(at: spot.spot)
+                                    && spot.coordinate == reader.coordinate(at: spot.spot)
+                            })
                         #expect(byLists.map(\.kind) == byTree.map(\.kind))
                         #expect(byLists.map(\.coordinate) == byTree.map(\.coordinate))
                         let among = 100..<450
                         let part = expected.filter(among.contains)
                         let treePart = try reader.spotsByTree(in: box, kinds: allowed, shownAt: zoom, among: among)
-                        let listedPart = try reader.spotsByKindLists(in: box, kinds: allowed, shownAt: zoom, among: among)
+                        let listedPart = try reader.spotsByKindLists(
+                            in: box, kinds: allowed, shownAt: zoom, among: among)
                         #expect(treePart.map(\.spot) == part && listedPart.map(\.spot) == part, "\(asked)")
                     }
                 }
@@ -163,7 +180,9 @@ struct ClusterLevelsTests {
                 let coordinates = try leaves.map { try reader.coordinate(at: $0) }
                 #expect(cluster.boundingBox == GeoBox(enclosing: coordinates))
                 var counts: [Category: Int] = [:]
-                for spot in leaves { if let category = try reader.kind(at: spot).category { counts[category, default: 0] += 1 } }
+                for spot in leaves {
+                    if let category = try reader.kind(at: spot).category { counts[category, default: 0] += 1 }
+                }
                 #expect(cluster.categories.map(\.category.rawValue) == counts.keys.map(\.rawValue).sorted())
                 #expect(cluster.categories.allSatisfy { counts[$0.category] == $0.count })
                 sizes.insert(cluster.count > 32)
@@ -172,7 +191,9 @@ struct ClusterLevelsTests {
         }
     }
 
-    @Test("a cluster's children are what it splits into at its expansion zoom, and add up to its count; its leaves page through its spots")
+    @Test(
+        "a cluster's children are what it splits into at its expansion zoom, and add up to its count; its leaves page through its spots"
+    )
     func childrenAndLeaves() throws {
         try withTemporaryFile(clusteredIndex(townSpots(500, seed: 5))) { path in
             let reader = try SpotIndexReader(path: path)
@@ -184,9 +205,14 @@ struct ClusterLevelsTests {
                 let shown = try reader.shown(atZoom: cluster.expansionZoom)
                 #expect(Set(children.clusters).isSubset(of: shown.clusters))
                 #expect(Set(children.spots).isSubset(of: shown.spots))
-                let fromChildren = try children.clusters.flatMap { try reader.allLeaves(ofCluster: $0) } + children.spots
-                #expect(fromChildren == (try reader.allLeaves(ofCluster: id)), "cluster \(id): children first, then its own spots")
-                #expect(try children.clusters.map { try reader.cluster($0).count }.reduce(0, +) + children.spots.count == cluster.count)
+                let fromChildren =
+                    try children.clusters.flatMap { try reader.allLeaves(ofCluster: $0) } + children.spots
+                #expect(
+                    fromChildren == (try reader.allLeaves(ofCluster: id)),
+                    "cluster \(id): children first, then its own spots")
+                #expect(
+                    try children.clusters.map { try reader.cluster($0).count }.reduce(0, +) + children.spots.count
+                        == cluster.count)
                 let all = try reader.leaves(ofCluster: id, limit: .max, offset: 0)
                 #expect(all.count == cluster.count && Set(all).count == all.count)
                 #expect(try reader.leaves(ofCluster: id, limit: 2, offset: 1) == Array(all.dropFirst().prefix(2)))
@@ -210,7 +236,9 @@ struct ClusterLevelsTests {
             #expect(clus.load(UInt32.self, at: 12) == 32)
             #expect(Double(bitPattern: clus.load(UInt64.self, at: 16)) == 60)
             #expect(Double(bitPattern: clus.load(UInt64.self, at: 24)) == 512)
-            for zoom in 0...16 { #expect(Int(clus.load(UInt32.self, at: 32 + 4 * zoom)) == levels.clusters(madeAt: zoom).lowerBound) }
+            for zoom in 0...16 {
+                #expect(Int(clus.load(UInt32.self, at: 32 + 4 * zoom)) == levels.clusters(madeAt: zoom).lowerBound)
+            }
             #expect(Int(clus.load(UInt32.self, at: 32 + 4 * 17)) == levels.count)
             // The member order, decoded from CMEM as FORMAT.md says, is every cluster's leaves in turn.
             let cmem = raw.contents("CMEM")
@@ -241,7 +269,8 @@ struct ClusterLevelsTests {
 
     @Test("an index written without cluster levels has none; empty and one-spot indexes have empty levels")
     func optional() throws {
-        try withTemporaryFile(SpotIndexWriter.encode(townSpots(50, seed: 1), metadata: RoundTripTests.emptyMetadata)) { path throws in
+        try withTemporaryFile(SpotIndexWriter.encode(townSpots(50, seed: 1), metadata: RoundTripTests.emptyMetadata)) {
+            path throws in
             #expect(try SpotIndexReader(path: path).clusterLevels == nil)
         }
         for count in [0, 1] {

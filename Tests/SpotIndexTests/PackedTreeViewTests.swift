@@ -1,6 +1,7 @@
 import Foundation
 import SeededRandom
 import SpotIndex
+import SpotTestSupport
 import Spots
 import Testing
 
@@ -17,9 +18,11 @@ struct PackedTreeViewTests {
     /// A random box not crossing the antimeridian: a point, a town's size, a country's, or most
     /// of the world; often around one of `points`.
     static func randomBox(around points: [Coordinate], _ random: inout SplitMix64) -> GeoBox {
-        let center = points.isEmpty || Bool.random(using: &random)
-            ? Coordinate(latitudeE7: .random(in: -900_000_000...900_000_000, using: &random),
-                         longitudeE7: .random(in: -1_800_000_000...1_800_000_000, using: &random))!
+        let center =
+            points.isEmpty || Bool.random(using: &random)
+            ? Coordinate(
+                latitudeE7: .random(in: -900_000_000...900_000_000, using: &random),
+                longitudeE7: .random(in: -1_800_000_000...1_800_000_000, using: &random))!
             : points.randomElement(using: &random)!
         let span: Int64 = [0, 1_000, 300_000, 30_000_000, 1_000_000_000].randomElement(using: &random)!
         let (latitude, longitude) = (Int64(center.latitudeE7), Int64(center.longitudeE7))
@@ -46,8 +49,9 @@ struct PackedTreeViewTests {
         return items
     }
 
-    @Test("a search gives every item whose point lies in the box, in order, in the leaves that meet it",
-          arguments: [0, 1, 16, 17, 300, 2_000])
+    @Test(
+        "a search gives every item whose point lies in the box, in order, in the leaves that meet it",
+        arguments: [0, 1, 16, 17, 300, 2_000])
     func searchFindsEveryItem(count: Int) throws {
         let spots = Self.spots(count, seed: UInt64(count) + 1)
         try IndexStructureTests.withReader(spots) { reader in

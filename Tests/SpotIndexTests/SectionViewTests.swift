@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Spots
 import Testing
 
@@ -50,7 +51,9 @@ struct SectionViewTests {
         }
     }
 
-    @Test("checked reads return little-endian values inside the view and throw a corrupt error naming the section at any offset outside it")
+    @Test(
+        "checked reads return little-endian values inside the view and throw a corrupt error naming the section at any offset outside it"
+    )
     func checkedReads() throws {
         try Self.withView { view in
             #expect(view.count == 10)
@@ -79,12 +82,14 @@ struct SectionViewTests {
             #expect(Array(try view.subrange(from: 10)).isEmpty)
             #expect(try middle.uint32(at: 2) == 0x1817_1615)
             // Errors count bytes from the start of the section, not of the subrange.
-            Self.expectOutside("a word past a subrange", message: "bytes 7..<11 lie outside 3..<9") { () throws(IndexError) in
+            Self.expectOutside("a word past a subrange", message: "bytes 7..<11 lie outside 3..<9") {
+                () throws(IndexError) in
                 try middle.uint32(at: 4)
             }
             // A subrange renamed as a section of its own counts from its own start.
             let renamed = try view.subrange(from: 2, to: 4, named: "TEST")
-            Self.expectOutside("past a renamed subrange", message: "bytes 1..<3 lie outside 0..<2") { () throws(IndexError) in
+            Self.expectOutside("past a renamed subrange", message: "bytes 1..<3 lie outside 0..<2") {
+                () throws(IndexError) in
                 try renamed.load(UInt16.self, at: 1)
             }
             for (lower, upper) in [(-1, 2), (0, 11), (11, 11), (5, 4), (Int.min, 0), (0, Int.max), (Int.max, Int.max)] {
@@ -177,8 +182,11 @@ struct SectionCutTests {
         return bytes
     }
 
-    @Test("a section cut short to any length is refused on open by the view that reads it (or one that checks it against another), or opens and reads with IndexError or success",
-          arguments: ["META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "WORD"])
+    @Test(
+        "a section cut short to any length is refused on open by the view that reads it (or one that checks it against another), or opens and reads with IndexError or success",
+        arguments: [
+            "META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "WORD",
+        ])
     func requiredSections(name: String) throws {
         var refused = 0
         try withScratchFile { write in
@@ -188,15 +196,18 @@ struct SectionCutTests {
                     guard let error = result.openError else { continue }
                     refused += 1
                     #expect(error.kind == .corrupt)
-                    #expect(Self.namedOnOpen[name]?.contains(error.section ?? "") == true, "\(name) cut to \(length): \(error)")
+                    #expect(
+                        Self.namedOnOpen[name]?.contains(error.section ?? "") == true,
+                        "\(name) cut to \(length): \(error)")
                 }
             }
         }
         #expect(refused > 0 || Self.namedOnOpen[name]?.isEmpty == true, "cutting \(name) short must be refused on open")
     }
 
-    @Test("a cluster section cut short to any length is refused on open by ClusterLevels naming it, or opens and reads with IndexError or success",
-          arguments: ["CLUS", "CTRE", "CDET", "CMEM", "SVIS"])
+    @Test(
+        "a cluster section cut short to any length is refused on open by ClusterLevels naming it, or opens and reads with IndexError or success",
+        arguments: ["CLUS", "CTRE", "CDET", "CMEM", "SVIS"])
     func clusterSections(name: String) throws {
         let fixture = ClusterDamageTests.fixture
         var refused = 0

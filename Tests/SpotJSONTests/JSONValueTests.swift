@@ -8,10 +8,12 @@ struct JSONValueTests {
     func values() throws {
         let text = #" {"a": [1, -2.5e3, 0, true, false, null], "b": {"c": "d"}, "e": ""} "#
         let value = try JSONValue(parsing: text.utf8)
-        #expect(value == .object([
-            "a": .array([.number(1), .number(-2500), .number(0), .bool(true), .bool(false), .null]),
-            "b": .object(["c": .string("d")]), "e": .string(""),
-        ]))
+        #expect(
+            value
+                == .object([
+                    "a": .array([.number(1), .number(-2500), .number(0), .bool(true), .bool(false), .null]),
+                    "b": .object(["c": .string("d")]), "e": .string(""),
+                ]))
         #expect(try JSONValue(parsing: "[]".utf8) == .array([]))
         #expect(try JSONValue(parsing: "{}".utf8) == .object([:]))
         #expect(try JSONValue(parsing: "7".utf8) == .number(7))
@@ -28,11 +30,13 @@ struct JSONValueTests {
         #expect(try JSONValue(parsing: #"{"a":1,"a":2}"#.utf8) == .object(["a": .number(2)]))
     }
 
-    @Test("what RFC 8259 refuses is refused, naming the byte where reading stopped", arguments: [
-        ("", 0), ("   ", 3), ("{", 1), ("[1,]", 3), ("{\"a\":1,}", 7), ("{a:1}", 1), ("[1 2]", 3), ("01", 0),
-        ("1.", 2), ("1e", 2), ("-", 1), ("tru", 0), ("nul", 0), ("\"a", 2), ("\"\t\"", 1), ("\"\\x\"", 2),
-        ("\"\\ud800\"", 7), ("\"\\udc00\"", 7), ("1e999", 0), ("{} x", 3), ("NaN", 0), ("[1] // comment", 4),
-    ])
+    @Test(
+        "what RFC 8259 refuses is refused, naming the byte where reading stopped",
+        arguments: [
+            ("", 0), ("   ", 3), ("{", 1), ("[1,]", 3), ("{\"a\":1,}", 7), ("{a:1}", 1), ("[1 2]", 3), ("01", 0),
+            ("1.", 2), ("1e", 2), ("-", 1), ("tru", 0), ("nul", 0), ("\"a", 2), ("\"\t\"", 1), ("\"\\x\"", 2),
+            ("\"\\ud800\"", 7), ("\"\\udc00\"", 7), ("1e999", 0), ("{} x", 3), ("NaN", 0), ("[1] // comment", 4),
+        ])
     func refused(_ text: String, offset: Int) {
         #expect(throws: JSONSyntaxError.self, "\(text)") { try JSONValue(parsing: text.utf8) }
         do {

@@ -7,18 +7,26 @@ import Testing
 @testable import Spots
 
 /// A candidate at `metresNorth` of Helsinki's Senate Square (60.1695 N, 24.9525 E), moved east by `metresEast`.
-func candidate(_ id: Int64, _ name: String?, category: Category? = .cafe, north metresNorth: Double = 0, east metresEast: Double = 0,
-            type: OSMType = .node, attributes: [String: String] = [:]) -> SpotCandidate {
+func candidate(
+    _ id: Int64, _ name: String?, category: Category? = .cafe, north metresNorth: Double = 0,
+    east metresEast: Double = 0,
+    type: OSMType = .node, attributes: [String: String] = [:]
+) -> SpotCandidate {
     let metresPerDegree: Double = Coordinate.earthRadius * Double.pi / 180
     let latitude: Double = 60.1695 + metresNorth / metresPerDegree
     let longitude: Double = 24.9525 + metresEast / (metresPerDegree * cos(60.1695 * Double.pi / 180))
-    let coordinate = Coordinate(latitudeE7: Int32((latitude * 1e7).rounded()), longitudeE7: Int32((longitude * 1e7).rounded()))!
-    var spot = Spot(ref: OSMRef(type, id), coordinate: coordinate, tagKey: "amenity", kind: category?.rawValue ?? "unknown", category: category, name: name)
+    let coordinate = Coordinate(
+        latitudeE7: Int32((latitude * 1e7).rounded()), longitudeE7: Int32((longitude * 1e7).rounded()))!
+    var spot = Spot(
+        ref: OSMRef(type, id), coordinate: coordinate, tagKey: "amenity", kind: category?.rawValue ?? "unknown",
+        category: category, name: name)
     for (key, value) in attributes { spot.setAttribute(key: key, value: value) }
     return SpotCandidate(spot: spot)
 }
 
-func dedupe(_ candidates: [SpotCandidate], radius: Double = 50, byCategory: [Category: Double] = [:]) -> (spots: [Spot], report: StageReport) {
+func dedupe(_ candidates: [SpotCandidate], radius: Double = 50, byCategory: [Category: Double] = [:]) -> (
+    spots: [Spot], report: StageReport
+) {
     let stage = DedupeStage(settings: DedupeSettings(enabled: true, radius: radius, radiusByCategory: byCategory))
     let (output, report) = stage.output(for: candidates)
     return (output.map(\.spot).sorted { $0.ref < $1.ref }, report)
@@ -28,7 +36,10 @@ func dedupe(_ candidates: [SpotCandidate], radius: Double = 50, byCategory: [Cat
 struct DedupeTests {
     @Test("same category, same normalized name, within 50 m: one spot listing the other")
     func mergesNearbySameName() {
-        let (spots, report) = dedupe([candidate(1, "Café Central"), candidate(2, "CAFE  CENTRAL", north: 30), candidate(3, "Ｃａｆｅ Ｃｅｎｔｒａｌ", east: -40)])
+        let (spots, report) = dedupe([
+            candidate(1, "Café Central"), candidate(2, "CAFE  CENTRAL", north: 30),
+            candidate(3, "Ｃａｆｅ Ｃｅｎｔｒａｌ", east: -40),
+        ])
         #expect(spots.count == 1)
         #expect(spots[0].ref == OSMRef(.node, 1))
         #expect(spots[0].merged == [OSMRef(.node, 2), OSMRef(.node, 3)])
@@ -38,7 +49,9 @@ struct DedupeTests {
     @Test("the same name 500 m apart is two places; so are different categories and names")
     func keepsDistinctPlaces() {
         #expect(dedupe([candidate(1, "Nordea"), candidate(2, "Nordea", north: 500)]).spots.count == 2)
-        #expect(dedupe([candidate(1, "Fazer", category: .cafe), candidate(2, "Fazer", category: .bakery, north: 5)]).spots.count == 2)
+        #expect(
+            dedupe([candidate(1, "Fazer", category: .cafe), candidate(2, "Fazer", category: .bakery, north: 5)]).spots
+                .count == 2)
         #expect(dedupe([candidate(1, "Fazer"), candidate(2, "Fazer Café", north: 5)]).spots.count == 2)
     }
 
@@ -50,7 +63,8 @@ struct DedupeTests {
     @Test("the richest candidate survives, filled from the rest; on a tie the first in type and id order")
     func richestSurvives() {
         let poor = candidate(5, "Kappeli", attributes: ["phone": "+358 1"])
-        let rich = candidate(9, "Kappeli", north: 10, attributes: ["website": "https://kappeli.fi", "opening_hours": "Mo-Su 10-24"])
+        let rich = candidate(
+            9, "Kappeli", north: 10, attributes: ["website": "https://kappeli.fi", "opening_hours": "Mo-Su 10-24"])
         let (spots, _) = dedupe([rich, poor])
         #expect(spots.count == 1)
         #expect(spots[0].ref == OSMRef(.node, 9))
@@ -62,7 +76,10 @@ struct DedupeTests {
 
     @Test("greedy merging never stretches a place beyond the distance from its head")
     func noChains() {
-        let (spots, _) = dedupe([candidate(1, "Kiosk"), candidate(2, "Kiosk", north: 40), candidate(3, "Kiosk", north: 80), candidate(4, "Kiosk", north: 120)])
+        let (spots, _) = dedupe([
+            candidate(1, "Kiosk"), candidate(2, "Kiosk", north: 40), candidate(3, "Kiosk", north: 80),
+            candidate(4, "Kiosk", north: 120),
+        ])
         #expect(spots.map(\.ref.id) == [1, 3])
         #expect(spots[0].merged == [OSMRef(.node, 2)] && spots[1].merged == [OSMRef(.node, 4)])
     }
@@ -70,14 +87,19 @@ struct DedupeTests {
     @Test("a spot joins the first head within the distance, in type then id order")
     func joinsFirstHead() {
         // Heads 1 (at 0 m) and 2 (at 90 m); 3 at 45 m lies within 50 m of both and joins 1.
-        let (spots, _) = dedupe([candidate(3, "Kiosk", north: 45), candidate(2, "Kiosk", north: 90), candidate(1, "Kiosk")])
+        let (spots, _) = dedupe([
+            candidate(3, "Kiosk", north: 45), candidate(2, "Kiosk", north: 90), candidate(1, "Kiosk"),
+        ])
         #expect(spots.map(\.ref.id) == [1, 2])
         #expect(spots[0].merged == [OSMRef(.node, 3)])
     }
 
     @Test("per-category distances replace the default")
     func perCategoryRadius() {
-        let campus = [candidate(1, "Helsingin yliopisto", category: .university), candidate(2, "Helsingin yliopisto", category: .university, north: 180)]
+        let campus = [
+            candidate(1, "Helsingin yliopisto", category: .university),
+            candidate(2, "Helsingin yliopisto", category: .university, north: 180),
+        ]
         #expect(dedupe(campus).spots.count == 2)
         #expect(dedupe(campus, byCategory: [.university: 200]).spots.count == 1)
     }
@@ -100,11 +122,15 @@ struct DedupeTests {
 
     @Test("thousands of same-name spots are grouped by a grid, deterministically")
     func manySpots() {
-        let candidates: [SpotCandidate] = (0..<5000).map { (n: Int) in candidate(Int64(n), "Chain Store", north: Double(n % 100) * 300, east: Double(n / 100) * 300) }
+        let candidates: [SpotCandidate] = (0..<5000).map { (n: Int) in
+            candidate(Int64(n), "Chain Store", north: Double(n % 100) * 300, east: Double(n / 100) * 300)
+        }
         let (spots, report) = dedupe(candidates.shuffled())
         #expect(spots.count == 5000)
         #expect(report.dropped.isEmpty)
-        let copies: [SpotCandidate] = (0..<5000).map { (n: Int) in candidate(Int64(10_000 + n), "chain store", north: Double(n % 100) * 300 + 10, east: Double(n / 100) * 300) }
+        let copies: [SpotCandidate] = (0..<5000).map { (n: Int) in
+            candidate(Int64(10_000 + n), "chain store", north: Double(n % 100) * 300 + 10, east: Double(n / 100) * 300)
+        }
         let doubled = candidates + copies
         let merged = dedupe(doubled.shuffled())
         #expect(merged.spots.count == 5000)
@@ -119,7 +145,9 @@ func withSquareArea(_ candidate: SpotCandidate, side: Double) -> SpotCandidate {
     let halfLatitude = Int32((side / 2 / metresPerDegree * 1e7).rounded())
     let halfLongitude = Int32((side / 2 / (metresPerDegree * cos(center.latitude * Double.pi / 180)) * 1e7).rounded())
     let corners = [(-1, -1), (1, -1), (1, 1), (-1, 1), (-1, -1)].map { corner in
-        Coordinate(latitudeE7: center.latitudeE7 + Int32(corner.1) * halfLatitude, longitudeE7: center.longitudeE7 + Int32(corner.0) * halfLongitude)!
+        Coordinate(
+            latitudeE7: center.latitudeE7 + Int32(corner.1) * halfLatitude,
+            longitudeE7: center.longitudeE7 + Int32(corner.0) * halfLongitude)!
     }
     var candidate = candidate
     candidate.area = Area(outers: [corners])
@@ -128,9 +156,13 @@ func withSquareArea(_ candidate: SpotCandidate, side: Double) -> SpotCandidate {
 
 @Suite("Deduplication of areas")
 struct AreaDedupeTests {
-    @Test("a node inside a same-name area is that place however far from the area's point: the node survives, filled from the area")
+    @Test(
+        "a node inside a same-name area is that place however far from the area's point: the node survives, filled from the area"
+    )
     func nodeInsideAreaSurvives() {
-        let area = withSquareArea(candidate(40, "Kaisaniemi", type: .way, attributes: ["website": "https://k.fi", "phone": "+358 2"]), side: 400)
+        let area = withSquareArea(
+            candidate(40, "Kaisaniemi", type: .way, attributes: ["website": "https://k.fi", "phone": "+358 2"]),
+            side: 400)
         let node = candidate(3, "KAISANIEMI", north: 150, east: 120, attributes: ["phone": "+358 1"])
         let (spots, report) = dedupe([area, node])
         #expect(spots.count == 1)
@@ -152,7 +184,8 @@ struct AreaDedupeTests {
     @Test("an area folds into the first node inside it, in id order; the other node stays when beyond the distance")
     func firstNodeInsideTakesTheArea() {
         let area = withSquareArea(candidate(40, "Kaisaniemi", type: .way), side: 400)
-        let spots = dedupe([area, candidate(9, "Kaisaniemi", north: 150), candidate(4, "Kaisaniemi", north: -150)]).spots
+        let spots = dedupe([area, candidate(9, "Kaisaniemi", north: 150), candidate(4, "Kaisaniemi", north: -150)])
+            .spots
         #expect(spots.map(\.ref) == [OSMRef(.node, 4), OSMRef(.node, 9)])
         #expect(spots[0].merged == [OSMRef(.way, 40)] && spots[1].merged.isEmpty)
     }

@@ -12,7 +12,11 @@ struct LimitsTests {
     @Test("a field given replaces its default; the others stay")
     func fieldOverrides() throws {
         let limits = try loadPipeline(#"{"limits": {"max_tags": 5}}"#).limits
-        #expect(limits == OSMReadLimits(maxElementBytes: OSMReadLimits.standard.maxElementBytes, maxTags: 5, maxValueBytes: OSMReadLimits.standard.maxValueBytes))
+        #expect(
+            limits
+                == OSMReadLimits(
+                    maxElementBytes: OSMReadLimits.standard.maxElementBytes, maxTags: 5,
+                    maxValueBytes: OSMReadLimits.standard.maxValueBytes))
     }
 
     @Test("a limit below 1, or not a whole number, names its JSON path")

@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 @testable import SpotPipeline
@@ -6,12 +7,10 @@ import Testing
 
 /// Writes `text` as a pipeline file in a fresh folder and loads it.
 func loadPipeline(_ text: String, files: [String: String] = [:]) throws -> Pipeline {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    for (name, contents) in files { try Data(contents.utf8).write(to: directory.appendingPathComponent(name)) }
-    let path = directory.appendingPathComponent("city.json").path
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    return try Pipeline.load(path)
+    try withTemporaryFolder { folder in
+        for (name, contents) in files { try folder.write(contents, to: name) }
+        return try Pipeline.load(try folder.write(text, to: "city.json"))
+    }
 }
 
 /// The error loading `text` gives: its JSON path and message.
@@ -32,7 +31,11 @@ struct PipelineFileTests {
     func defaults() throws {
         let pipeline = try Pipeline.defaults()
         #expect(pipeline.inputs.isEmpty && pipeline.output == nil)
-        #expect(pipeline.exclude.isSuperset(of: ["amenity=bench", "amenity=waste_basket", "amenity=bicycle_parking", "amenity=parking_entrance", "amenity=vending_machine", "amenity=grit_bin"]))
+        #expect(
+            pipeline.exclude.isSuperset(of: [
+                "amenity=bench", "amenity=waste_basket", "amenity=bicycle_parking", "amenity=parking_entrance",
+                "amenity=vending_machine", "amenity=grit_bin",
+            ]))
         #expect(!pipeline.exclude.contains("amenity=post_box") && !pipeline.exclude.contains("amenity=toilets"))
         #expect(pipeline.dedupe.enabled && pipeline.dedupe.radius == 50)
         #expect(pipeline.dedupe.radiusByCategory.values.allSatisfy { $0 <= 200 })
@@ -55,7 +58,9 @@ struct PipelineFileTests {
 
     @Test("a pipeline file overrides the defaults field by field; paths are relative to its folder")
     func overridesDefaults() throws {
-        let pipeline = try loadPipeline(#"{"inputs": ["data/west.osm.gz", "/abs/east.osm"], "output": "../out/city.spots", "dedupe": {"radius": 30}}"#)
+        let pipeline = try loadPipeline(
+            #"{"inputs": ["data/west.osm.gz", "/abs/east.osm"], "output": "../out/city.spots", "dedupe": {"radius": 30}}"#
+        )
         let folder = URL(fileURLWithPath: pipeline.file!).deletingLastPathComponent()
         #expect(pipeline.inputs == [folder.appendingPathComponent("data/west.osm.gz").path, "/abs/east.osm"])
         #expect(pipeline.output == folder.deletingLastPathComponent().appendingPathComponent("out/city.spots").path)
@@ -73,23 +78,28 @@ struct PipelineFileTests {
         #expect(pipeline.exclude.isEmpty)
     }
 
-    @Test("invalid fields are refused with their JSON path", arguments: [
-        (#"{"dedupe": {"radius": "far"}}"#, ".dedupe.radius", "expected a distance in metres"),
-        (#"{"dedupe": {"radius": 300}}"#, ".dedupe.radius", "from 0 to 200"),
-        (#"{"dedupe": {"radius_by_category": {"cafee": 20}}}"#, ".dedupe.radius_by_category.cafee", "unknown category \"cafee\""),
-        (#"{"dedupe": {"radius_by_category": {"zoo": 250}}}"#, ".dedupe.radius_by_category.zoo", "from 0 to 200"),
-        (#"{"dedupe": {"enabled": 1}}"#, ".dedupe.enabled", "expected true or false"),
-        (#"{"dedupe": {"radius": 20, "radious": 3}}"#, ".dedupe.radious", "unknown key"),
-        (#"{"exclude": ["amenity=bench", "bench"]}"#, ".exclude[1]", "expected \"key=value\""),
-        (#"{"exclude": "amenity=bench"}"#, ".exclude", "expected an array"),
-        (#"{"inputs": [3]}"#, ".inputs[0]", "expected a string"),
-        (#"{"output": ""}"#, ".output", "expected a path"),
-        (#"{"keep_all": "yes"}"#, ".keep_all", "expected true or false"),
-        (#"{"areas": 1}"#, ".areas", "expected true or false"),
-        (#"{"frobnicate": true}"#, ".frobnicate", "unknown key"),
-        (#"[1, 2]"#, ".", "expected an object"),
-        (#"{"categories": "missing.json"}"#, ".categories", "cannot read the file"),
-    ])
+    @Test(
+        "invalid fields are refused with their JSON path",
+        arguments: [
+            (#"{"dedupe": {"radius": "far"}}"#, ".dedupe.radius", "expected a distance in metres"),
+            (#"{"dedupe": {"radius": 300}}"#, ".dedupe.radius", "from 0 to 200"),
+            (
+                #"{"dedupe": {"radius_by_category": {"cafee": 20}}}"#, ".dedupe.radius_by_category.cafee",
+                "unknown category \"cafee\""
+            ),
+            (#"{"dedupe": {"radius_by_category": {"zoo": 250}}}"#, ".dedupe.radius_by_category.zoo", "from 0 to 200"),
+            (#"{"dedupe": {"enabled": 1}}"#, ".dedupe.enabled", "expected true or false"),
+            (#"{"dedupe": {"radius": 20, "radious": 3}}"#, ".dedupe.radious", "unknown key"),
+            (#"{"exclude": ["amenity=bench", "bench"]}"#, ".exclude[1]", "expected \"key=value\""),
+            (#"{"exclude": "amenity=bench"}"#, ".exclude", "expected an array"),
+            (#"{"inputs": [3]}"#, ".inputs[0]", "expected a string"),
+            (#"{"output": ""}"#, ".output", "expected a path"),
+            (#"{"keep_all": "yes"}"#, ".keep_all", "expected true or false"),
+            (#"{"areas": 1}"#, ".areas", "expected true or false"),
+            (#"{"frobnicate": true}"#, ".frobnicate", "unknown key"),
+            (#"[1, 2]"#, ".", "expected an object"),
+            (#"{"categories": "missing.json"}"#, ".categories", "cannot read the file"),
+        ])
     func refusesInvalidFields(_ text: String, _ path: String, _ message: String) {
         let error = pipelineError(text)
         #expect(error?.path == path)
@@ -103,13 +113,24 @@ struct PipelineFileTests {
         #expect(error?.message.hasPrefix("not valid JSON") == true)
     }
 
-    @Test("a category table's errors name the table's file and path", arguments: [
-        (#"{"schema_version": 1, "tags": {"amenity": {"cafe": "cafee"}}}"#, ".tags.amenity.cafe", "unknown category \"cafee\""),
-        (#"{"schema_version": 2, "tags": {}}"#, ".schema_version", "unsupported version"),
-        (#"{"tags": {}}"#, ".schema_version", "missing"),
-        (#"{"schema_version": 1, "tags": {"tourism": {"attraction": {"category": "landmark", "when": [{"tag": "historic", "category": "castle"}]}}}}"#, ".tags.tourism.attraction.when[0].tag", "expected \"key=value\""),
-        (#"{"schema_version": 1, "tags": {"tourism": {"attraction": {"when": []}}}}"#, ".tags.tourism.attraction", "expected a category name"),
-    ])
+    @Test(
+        "a category table's errors name the table's file and path",
+        arguments: [
+            (
+                #"{"schema_version": 1, "tags": {"amenity": {"cafe": "cafee"}}}"#, ".tags.amenity.cafe",
+                "unknown category \"cafee\""
+            ),
+            (#"{"schema_version": 2, "tags": {}}"#, ".schema_version", "unsupported version"),
+            (#"{"tags": {}}"#, ".schema_version", "missing"),
+            (
+                #"{"schema_version": 1, "tags": {"tourism": {"attraction": {"category": "landmark", "when": [{"tag": "historic", "category": "castle"}]}}}}"#,
+                ".tags.tourism.attraction.when[0].tag", "expected \"key=value\""
+            ),
+            (
+                #"{"schema_version": 1, "tags": {"tourism": {"attraction": {"when": []}}}}"#,
+                ".tags.tourism.attraction", "expected a category name"
+            ),
+        ])
     func refusesInvalidTables(_ table: String, _ path: String, _ message: String) {
         let error = pipelineError(#"{"categories": "t.json"}"#, files: ["t.json": table])
         #expect(error?.path == path)
@@ -122,7 +143,9 @@ struct SelectCategorizeTests {
     func candidate(_ id: Int64, _ tag: String, context: [String: String] = [:], version: Int64 = 0) -> SpotCandidate {
         let parts = tag.split(separator: "=").map(String.init)
         return SpotCandidate(
-            spot: Spot(ref: OSMRef(.node, id), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: parts[0], kind: parts[1], category: nil),
+            spot: Spot(
+                ref: OSMRef(.node, id), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: parts[0],
+                kind: parts[1], category: nil),
             version: version, context: context)
     }
 
@@ -141,7 +164,10 @@ struct SelectCategorizeTests {
     @Test("unmapped values are dropped and counted, or kept with no category when asked")
     func categorizes() throws {
         let table = try Pipeline.defaults().categories
-        let candidates = [candidate(1, "amenity=cafe"), candidate(2, "amenity=unheard_of"), candidate(3, "tourism=attraction", context: ["historic": "castle"])]
+        let candidates = [
+            candidate(1, "amenity=cafe"), candidate(2, "amenity=unheard_of"),
+            candidate(3, "tourism=attraction", context: ["historic": "castle"]),
+        ]
         let (strict, report) = CategorizeStage(table: table, keepUnmapped: false).output(for: candidates)
         #expect(strict.map(\.spot.category) == [.cafe, .castle])
         #expect(report.dropped == ["unmapped": 1] && report.tags["unmapped"] == ["amenity=unheard_of": 1])

@@ -1,4 +1,5 @@
 import Spots
+
 @testable import SpotPipeline
 
 extension Stage {

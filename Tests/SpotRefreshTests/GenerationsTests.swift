@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 @testable import SpotRefresh
@@ -6,14 +7,14 @@ import Testing
 @Suite("Generations")
 struct GenerationsTests {
     /// Publishes a file holding `text` as the current index of `generations`.
-    func publish(_ text: String, _ generations: Generations, in folder: TestFolder) throws {
+    func publish(_ text: String, _ generations: Generations, in folder: TemporaryFolder) throws {
         let file = try folder.write(text, to: "new.spots")
         try generations.publish(file)
     }
 
     @Test("publishing shifts each generation down one: the current index becomes NAME.1.spots")
     func rotates() throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let generations = Generations(output: folder.path("city.spots"), keep: 3)
         for text in ["first", "second", "third"] { try publish(text, generations, in: folder) }
@@ -25,7 +26,7 @@ struct GenerationsTests {
 
     @Test("only `keep` generations are kept, the current one included", arguments: [1, 2, 3])
     func keepsN(keep: Int) throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let generations = Generations(output: folder.path("city.spots"), keep: keep)
         for text in ["first", "second", "third", "fourth"] { try publish(text, generations, in: folder) }
@@ -36,7 +37,7 @@ struct GenerationsTests {
 
     @Test("rollback makes generation 1 current, keeps the replaced index as NAME.rolledback.spots")
     func rollsBack() throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let generations = Generations(output: folder.path("city.spots"), keep: 3)
         for text in ["first", "second", "third"] { try publish(text, generations, in: folder) }
@@ -49,7 +50,7 @@ struct GenerationsTests {
 
     @Test("rollback with no previous generation is refused and changes nothing")
     func refusesRollbackWithoutPrevious() throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let generations = Generations(output: folder.path("city.spots"), keep: 3)
         try publish("only", generations, in: folder)

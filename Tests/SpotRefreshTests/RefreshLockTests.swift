@@ -1,4 +1,5 @@
 import Foundation
+import SpotTestSupport
 import Testing
 
 @testable import SpotRefresh
@@ -7,7 +8,7 @@ import Testing
 struct RefreshLockTests {
     @Test("a second holder of the same output is refused, naming the first's pid, until the first lets go")
     func refusesSecondHolder() throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let output = folder.path("city.spots")
         var first: RefreshLock? = try RefreshLock(output: output)
@@ -24,7 +25,7 @@ struct RefreshLockTests {
 
     @Test("outputs in one folder have locks of their own")
     func locksEachOutput() throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let city = try RefreshLock(output: folder.path("city.spots"))
         let region = try RefreshLock(output: folder.path("region.spots"))

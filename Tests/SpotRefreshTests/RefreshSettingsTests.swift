@@ -1,12 +1,13 @@
 import Foundation
 import SpotPipeline
+import SpotTestSupport
 import Testing
 
 @testable import SpotRefresh
 
 /// The refresh settings of the pipeline file `text`, written to a fresh folder.
 func refreshSettings(_ text: String) throws -> RefreshSettings {
-    let folder = try TestFolder()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     return try RefreshSettings(try Pipeline.load(try folder.write(text, to: "city.json")))
 }
@@ -26,13 +27,15 @@ struct RefreshSettingsTests {
         #expect(try refreshSettings(#"{"gates": {"max_drop": 0}}"#).gates == Gates(minSpots: 1, maxDrop: 0))
     }
 
-    @Test("invalid fields are refused with their JSON path, as an invalid pipeline file (exit 78)", arguments: [
-        (#"{"gates": {"max_drop": 1.5}}"#, ".gates.max_drop", "expected a fraction from 0 to 1, got 1.5"),
-        (#"{"gates": {"min_spots": 2.5}}"#, ".gates.min_spots", "expected a whole number of at least 0"),
-        (#"{"gates": {"min_spot": 2}}"#, ".gates.min_spot", "unknown key (expected one of: max_drop, min_spots)"),
-        (#"{"gates": 5}"#, ".gates", "expected an object"),
-        (#"{"keep": 0}"#, ".keep", "expected a whole number of at least 1"),
-    ])
+    @Test(
+        "invalid fields are refused with their JSON path, as an invalid pipeline file (exit 78)",
+        arguments: [
+            (#"{"gates": {"max_drop": 1.5}}"#, ".gates.max_drop", "expected a fraction from 0 to 1, got 1.5"),
+            (#"{"gates": {"min_spots": 2.5}}"#, ".gates.min_spots", "expected a whole number of at least 0"),
+            (#"{"gates": {"min_spot": 2}}"#, ".gates.min_spot", "unknown key (expected one of: max_drop, min_spots)"),
+            (#"{"gates": 5}"#, ".gates", "expected an object"),
+            (#"{"keep": 0}"#, ".keep", "expected a whole number of at least 1"),
+        ])
     func refusesInvalidFields(_ text: String, _ path: String, _ message: String) throws {
         #expect {
             _ = try refreshSettings(text)
@@ -45,7 +48,7 @@ struct RefreshSettingsTests {
 
     @Test("a build reads a pipeline file whose refresh fields only the refresh checks")
     func buildLeavesRefreshFields() throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let pipeline = try Pipeline.load(try folder.write(#"{"keep": 0}"#, to: "city.json"))
         #expect(pipeline.refreshFields.fields["keep"]?.path == ".keep")
@@ -55,7 +58,7 @@ struct RefreshSettingsTests {
 
     @Test("a refresh needs inputs and an output")
     func needsInputsAndOutput() throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let noInputs = try Pipeline.load(try folder.write(#"{"output": "city.spots"}"#, to: "a.json"))
         #expect(throws: PipelineError.self) { try noInputs.refreshOutput() }

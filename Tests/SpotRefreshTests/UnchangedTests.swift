@@ -1,5 +1,6 @@
 import Foundation
 import SpotPipeline
+import SpotTestSupport
 import Testing
 
 @testable import SpotRefresh
@@ -10,12 +11,15 @@ struct UnchangedTests {
     func recognizesItsBuild() throws {
         let job = try RefreshFolder()
         defer { job.folder.remove() }
-        try job.folder.write(city(cafes: 3), to: "city.osm")
-        guard case .published = try job.refresh().run() else { Issue.record("expected a first publication"); return }
+        try job.folder.write(cityXML(cafes: 3), to: "city.osm")
+        guard case .published = try job.refresh().run() else {
+            Issue.record("expected a first publication")
+            return
+        }
         let metadata = try job.publishedMetadata()
         #expect(try Pipeline.load(job.pipelineFile).built(metadata))
         // Same size, other bytes.
-        try job.folder.write(city(cafes: 3).replacingOccurrences(of: "Place 1\"", with: "Place 9\""), to: "city.osm")
+        try job.folder.write(cityXML(cafes: 3).replacingOccurrences(of: "Place 1\"", with: "Place 9\""), to: "city.osm")
         #expect(try !Pipeline.load(job.pipelineFile).built(metadata))
     }
 
@@ -23,7 +27,7 @@ struct UnchangedTests {
     func noticesPipelineChange() throws {
         let job = try RefreshFolder()
         defer { job.folder.remove() }
-        try job.folder.write(city(cafes: 3), to: "city.osm")
+        try job.folder.write(cityXML(cafes: 3), to: "city.osm")
         _ = try job.refresh().run()
         try job.folder.write(#"{"inputs": ["city.osm"], "output": "out/city.spots", "keep": 4}"#, to: "city.json")
         #expect(try !Pipeline.load(job.pipelineFile).built(try job.publishedMetadata()))

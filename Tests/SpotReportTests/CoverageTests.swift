@@ -1,12 +1,15 @@
 import Foundation
 import SpotIndex
-@testable import SpotReport
 import Spots
 import Testing
 
+@testable import SpotReport
+
 @Suite("The coverage report")
 struct CoverageTests {
-    @Test("per-category counts add up to the total, as do the counts by OSM type", arguments: [Fixtures.sample, Fixtures.sampleKeepAll])
+    @Test(
+        "per-category counts add up to the total, as do the counts by OSM type",
+        arguments: [Fixtures.sample, Fixtures.sampleKeepAll])
     func countsAddUp(path: String) throws {
         let report = try Fixtures.report(path).coverage
         let index = try SpotIndexReader(path: path)
@@ -15,7 +18,9 @@ struct CoverageTests {
         #expect(OSMType.allCases.reduce(0) { $0 + report.count(of: $1) } == report.total)
         #expect(abs(report.categories.reduce(0) { $0 + report.share(of: $1) } - 1) < 1e-9)
         for attribute in SpotAttribute.allCases {
-            #expect(report.categories.reduce(0) { $0 + $1.coverage.count(with: attribute) } == report.overall.count(with: attribute), "\(attribute)")
+            #expect(
+                report.categories.reduce(0) { $0 + $1.coverage.count(with: attribute) }
+                    == report.overall.count(with: attribute), "\(attribute)")
         }
     }
 
@@ -24,11 +29,16 @@ struct CoverageTests {
         let index = try SpotIndexReader(path: Fixtures.sampleKeepAll)
         let report = try Fixtures.report(Fixtures.sampleKeepAll).coverage
         var counts: [String: Int] = [:]
-        var withName: [String: Int] = [:], withAddress: [String: Int] = [:], withPhone: [String: Int] = [:]
-        var withWebsite: [String: Int] = [:], withHours: [String: Int] = [:], withNames: [String: Int] = [:]
+        var withName: [String: Int] = [:]
+        var withAddress: [String: Int] = [:]
+        var withPhone: [String: Int] = [:]
+        var withWebsite: [String: Int] = [:]
+        var withHours: [String: Int] = [:]
+        var withNames: [String: Int] = [:]
         var languages: [String: Int] = [:]
         var merged = 0
-        var latitudes: [Int32] = [], longitudes: [Int32] = []
+        var latitudes: [Int32] = []
+        var longitudes: [Int32] = []
         for position in 0..<index.count {
             let spot = try index.spot(at: position)
             let key = spot.category?.rawValue ?? "(none)"
@@ -57,7 +67,8 @@ struct CoverageTests {
         #expect(Dictionary(uniqueKeysWithValues: report.languages.map { ($0.key, $0.count) }) == languages)
         #expect(report.mergedDuplicates == merged)
         let extent = try #require(report.extent)
-        #expect([extent.westE7, extent.southE7, extent.eastE7, extent.northE7]
+        #expect(
+            [extent.westE7, extent.southE7, extent.eastE7, extent.northE7]
                 == [longitudes.min(), latitudes.min(), longitudes.max(), latitudes.max()])
         #expect(try index.metadata().bbox == extent)
     }
@@ -66,15 +77,25 @@ struct CoverageTests {
     func droppedAndUnmapped() throws {
         let report = try Fixtures.report(Fixtures.sample).coverage
         let metadata = try SpotIndexReader(path: Fixtures.sample).metadata()
-        #expect(report.unmapped.map(\.key) == ["amenity=embassy", "amenity=courthouse", "amenity=coworking_space", "amenity=public_building", "amenity=tickets"])
-        #expect(Dictionary(uniqueKeysWithValues: report.unmapped.map { ($0.key, $0.count) }) == metadata.tagCounts("unmapped"))
+        #expect(
+            report.unmapped.map(\.key) == [
+                "amenity=embassy", "amenity=courthouse", "amenity=coworking_space", "amenity=public_building",
+                "amenity=tickets",
+            ])
+        #expect(
+            Dictionary(uniqueKeysWithValues: report.unmapped.map { ($0.key, $0.count) })
+                == metadata.tagCounts("unmapped"))
         let unmappedDropped = report.dropped.first { $0.stage == "categorize" && $0.reason == "unmapped" }?.count
         #expect(unmappedDropped == report.unmapped.reduce(0) { $0 + $1.count })
         #expect(report.dropped.contains(DroppedCount(stage: "select", reason: "excluded", count: 389)))
         let merged = report.dropped.first { $0.reason == "duplicates_merged" }?.count
         #expect(merged == report.mergedDuplicates)
-        #expect(report.dropped.map { "\($0.stage) \($0.reason)" }
-                == ["read missing_nodes", "read not_multipolygons", "select excluded", "categorize uncategorized", "categorize unmapped", "dedupe duplicates_merged"])
+        #expect(
+            report.dropped.map { "\($0.stage) \($0.reason)" }
+                == [
+                    "read missing_nodes", "read not_multipolygons", "select excluded", "categorize uncategorized",
+                    "categorize unmapped", "dedupe duplicates_merged",
+                ])
         #expect(report.dropped.contains(DroppedCount(stage: "read", reason: "missing_nodes", count: 10)))
     }
 
@@ -87,14 +108,17 @@ struct CoverageTests {
         let report = try Fixtures.report(path).coverage
         #expect(report.categories.map(\.name) == ["cafe", "viewpoint", "(none)", "artwork", "bank"])
         #expect(report.categories.map(\.group) == [.mapKit, .spotsExtension, .none, .spotsExtension, .mapKit])
-        #expect(CategoryGroup(.cafe) == .mapKit && CategoryGroup(.placeOfWorship) == .spotsExtension && CategoryGroup(nil) == .none)
+        #expect(
+            CategoryGroup(.cafe) == .mapKit && CategoryGroup(.placeOfWorship) == .spotsExtension
+                && CategoryGroup(nil) == .none)
     }
 
     @Test("attributes count as the README describes them: any addr:*, any name:xx, the detail tags")
     func attributeRules() throws {
         let path = try Fixtures.write([
-            Fixtures.spot(1, .cafe, name: "A", names: ["en": "A", "ja": "エー"], address: ["city": "Helsinki"],
-                          details: [.phone: "+358", .website: "https://a.example", .openingHours: "24/7", .cuisine: "coffee"]),
+            Fixtures.spot(
+                1, .cafe, name: "A", names: ["en": "A", "ja": "エー"], address: ["city": "Helsinki"],
+                details: [.phone: "+358", .website: "https://a.example", .openingHours: "24/7", .cuisine: "coffee"]),
             Fixtures.spot(2, .cafe, address: ["postcode": "00100"], details: [.cuisine: "coffee"]),
             Fixtures.spot(3, .cafe, names: ["fi": "B"]),
         ])
@@ -109,8 +133,10 @@ struct CoverageTests {
     func densityGrid() throws {
         // A box twice as tall as wide in Web Mercator near the equator: 8 columns by 16 rows.
         let spots = [
-            Fixtures.spot(1, .cafe, latitude: 0, longitude: 0), Fixtures.spot(2, .cafe, latitude: 0.02, longitude: 0.01),
-            Fixtures.spot(3, .cafe, latitude: 0.02, longitude: 0), Fixtures.spot(4, .cafe, latitude: 0.0105, longitude: 0.0055),
+            Fixtures.spot(1, .cafe, latitude: 0, longitude: 0),
+            Fixtures.spot(2, .cafe, latitude: 0.02, longitude: 0.01),
+            Fixtures.spot(3, .cafe, latitude: 0.02, longitude: 0),
+            Fixtures.spot(4, .cafe, latitude: 0.0105, longitude: 0.0055),
         ]
         let grid = try #require(try Fixtures.report(try Fixtures.write(spots)).coverage.grid)
         #expect((grid.columns, grid.rows) == (8, 16))
@@ -128,9 +154,12 @@ struct CoverageTests {
     @Test("an empty index gives a report in every format, with no extent")
     func emptyIndex() throws {
         let report = try Fixtures.report(try Fixtures.write([]))
-        #expect(report.coverage.total == 0 && report.coverage.categories.isEmpty && report.coverage.extent == nil && report.coverage.grid == nil)
+        #expect(
+            report.coverage.total == 0 && report.coverage.categories.isEmpty && report.coverage.extent == nil
+                && report.coverage.grid == nil)
         for format in ReportFormat.allCases { #expect(!format.render(report).isEmpty) }
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(ReportFormat.json.render(report).utf8)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(ReportFormat.json.render(report).utf8)) as? [String: Any])
         #expect((json["where"] as? [String: Any])?["bbox"] is NSNull)
     }
 }

@@ -1,11 +1,14 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import SpotIndex
-@testable import SpotReport
+import SpotTestSupport
 import Spots
 import Testing
+
+@testable import SpotReport
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The figures of one category as a format carries them: the count, the share and each
 /// attribute's count and share, as text ("88 0.9778").
@@ -30,7 +33,8 @@ struct FormatTests {
     /// Reports whose figures every format must carry alike: with spots without a category, with
     /// a category removed, and against itself.
     static let cases: [(String, String?)] = [
-        (Fixtures.sampleKeepAll, nil), (Fixtures.sampleWithoutCafes, Fixtures.sample), (Fixtures.sampleKeepAll, Fixtures.sample),
+        (Fixtures.sampleKeepAll, nil), (Fixtures.sampleWithoutCafes, Fixtures.sample),
+        (Fixtures.sampleKeepAll, Fixtures.sample),
     ]
 
     static func fromModel(_ report: Report) -> CarriedFigures {
@@ -40,11 +44,16 @@ struct FormatTests {
             figures.categories.append(key)
             figures.byCategory[key] = CategoryFigures(
                 count: row.coverage.count, share: Figures.fraction(report.coverage.share(of: row)),
-                attributes: Dictionary(uniqueKeysWithValues: SpotAttribute.allCases.map {
-                    ($0.rawValue, "\(row.coverage.count(with: $0)) \(Figures.fraction(row.coverage.share(with: $0)))")
-                }))
+                attributes: Dictionary(
+                    uniqueKeysWithValues: SpotAttribute.allCases.map {
+                        (
+                            $0.rawValue,
+                            "\(row.coverage.count(with: $0)) \(Figures.fraction(row.coverage.share(with: $0)))"
+                        )
+                    }))
         }
-        figures.changes = report.diff?.categories.map { "\($0.category?.rawValue ?? "") \($0.before) \($0.after)" } ?? []
+        figures.changes =
+            report.diff?.categories.map { "\($0.category?.rawValue ?? "") \($0.before) \($0.after)" } ?? []
         return figures
     }
 
@@ -87,9 +96,10 @@ struct FormatTests {
             figures.categories.append(key)
             figures.byCategory[key] = CategoryFigures(
                 count: count, share: field["share"]!,
-                attributes: Dictionary(uniqueKeysWithValues: SpotAttribute.allCases.map {
-                    ($0.rawValue, "\(field[$0.rawValue]!) \(field[$0.rawValue + "_share"]!)")
-                }))
+                attributes: Dictionary(
+                    uniqueKeysWithValues: SpotAttribute.allCases.map {
+                        ($0.rawValue, "\(field[$0.rawValue]!) \(field[$0.rawValue + "_share"]!)")
+                    }))
         }
         return figures
     }
@@ -110,14 +120,20 @@ struct FormatTests {
             figures.categories.append(key)
             var attributes: [String: String] = [:]
             for cell in try row.nodes(forXPath: "td[@data-attribute]") {
-                attributes[attribute(cell, "data-attribute")!] = "\(attribute(cell, "data-count")!) \(attribute(cell, "data-share")!)"
+                attributes[attribute(cell, "data-attribute")!] =
+                    "\(attribute(cell, "data-count")!) \(attribute(cell, "data-share")!)"
             }
             figures.byCategory[key] = CategoryFigures(
-                count: try #require(Int(attribute(row, "data-count") ?? "")), share: attribute(row, "data-share") ?? "", attributes: attributes)
+                count: try #require(Int(attribute(row, "data-count") ?? "")), share: attribute(row, "data-share") ?? "",
+                attributes: attributes)
         }
         let bars = try document.nodes(forXPath: "//svg[@class='bars']/g")
-        #expect(bars.map { attribute($0, "data-category") ?? "?" } == figures.categories, "the bar chart has the table's categories")
-        #expect(bars.map { Int(attribute($0, "data-count") ?? "") } == figures.categories.map { figures.byCategory[$0]?.count })
+        #expect(
+            bars.map { attribute($0, "data-category") ?? "?" } == figures.categories,
+            "the bar chart has the table's categories")
+        #expect(
+            bars.map { Int(attribute($0, "data-count") ?? "") }
+                == figures.categories.map { figures.byCategory[$0]?.count })
         figures.changes = try document.nodes(forXPath: "//table[@id='diff-categories']/tbody/tr").map {
             "\(attribute($0, "data-category")!) \(attribute($0, "data-before")!) \(attribute($0, "data-after")!)"
         }
@@ -133,9 +149,10 @@ struct FormatTests {
         #expect(try Self.fromHTML(ReportFormat.html.render(report)) == expected)
         let text = ReportFormat.text.render(report)
         for row in report.coverage.categories {
-            #expect(text.split(separator: "\n").contains {
-                $0.hasPrefix("  \(row.name) ") && $0.split(separator: " ").contains("\(row.coverage.count)")
-            }, "\(row.name)")
+            #expect(
+                text.split(separator: "\n").contains {
+                    $0.hasPrefix("  \(row.name) ") && $0.split(separator: " ").contains("\(row.coverage.count)")
+                }, "\(row.name)")
         }
     }
 
@@ -143,61 +160,96 @@ struct FormatTests {
     func sameTotals() throws {
         let report = try Fixtures.report(Fixtures.sampleWithoutCafes, against: Fixtures.sample)
         let coverage = report.coverage
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(ReportFormat.json.render(report).utf8)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(ReportFormat.json.render(report).utf8)) as? [String: Any])
         let document = try Self.html(ReportFormat.html.render(report))
         func keyed(_ table: String, _ key: String, _ value: String) throws -> [String: Int] {
-            Dictionary(uniqueKeysWithValues: try document.nodes(forXPath: "//table[@id='\(table)']//tr[@\(key)]").map {
-                (Self.attribute($0, key)!, Int(Self.attribute($0, value)!)!)
-            })
+            Dictionary(
+                uniqueKeysWithValues: try document.nodes(forXPath: "//table[@id='\(table)']//tr[@\(key)]").map {
+                    (Self.attribute($0, key)!, Int(Self.attribute($0, value)!)!)
+                })
         }
         let totals = try keyed("totals-table", "data-key", "data-value")
         #expect(json["total"] as? Int == coverage.total && totals["total"] == coverage.total)
-        #expect(json["merged_duplicates"] as? Int == coverage.mergedDuplicates && totals["merged_duplicates"] == coverage.mergedDuplicates)
+        #expect(
+            json["merged_duplicates"] as? Int == coverage.mergedDuplicates
+                && totals["merged_duplicates"] == coverage.mergedDuplicates)
         let types = try #require(json["by_osm_type"] as? [String: Int])
-        for type in OSMType.allCases { #expect(types[type.name] == coverage.count(of: type) && totals[type.name] == coverage.count(of: type)) }
+        for type in OSMType.allCases {
+            #expect(types[type.name] == coverage.count(of: type) && totals[type.name] == coverage.count(of: type))
+        }
         for dropped in try #require(json["dropped"] as? [[String: Any]]) {
             #expect(totals["dropped:\(dropped["stage"]!):\(dropped["reason"]!)"] == dropped["count"] as? Int)
         }
         let unmapped = try #require(json["unmapped"] as? [[String: Any]])
         #expect(unmapped.map { "\($0["tag"]!) \($0["count"]!)" } == coverage.unmapped.map { "\($0.key) \($0.count)" })
-        #expect(try keyed("unmapped-table", "data-tag", "data-count") == Dictionary(uniqueKeysWithValues: coverage.unmapped.map { ($0.key, $0.count) }))
+        #expect(
+            try keyed("unmapped-table", "data-tag", "data-count")
+                == Dictionary(uniqueKeysWithValues: coverage.unmapped.map { ($0.key, $0.count) }))
         let languages = try #require(json["languages"] as? [[String: Any]])
-        #expect(languages.map { "\($0["language"]!) \($0["count"]!)" } == coverage.languages.map { "\($0.key) \($0.count)" })
-        #expect(try keyed("languages-table", "data-language", "data-count") == Dictionary(uniqueKeysWithValues: coverage.languages.map { ($0.key, $0.count) }))
+        #expect(
+            languages.map { "\($0["language"]!) \($0["count"]!)" } == coverage.languages.map { "\($0.key) \($0.count)" }
+        )
+        #expect(
+            try keyed("languages-table", "data-language", "data-count")
+                == Dictionary(uniqueKeysWithValues: coverage.languages.map { ($0.key, $0.count) }))
         let grid = try #require((json["where"] as? [String: Any])?["grid"] as? [String: Any])
         let counts = try #require(grid["counts"] as? [[Int]])
         #expect(counts.joined().reduce(0, +) == coverage.total)
-        let cells = try document.nodes(forXPath: "//svg[@class='map']/rect[@data-count]").map { Int(Self.attribute($0, "data-count")!)! }
+        let cells = try document.nodes(forXPath: "//svg[@class='map']/rect[@data-count]").map {
+            Int(Self.attribute($0, "data-count")!)!
+        }
         #expect(cells.reduce(0, +) == coverage.total)
-        #expect(cells == counts.joined().filter { $0 > 0 }, "the map's cells are the grid's non-empty cells, row by row")
+        #expect(
+            cells == counts.joined().filter { $0 > 0 }, "the map's cells are the grid's non-empty cells, row by row")
 
         let diff = try #require(report.diff)
         let jsonDiff = try #require(json["diff"] as? [String: Any])
         let htmlDiff = try keyed("diff-totals", "data-key", "data-value")
-        for (key, value) in [("added", diff.references.added), ("removed", diff.references.removed), ("moved", diff.references.moved)] {
+        for (key, value) in [
+            ("added", diff.references.added), ("removed", diff.references.removed), ("moved", diff.references.moved),
+        ] {
             #expect(jsonDiff[key] as? Int == value && htmlDiff[key] == value, "\(key)")
         }
         let warnings = try #require(jsonDiff["warnings"] as? [[String: Any]])
         #expect(warnings.map { $0["category"] as? String } == ["cafe"])
-        #expect(try document.nodes(forXPath: "//li[@class='warning']").map { Self.attribute($0, "data-category") } == ["cafe"])
+        #expect(
+            try document.nodes(forXPath: "//li[@class='warning']").map { Self.attribute($0, "data-category") } == [
+                "cafe"
+            ])
     }
 
     @Test("the JSON has the documented keys and schema version")
     func jsonSchema() throws {
         let report = try Fixtures.report(Fixtures.sampleWithoutCafes, against: Fixtures.sample)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(ReportFormat.json.render(report).utf8)) as? [String: Any])
-        #expect(Set(json.keys) == ["schema_version", "index", "total", "by_osm_type", "merged_duplicates", "dropped", "attributes", "categories", "unmapped", "languages", "where", "diff"])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(ReportFormat.json.render(report).utf8)) as? [String: Any])
+        #expect(
+            Set(json.keys) == [
+                "schema_version", "index", "total", "by_osm_type", "merged_duplicates", "dropped", "attributes",
+                "categories", "unmapped", "languages", "where", "diff",
+            ])
         #expect(json["schema_version"] as? Int == 1 && ReportFormat.jsonSchemaVersion == 1)
         let category = try #require((json["categories"] as? [[String: Any]])?.first)
         #expect(Set(category.keys) == ["category", "group", "mapkit_category", "count", "share", "attributes"])
-        #expect(Set((category["attributes"] as? [String: Any])?.keys ?? [:].keys) == Set(SpotAttribute.allCases.map(\.rawValue)))
+        #expect(
+            Set((category["attributes"] as? [String: Any])?.keys ?? [:].keys)
+                == Set(SpotAttribute.allCases.map(\.rawValue)))
         let diff = try #require(json["diff"] as? [String: Any])
-        #expect(Set(diff.keys) == ["against", "total", "added", "removed", "moved", "moved_threshold_m", "max_drop", "categories", "warnings"])
+        #expect(
+            Set(diff.keys) == [
+                "against", "total", "added", "removed", "moved", "moved_threshold_m", "max_drop", "categories",
+                "warnings",
+            ])
         let change = try #require((diff["categories"] as? [[String: Any]])?.first)
-        #expect(Set(change.keys) == ["category", "group", "mapkit_category", "before", "after", "change", "change_percent"])
-        #expect(Set(((json["where"] as? [String: Any])?["grid"] as? [String: Any])?.keys ?? [:].keys)
+        #expect(
+            Set(change.keys) == ["category", "group", "mapkit_category", "before", "after", "change", "change_percent"])
+        #expect(
+            Set(((json["where"] as? [String: Any])?["grid"] as? [String: Any])?.keys ?? [:].keys)
                 == ["projection", "columns", "rows", "origin", "cell_size", "counts"])
-        let without = try #require(try JSONSerialization.jsonObject(with: Data(ReportFormat.json.render(Fixtures.report(Fixtures.sample)).utf8)) as? [String: Any])
+        let without = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(ReportFormat.json.render(Fixtures.report(Fixtures.sample)).utf8)) as? [String: Any])
         #expect(without["diff"] == nil)
     }
 
@@ -212,16 +264,21 @@ struct FormatTests {
     @Test("the HTML page is self-contained, readable on a phone, well-formed, and escapes text from the data")
     func htmlSelfContainedAndEscaped() throws {
         let hostile = "amenity=<script>alert(\"x\")</script>&'"
-        let path = try Fixtures.write([Fixtures.spot(1, .cafe, names: ["en": "<b>"])], metadata: Fixtures.metadata(unmapped: [hostile: 3]))
+        let path = try Fixtures.write(
+            [Fixtures.spot(1, .cafe, names: ["en": "<b>"])], metadata: Fixtures.metadata(unmapped: [hostile: 3]))
         let page = ReportFormat.html.render(try Fixtures.report(path, against: path))
-        for forbidden in ["<script", "<link", "<img", "<iframe", "src=", "http:", "https:", "url(", "@import", "//fonts"] {
+        for forbidden in [
+            "<script", "<link", "<img", "<iframe", "src=", "http:", "https:", "url(", "@import", "//fonts",
+        ] {
             #expect(!page.lowercased().contains(forbidden), "\(forbidden)")
         }
         #expect(page.contains("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>"))
         #expect(page.contains("@media (max-width:600px)"))
         #expect(page.contains("amenity=&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;"))
         let document = try Self.html(page)
-        let tags = try document.nodes(forXPath: "//table[@id='unmapped-table']/tbody/tr").map { Self.attribute($0, "data-tag") }
+        let tags = try document.nodes(forXPath: "//table[@id='unmapped-table']/tbody/tr").map {
+            Self.attribute($0, "data-tag")
+        }
         #expect(tags == [hostile])
         #expect(try document.nodes(forXPath: "//svg").count == 2)
     }
@@ -240,12 +297,16 @@ struct FormatTests {
 
     @Test("text tables line up, also with wide characters")
     func textAlignment() throws {
-        let path = try Fixtures.write([Fixtures.spot(1, .cafe)], metadata: Fixtures.metadata(unmapped: ["amenity=喫茶店": 12, "amenity=kiosk": 3]))
+        let path = try Fixtures.write(
+            [Fixtures.spot(1, .cafe)], metadata: Fixtures.metadata(unmapped: ["amenity=喫茶店": 12, "amenity=kiosk": 3]))
         let text = ReportFormat.text.render(try Fixtures.report(path))
         let todo = text.split(separator: "\n").drop { !$0.hasPrefix("TO DO") }.dropFirst().prefix(2).map(String.init)
-        #expect(todo.map(TextTable.width) == [todo[0], todo[0]].map(TextTable.width), "rows of equal display width: \(todo)")
+        #expect(
+            todo.map(TextTable.width) == [todo[0], todo[0]].map(TextTable.width), "rows of equal display width: \(todo)"
+        )
         #expect(todo.allSatisfy { $0.hasSuffix("12") || $0.hasSuffix(" 3") })
-        let table = TextTable(header: ["a", "count"], alignments: [.left, .right], rows: [["カフェ", "1"], ["bar", "100"]])
+        let table = TextTable(
+            header: ["a", "count"], alignments: [.left, .right], rows: [["カフェ", "1"], ["bar", "100"]])
         #expect(table.lines == ["  a       count", "  カフェ      1", "  bar       100"])
     }
 }

@@ -1,25 +1,23 @@
 import Foundation
 import SpotIndex
 import SpotPipeline
-@testable import SpotReport
+import SpotTestSupport
 import Spots
-import Testing
+
+@testable import SpotReport
 
 /// Indexes for the report tests: the embedded sample built in process, and hand-made ones.
 enum Fixtures {
     /// The package root, found from this file's path.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     /// The embedded real sample of central Helsinki.
     static let helsinki = root.appendingPathComponent("Samples/helsinki-center.osm.gz").path
     /// Values the category table maps to `cafe`: excluding them all removes the category.
     static let cafeTags = ["amenity=cafe", "amenity=ice_cream", "amenity=internet_cafe"]
 
     /// A folder for this test run's indexes, removed by nobody: the system cleans its temporary folder.
-    static let folder: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("SpotReportTests-" + UUID().uuidString)
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    static let folder = try! TemporaryFolder("SpotReportTests")
 
     /// The sample built with the default pipeline.
     static let sample: String = try! build(name: "sample")
@@ -34,77 +32,46 @@ enum Fixtures {
         pipeline.inputs = [helsinki]
         change(&pipeline)
         let (bytes, _) = try SpotBuild(pipeline: pipeline).run()
-        let path = folder.appendingPathComponent(name + ".spots").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        return try folder.write(bytes, to: name + ".spots")
     }
 
     /// Writes `spots` (with `metadata`) as an index and returns its path.
-    static func write(_ spots: [Spot], metadata: IndexMetadata = Fixtures.metadata(), name: String = UUID().uuidString) throws -> String {
-        let path = folder.appendingPathComponent(name + ".spots").path
-        try Data(SpotIndexWriter.encode(spots, metadata: metadata)).write(to: URL(fileURLWithPath: path))
-        return path
+    static func write(_ spots: [Spot], metadata: IndexMetadata = Fixtures.metadata(), name: String = UUID().uuidString)
+        throws -> String
+    {
+        try folder.write(SpotIndexWriter.encode(spots, metadata: metadata), to: name + ".spots")
     }
 
     /// Metadata of a hand-made index, with `unmapped` tag counts recorded by a categorize stage.
     static func metadata(unmapped: [String: Int] = [:]) -> IndexMetadata {
         let stage = StageReport(
-            stage: "categorize", input: 0, output: 0, dropped: unmapped.isEmpty ? [:] : ["unmapped": unmapped.values.reduce(0, +)],
+            stage: "categorize", input: 0, output: 0,
+            dropped: unmapped.isEmpty ? [:] : ["unmapped": unmapped.values.reduce(0, +)],
             tags: unmapped.isEmpty ? [:] : ["unmapped": unmapped])
-        return IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bbox: nil, statistics: [:], stages: [stage])
+        return IndexMetadata(
+            generator: "tests", buildTime: nil, inputs: [], bbox: nil, statistics: [:], stages: [stage])
     }
 
     /// A node spot at `latitude`, `longitude` (degrees).
     static func spot(
         _ id: Int64, _ category: Category?, latitude: Double = 60.17, longitude: Double = 24.94, kind: String? = nil,
-        name: String? = nil, names: [String: String] = [:], address: [String: String] = [:], details: [Spot.Detail: String] = [:],
+        name: String? = nil, names: [String: String] = [:], address: [String: String] = [:],
+        details: [Spot.Detail: String] = [:],
         merged: [OSMRef] = []
     ) -> Spot {
         Spot(
             ref: OSMRef(.node, id),
-            coordinate: Coordinate(latitudeE7: Int32((latitude * 1e7).rounded()), longitudeE7: Int32((longitude * 1e7).rounded()))!,
-            tagKey: "amenity", kind: kind ?? category?.rawValue ?? "unknown", category: category, name: name, names: names,
+            coordinate: Coordinate(
+                latitudeE7: Int32((latitude * 1e7).rounded()), longitudeE7: Int32((longitude * 1e7).rounded()))!,
+            tagKey: "amenity", kind: kind ?? category?.rawValue ?? "unknown", category: category, name: name,
+            names: names,
             address: address, details: details, merged: merged)
     }
 
     /// The report of the index at `path`, compared with `older` when given.
-    static func report(_ path: String, against older: String? = nil, maxDrop: Double = Report.defaultMaxDrop) throws -> Report {
+    static func report(_ path: String, against older: String? = nil, maxDrop: Double = Report.defaultMaxDrop) throws
+        -> Report
+    {
         try Report(index: SpotIndexReader(path: path), against: older.map(SpotIndexReader.init), maxDrop: maxDrop)
     }
-}
-
-/// The records of RFC 4180 CSV text: fields split at commas outside quotes, records at CRLF.
-func parseCSV(_ text: String) throws -> [[String]] {
-    var records: [[String]] = []
-    var record: [String] = []
-    var field = ""
-    var quoted = false
-    var characters = text.makeIterator()
-    var pending: Character? = nil
-    while let character = pending ?? characters.next() {
-        pending = nil
-        if quoted {
-            if character == "\"" {
-                let next = characters.next()
-                if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
-            } else {
-                field.append(character)
-            }
-        } else if character == "\"" {
-            quoted = true
-        } else if character == "," {
-            record.append(field)
-            field = ""
-        } else if character == "\r\n" {
-            record.append(field)
-            records.append(record)
-            record = []
-            field = ""
-        } else {
-            try #require(character != "\n" && character != "\r", "a bare line break outside quotes")
-            field.append(character)
-        }
-    }
-    try #require(record.isEmpty && field.isEmpty && !quoted, "the text does not end with CRLF")
-    return records
 }

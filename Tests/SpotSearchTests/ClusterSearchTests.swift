@@ -3,6 +3,7 @@ import SeededRandom
 import SpotCluster
 import SpotIndex
 import SpotPipeline
+import SpotTestSupport
 import Spots
 import Testing
 
@@ -12,7 +13,10 @@ import Testing
 /// handful of categories and none.
 func clusteringSpots(_ count: Int, seed: UInt64) -> [Spot] {
     var random = SplitMix64(seed: seed)
-    let towns: [(Int32, Int32)] = [(601_700_000, 249_400_000), (-170_000_000, 1_799_990_000), (-170_000_000, -1_799_990_000), (843_000_000, 100_000_000)]
+    let towns: [(Int32, Int32)] = [
+        (601_700_000, 249_400_000), (-170_000_000, 1_799_990_000), (-170_000_000, -1_799_990_000),
+        (843_000_000, 100_000_000),
+    ]
     let categories: [Category?] = [.cafe, .restaurant, .museum, .hotel, .park, nil]
     return (0..<count).map { number in
         let coordinate: Coordinate
@@ -24,22 +28,24 @@ func clusteringSpots(_ count: Int, seed: UInt64) -> [Spot] {
             let town = towns.randomElement(using: &random)!
             let spread = [500, 5_000, 50_000, 500_000].randomElement(using: &random)!
             func jitter(_ value: Int32, _ limit: Int64) -> Int32 {
-                Int32(max(-limit, min(limit, Int64(value) + Int64.random(in: -Int64(spread)...Int64(spread), using: &random))))
+                Int32(
+                    max(
+                        -limit,
+                        min(limit, Int64(value) + Int64.random(in: -Int64(spread)...Int64(spread), using: &random))))
             }
-            coordinate = Coordinate(latitudeE7: jitter(town.0, 900_000_000), longitudeE7: jitter(town.1, 1_800_000_000))!
+            coordinate = Coordinate(
+                latitudeE7: jitter(town.0, 900_000_000), longitudeE7: jitter(town.1, 1_800_000_000))!
         }
         let category = categories.randomElement(using: &random)!
-        return Spot(ref: OSMRef(.node, Int64(number + 1)), coordinate: coordinate, tagKey: "amenity", kind: category?.rawValue ?? "bench", category: category)
+        return Spot(
+            ref: OSMRef(.node, Int64(number + 1)), coordinate: coordinate, tagKey: "amenity",
+            kind: category?.rawValue ?? "bench", category: category)
     }
 }
 
 /// A search over an index of `spots`, with cluster levels made with `clusters` when given.
 func clusterSearch(_ spots: [Spot], clusters: ClusterSettings? = .standard) throws -> SpotSearch {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("clusters-\(UUID().uuidString).spots")
-    let metadata = IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bbox: nil, statistics: [:])
-    try Data(SpotIndexWriter.encode(spots, metadata: metadata, clusters: clusters)).write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try SpotSearch(index: try SpotIndexReader(path: url.path))
+    try SpotSearch(index: try openIndex(of: spots, clusters: clusters))
 }
 
 let worldRegion = GeoBox.world
@@ -73,7 +79,9 @@ struct ClusterSearchTests {
         }
     }
 
-    @Test("over the whole world, at every zoom, every spot is counted exactly once; above the maximum zoom all are single", arguments: [1, 2] as [UInt64])
+    @Test(
+        "over the whole world, at every zoom, every spot is counted exactly once; above the maximum zoom all are single",
+        arguments: [1, 2] as [UInt64])
     func wholeWorld(seed: UInt64) throws {
         let search = try clusterSearch(clusteringSpots(800, seed: seed))
         for zoom in 0...19 {
@@ -84,34 +92,41 @@ struct ClusterSearchTests {
         }
     }
 
-    @Test("a smaller box, across the antimeridian too, gives the clusters and spots of the world whose points lie in it")
+    @Test(
+        "a smaller box, across the antimeridian too, gives the clusters and spots of the world whose points lie in it")
     func smallerBoxes() throws {
         let search = try clusterSearch(clusteringSpots(900, seed: 3))
         var random = SplitMix64(seed: 4)
         for zoom in 0...17 {
             let world = try search.clusters(ClusterRequest(region: worldRegion, zoom: zoom))
             for _ in 0..<12 {
-                let center = Coordinate(latitudeE7: Int32.random(in: -800_000_000...800_000_000, using: &random), longitudeE7: [249_400_000, 1_799_000_000, -1_799_000_000, 0].randomElement(using: &random)!)!
+                let center = Coordinate(
+                    latitudeE7: Int32.random(in: -800_000_000...800_000_000, using: &random),
+                    longitudeE7: [249_400_000, 1_799_000_000, -1_799_000_000, 0].randomElement(using: &random)!)!
                 let span = [0.01, 0.5, 5, 60, 300].randomElement(using: &random)!
                 let region = try #require(GeoBox(center: center, latitudeDelta: span / 2, longitudeDelta: span))
                 let items = try search.clusters(ClusterRequest(region: region, zoom: zoom))
-                #expect(try items == world.filter { region.contains(try $0.point(in: search.index)) }, "zoom \(zoom), \(region)")
+                #expect(
+                    try items == world.filter { region.contains(try $0.point(in: search.index)) },
+                    "zoom \(zoom), \(region)")
             }
         }
     }
 
     @Test("at zoom 0 a city is a handful of clusters; its clusters split at their expansion zoom")
     func city() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         var pipeline = try Pipeline.defaults()
         pipeline.inputs = [root.appendingPathComponent("Samples/helsinki-center.osm.gz").path]
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("city-\(UUID().uuidString).spots")
-        try Data(try SpotBuild(pipeline: pipeline, sourceDateEpoch: 0).run().index).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let search = try SpotSearch(index: try SpotIndexReader(path: url.path))
+        let built = try SpotBuild(pipeline: pipeline, sourceDateEpoch: 0).run()
+        let search = try SpotSearch(index: try openIndex(built.index))
         let top = try search.clusters(ClusterRequest(region: worldRegion, zoom: 0))
         #expect((1...5).contains(top.count))
-        guard case .cluster(let city)? = top.first else { Issue.record("no cluster at zoom 0"); return }
+        guard case .cluster(let city)? = top.first else {
+            Issue.record("no cluster at zoom 0")
+            return
+        }
         #expect(city.count == search.index.count)
         let children = try search.children(ofCluster: city.id!)
         #expect(children.count >= 2)
@@ -131,7 +146,9 @@ struct ClusterSearchTests {
             let leaves = try search.leaves(ofCluster: id, limit: .max, offset: 0)
             #expect(leaves.sorted() == (try Self.spots(of: children, search)).sorted())
             var paged: [Int] = []
-            while paged.count < cluster.count { paged += try search.leaves(ofCluster: id, limit: 3, offset: paged.count) }
+            while paged.count < cluster.count {
+                paged += try search.leaves(ofCluster: id, limit: 3, offset: paged.count)
+            }
             #expect(paged == leaves)
         }
         #expect(throws: SearchError.self) { try search.children(ofCluster: levels.count) }
@@ -142,11 +159,15 @@ struct ClusterSearchTests {
 
     /// Checks query-time clusters of the spots `filter` keeps: over the world every kept spot
     /// once at every zoom, only kept categories, and in smaller boxes only points inside.
-    static func expectQueryTimeInvariants(_ search: SpotSearch, _ spots: [Spot], filter: PointOfInterestFilter?) throws {
-        let kept = (0..<search.index.count).filter { spot in filter?.allows(try! search.index.kind(at: spot).category) ?? true }
+    static func expectQueryTimeInvariants(_ search: SpotSearch, _ spots: [Spot], filter: PointOfInterestFilter?) throws
+    {
+        let kept = (0..<search.index.count).filter { spot in
+            filter?.allows(try! search.index.kind(at: spot).category) ?? true
+        }
         var random = SplitMix64(seed: 8)
         for zoom in 0...18 {
-            let items = try search.clusters(ClusterRequest(region: worldRegion, zoom: zoom, pointOfInterestFilter: filter))
+            let items = try search.clusters(
+                ClusterRequest(region: worldRegion, zoom: zoom, pointOfInterestFilter: filter))
             #expect(items.map(\.count).reduce(0, +) == kept.count, "zoom \(zoom)")
             var singles: [Int] = []
             for item in items {
@@ -155,12 +176,14 @@ struct ClusterSearchTests {
                     #expect(cluster.id == nil && cluster.count >= 2 && cluster.expansionZoom > zoom)
                     #expect(cluster.categories.allSatisfy { filter?.allows($0.category) ?? true })
                     let box = cluster.boundingBox
-                    #expect(box.southE7 <= cluster.coordinate.latitudeE7 && cluster.coordinate.latitudeE7 <= box.northE7)
+                    #expect(
+                        box.southE7 <= cluster.coordinate.latitudeE7 && cluster.coordinate.latitudeE7 <= box.northE7)
                 case .spot(let spot): singles.append(spot)
                 }
             }
             #expect(Set(singles).isSubset(of: kept) && Set(singles).count == singles.count)
-            let region = GeoBox(center: spots.randomElement(using: &random)!.coordinate, latitudeDelta: 2, longitudeDelta: 4)!
+            let region = GeoBox(
+                center: spots.randomElement(using: &random)!.coordinate, latitudeDelta: 2, longitudeDelta: 4)!
             for item in try search.clusters(ClusterRequest(region: region, zoom: zoom, pointOfInterestFilter: filter)) {
                 #expect(region.contains(try item.point(in: search.index)))
             }
@@ -190,30 +213,38 @@ struct ClusterSearchTests {
         // A rare category, for which a wide box is read from the kinds' lists rather than the tree.
         var random = SplitMix64(seed: 11)
         let libraries = (0..<4).map { number in
-            Spot(ref: OSMRef(.node, Int64(10_000 + number)), coordinate: Coordinate(
-                latitudeE7: .random(in: -800_000_000...800_000_000, using: &random),
-                longitudeE7: .random(in: -1_700_000_000...1_700_000_000, using: &random))!,
-                 tagKey: "amenity", kind: "library", category: .library)
+            Spot(
+                ref: OSMRef(.node, Int64(10_000 + number)),
+                coordinate: Coordinate(
+                    latitudeE7: .random(in: -800_000_000...800_000_000, using: &random),
+                    longitudeE7: .random(in: -1_700_000_000...1_700_000_000, using: &random))!,
+                tagKey: "amenity", kind: "library", category: .library)
         }
         let spots = clusteringSpots(3_000, seed: 10) + libraries
         let search = try clusterSearch(spots)
         let index = search.index
         let filters: [[Bool]?] = [
-            nil, index.kinds.map { $0.category == .museum }, index.kinds.map { $0.category != .cafe }, index.kinds.map { $0.category == .library },
+            nil, index.kinds.map { $0.category == .museum }, index.kinds.map { $0.category != .cafe },
+            index.kinds.map { $0.category == .library },
         ]
         for _ in 0..<40 {
             let center = spots.randomElement(using: &random)!.coordinate
-            let region = GeoBox(center: center, latitudeDelta: .random(in: 0.01...179, using: &random), longitudeDelta: .random(in: 0.01...359, using: &random))!
+            let region = GeoBox(
+                center: center, latitudeDelta: .random(in: 0.01...179, using: &random),
+                longitudeDelta: .random(in: 0.01...359, using: &random))!
             guard !region.crossesAntimeridian else { continue }
             for kinds in filters {
                 let whole = try search.spots(in: region, kinds: kinds, shownAt: nil, among: 0..<index.count).map(\.spot)
-                let cuts = [0] + (0..<2).map { _ in Int.random(in: 0...index.count, using: &random) }.sorted() + [index.count]
+                let cuts =
+                    [0] + (0..<2).map { _ in Int.random(in: 0...index.count, using: &random) }.sorted() + [index.count]
                 let pieces = try (1..<cuts.count).flatMap { part in
-                    try search.spots(in: region, kinds: kinds, shownAt: nil, among: cuts[part - 1]..<cuts[part]).map(\.spot)
+                    try search.spots(in: region, kinds: kinds, shownAt: nil, among: cuts[part - 1]..<cuts[part]).map(
+                        \.spot)
                 }
                 #expect(pieces == whole)
                 let scanned = try (0..<index.count).filter { spot in
-                    try region.contains(index.coordinate(at: spot)) && kinds.map { $0[try index.kindNumber(at: spot)] } ?? true
+                    try region.contains(index.coordinate(at: spot))
+                        && kinds.map { $0[try index.kindNumber(at: spot)] } ?? true
                 }
                 #expect(whole == scanned)
             }
@@ -223,7 +254,8 @@ struct ClusterSearchTests {
     @Test("the plan reads a wide box of a rare kind from the kinds' lists; no filter, or a small box, from the tree")
     func plan() throws {
         let libraries = [(-60, -150), (10, 20), (70, 100)].enumerated().map { number, place in
-            let coordinate = Coordinate(latitudeE7: Int32(place.0) * 10_000_000, longitudeE7: Int32(place.1) * 10_000_000)!
+            let coordinate = Coordinate(
+                latitudeE7: Int32(place.0) * 10_000_000, longitudeE7: Int32(place.1) * 10_000_000)!
             return Spot(
                 ref: OSMRef(.node, Int64(10_000 + number)), coordinate: coordinate, tagKey: "amenity", kind: "library",
                 category: .library)
@@ -245,7 +277,8 @@ struct ClusterSearchTests {
         #expect(BoxPlan.estimatedSpots(in: GeoBox(westE7: 0, southE7: 0, eastE7: 0, northE7: 0), of: index) <= 1)
     }
 
-    @Test("a viewport of many spots, read and projected on two threads, clusters as one pass over all its spots in order")
+    @Test(
+        "a viewport of many spots, read and projected on two threads, clusters as one pass over all its spots in order")
     func twoThreads() throws {
         let spots = clusteringSpots(2 * SpotSearch.spotsWorthTwoThreads, seed: 12)
         let search = try clusterSearch(spots, clusters: nil)
@@ -253,7 +286,8 @@ struct ClusterSearchTests {
         let points = try (0..<index.count).map { WebMercator.point(try index.coordinate(at: $0)) }
         for zoom in [0, 2, 5] {
             let items = try search.clusters(ClusterRequest(region: worldRegion, zoom: zoom))
-            let expected = GreedyClustering(xs: points.map(\.x), ys: points.map(\.y), radius: search.clusterSettings.radius(atZoom: zoom))
+            let expected = GreedyClustering(
+                xs: points.map(\.x), ys: points.map(\.y), radius: search.clusterSettings.radius(atZoom: zoom))
             #expect(items.count == expected.groups.count, "zoom \(zoom)")
             #expect(items.map(\.count).sorted() == expected.groups.map(\.weight).sorted(), "zoom \(zoom)")
         }
@@ -266,7 +300,8 @@ struct ClusterSearchTests {
         for zoom in [3, 8, 12] {
             let radius = search.clusterSettings.radius(atZoom: zoom)
             for case .cluster(let cluster) in try search.clusters(ClusterRequest(region: worldRegion, zoom: zoom)) {
-                let west = WebMercator.x(longitudeE7: cluster.boundingBox.westE7), east = WebMercator.x(longitudeE7: cluster.boundingBox.eastE7)
+                let west = WebMercator.x(longitudeE7: cluster.boundingBox.westE7)
+                let east = WebMercator.x(longitudeE7: cluster.boundingBox.eastE7)
                 #expect(east - west <= 2 * radius + 1e-12)
             }
         }

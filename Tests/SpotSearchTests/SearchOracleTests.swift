@@ -1,12 +1,12 @@
-import SeededRandom
 import Foundation
+import SeededRandom
 import SpotIndex
 import SpotPipeline
+import SpotTestSupport
 import Spots
 import Testing
 
 @testable import SpotSearch
-
 
 /// The answer a brute-force reading of the rules gives: every spot checked, then sorted.
 struct Oracle {
@@ -18,7 +18,9 @@ struct Oracle {
     init(spots: [Spot], search: SpotSearch) {
         self.spots = spots
         self.search = search
-        tokens = spots.map { spot in spot.allNames.flatMap(SearchText.tokens(ofName:)).map { (Array($0.token.utf8), $0.startsName) } }
+        tokens = spots.map { spot in
+            spot.allNames.flatMap(SearchText.tokens(ofName:)).map { (Array($0.token.utf8), $0.startsName) }
+        }
     }
 
     func answer(_ request: SearchRequest) -> [(ref: OSMRef, distance: Double?)] {
@@ -46,10 +48,12 @@ struct Oracle {
             }
             guard matchesAll else { continue }
             // Words of a query belong to the same name.
-            let oneName = terms.count < 2 || spot.allNames.contains { name in
-                let nameTokens = SearchText.tokens(ofName: name).map { Array($0.token.utf8) }
-                return terms.allSatisfy { term in nameTokens.contains { $0.starts(with: term) } }
-            }
+            let oneName =
+                terms.count < 2
+                || spot.allNames.contains { name in
+                    let nameTokens = SearchText.tokens(ofName: name).map { Array($0.token.utf8) }
+                    return terms.allSatisfy { term in nameTokens.contains { $0.starts(with: term) } }
+                }
             guard oneName else { continue }
             chosen.append((spot.ref, distance, query.terms.isEmpty ? 0 : rank))
         }
@@ -64,25 +68,30 @@ struct Oracle {
 
 /// Writes `spots` as an index and opens a search over it.
 func searchOver(_ spots: [Spot], words: [String: [Category]] = [:]) throws -> SpotSearch {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString).spots")
-    let metadata = IndexMetadata(generator: "tests", buildTime: nil, inputs: [], bbox: nil, statistics: [:])
-    try Data(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)).write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try SpotSearch(index: try SpotIndexReader(path: url.path))
+    try SpotSearch(index: try openIndex(of: spots, categoryWords: words))
 }
 
 /// Random requests of every kind around `spots`.
-func randomRequests(_ count: Int, around spots: [Spot], names: [String], using random: inout SplitMix64) -> [SearchRequest] {
+func randomRequests(_ count: Int, around spots: [Spot], names: [String], using random: inout SplitMix64)
+    -> [SearchRequest]
+{
     (0..<count).map { _ in
         var request = SearchRequest(limit: [0, 1, 5, 20, 20, 100].randomElement(using: &random)!)
         let anchor = spots.randomElement(using: &random)!.coordinate
         func jitter(_ value: Int32, _ range: Int32, limit: Int32) -> Int32 {
-            Int32(clamping: max(-Int64(limit), min(Int64(limit), Int64(value) + Int64(Int32.random(in: -range...range, using: &random)))))
+            Int32(
+                clamping: max(
+                    -Int64(limit),
+                    min(Int64(limit), Int64(value) + Int64(Int32.random(in: -range...range, using: &random)))))
         }
-        let point = Coordinate(latitudeE7: jitter(anchor.latitudeE7, 50_000, limit: 900_000_000), longitudeE7: jitter(anchor.longitudeE7, 50_000, limit: 1_800_000_000))!
+        let point = Coordinate(
+            latitudeE7: jitter(anchor.latitudeE7, 50_000, limit: 900_000_000),
+            longitudeE7: jitter(anchor.longitudeE7, 50_000, limit: 1_800_000_000))!
         switch Int.random(in: 0..<8, using: &random) {
         case 0, 1: request.near = point
-        case 2: request.near = point; request.radius = [0, 10, 300, 1000, 5000].randomElement(using: &random)!
+        case 2:
+            request.near = point
+            request.radius = [0, 10, 300, 1000, 5000].randomElement(using: &random)!
         case 3:
             let span = Double.random(in: 0.001...2, using: &random)
             request.region = GeoBox(center: point, latitudeDelta: span, longitudeDelta: span * 2)
@@ -95,12 +104,15 @@ func randomRequests(_ count: Int, around spots: [Spot], names: [String], using r
             let name = names.randomElement(using: &random)!
             let words = SearchText.words(name)
             if let word = words.randomElement(using: &random) {
-                request.naturalLanguageQuery = String(word.prefix(Int.random(in: 1...max(1, word.count), using: &random)))
+                request.naturalLanguageQuery = String(
+                    word.prefix(Int.random(in: 1...max(1, word.count), using: &random)))
             }
         }
         if Int.random(in: 0..<4, using: &random) == 0 {
             let categories = Set(spots.compactMap(\.category).shuffled(using: &random).prefix(3))
-            request.pointOfInterestFilter = Bool.random(using: &random) ? PointOfInterestFilter(including: categories) : PointOfInterestFilter(excluding: categories)
+            request.pointOfInterestFilter =
+                Bool.random(using: &random)
+                ? PointOfInterestFilter(including: categories) : PointOfInterestFilter(excluding: categories)
         }
         return request
     }
@@ -123,8 +135,14 @@ func mismatches(_ search: SpotSearch, _ spots: [Spot], _ requests: [SearchReques
 
 /// Random spots in `count` clusters around the world, named in Latin, Cyrillic and Japanese.
 func randomSpots(_ count: Int, using random: inout SplitMix64) -> [Spot] {
-    let names = ["Café Central", "Кофе Хауз", "スターバックス 吉祥寺店", "Museo del Prado", "姫路城", "Hotel Kämp", "7-Eleven", "Пушкинский музей", "カフェ・ド・クリエ", "Bar Ä"]
-    let centres: [(Double, Double)] = [(60.17, 24.94), (35.70, 139.58), (-16.5, 179.99), (-16.5, -179.99), (89.99, 0), (-89.99, 45), (0, 0), (55.75, 37.62)]
+    let names = [
+        "Café Central", "Кофе Хауз", "スターバックス 吉祥寺店", "Museo del Prado", "姫路城", "Hotel Kämp", "7-Eleven",
+        "Пушкинский музей", "カフェ・ド・クリエ", "Bar Ä",
+    ]
+    let centres: [(Double, Double)] = [
+        (60.17, 24.94), (35.70, 139.58), (-16.5, 179.99), (-16.5, -179.99), (89.99, 0), (-89.99, 45), (0, 0),
+        (55.75, 37.62),
+    ]
     return (0..<count).map { number in
         let centre = centres[number % centres.count]
         let latitude = max(-90, min(90, centre.0 + Double.random(in: -0.05...0.05, using: &random)))
@@ -133,7 +151,8 @@ func randomSpots(_ count: Int, using random: inout SplitMix64) -> [Spot] {
         let category = [Category.cafe, .museum, .hotel, .castle, .nightlife, nil].randomElement(using: &random)!
         var spot = Spot(
             ref: OSMRef(OSMType.allCases.randomElement(using: &random)!, Int64(number)),
-            coordinate: Coordinate(latitudeE7: Int32((latitude * 1e7).rounded()), longitudeE7: Int32((longitude * 1e7).rounded()))!,
+            coordinate: Coordinate(
+                latitudeE7: Int32((latitude * 1e7).rounded()), longitudeE7: Int32((longitude * 1e7).rounded()))!,
             tagKey: "amenity", kind: category?.rawValue ?? "other", category: category)
         if Int.random(in: 0..<5, using: &random) > 0 { spot.name = names.randomElement(using: &random)! }
         if Bool.random(using: &random) { spot.names["en"] = names.randomElement(using: &random)! }
@@ -147,7 +166,8 @@ struct SearchOracleTests {
     func randomWorld() throws {
         var random = SplitMix64(seed: 42)
         let spots = randomSpots(2000, using: &random)
-        let search = try searchOver(spots, words: ["cafe": [.cafe], "カフェ": [.cafe], "museum": [.museum], "музей": [.museum]])
+        let search = try searchOver(
+            spots, words: ["cafe": [.cafe], "カフェ": [.cafe], "museum": [.museum], "музей": [.museum]])
         let requests = randomRequests(2000, around: spots, names: spots.compactMap(\.name), using: &random)
         #expect(try mismatches(search, spots, requests).isEmpty)
     }
@@ -160,7 +180,8 @@ struct SearchOracleTests {
         let fiji = Coordinate(latitudeE7: -165_000_000, longitudeE7: 1_800_000_000)!
         let requests = [
             SearchRequest(near: Coordinate(latitudeE7: 900_000_000, longitudeE7: 0)!, limit: 50),
-            SearchRequest(near: Coordinate(latitudeE7: -900_000_000, longitudeE7: 1_234_567)!, radius: 20_000, limit: 500),
+            SearchRequest(
+                near: Coordinate(latitudeE7: -900_000_000, longitudeE7: 1_234_567)!, radius: 20_000, limit: 500),
             SearchRequest(near: fiji, radius: 10_000, limit: 200),
             SearchRequest(region: GeoBox(west: 179.9, south: -17, east: -179.9, north: -16), limit: 500),
             SearchRequest(region: GeoBox(center: fiji, latitudeDelta: 1, longitudeDelta: 1), limit: 500),
@@ -188,17 +209,31 @@ struct SearchOracleTests {
         #expect(throws: SearchError.self) { try search.search(SearchRequest(limit: -1)) }
     }
 
-    @Test("text: category words filter, other words are name-word prefixes, CJK substrings; names that start with the word first")
+    @Test(
+        "text: category words filter, other words are name-word prefixes, CJK substrings; names that start with the word first"
+    )
     func text() throws {
         func spot(_ id: Int64, _ name: String, _ category: Category) -> Spot {
-            Spot(ref: OSMRef(.node, id), coordinate: Coordinate(latitudeE7: 357_000_000, longitudeE7: 1_395_800_000 + Int32(id))!,
-                 tagKey: "amenity", kind: category.rawValue, category: category, name: name)
+            Spot(
+                ref: OSMRef(.node, id),
+                coordinate: Coordinate(latitudeE7: 357_000_000, longitudeE7: 1_395_800_000 + Int32(id))!,
+                tagKey: "amenity", kind: category.rawValue, category: category, name: name)
         }
-        let spots = [spot(1, "スターバックス 吉祥寺店", .cafe), spot(2, "吉祥寺美術館", .museum), spot(3, "Café Kichi", .cafe),
-                     spot(4, "Old Kichijoji Bar", .nightlife), spot(5, "Кофе Хауз", .cafe), spot(6, "Kichijoji Kitchen", .restaurant),
-                     { var sundial = spot(7, "Sun Dial", .landmark); sundial.names["ja"] = "日時計"; return sundial }()]
-        let search = try searchOver(spots, words: ["cafe": [.cafe], "カフェ": [.cafe], "museum": [.museum], "美術館": [.museum]])
-        func ids(_ query: String) throws -> [Int64] { try search.search(SearchRequest(naturalLanguageQuery: query)).map(\.spot.ref.id) }
+        let spots = [
+            spot(1, "スターバックス 吉祥寺店", .cafe), spot(2, "吉祥寺美術館", .museum), spot(3, "Café Kichi", .cafe),
+            spot(4, "Old Kichijoji Bar", .nightlife), spot(5, "Кофе Хауз", .cafe),
+            spot(6, "Kichijoji Kitchen", .restaurant),
+            {
+                var sundial = spot(7, "Sun Dial", .landmark)
+                sundial.names["ja"] = "日時計"
+                return sundial
+            }(),
+        ]
+        let search = try searchOver(
+            spots, words: ["cafe": [.cafe], "カフェ": [.cafe], "museum": [.museum], "美術館": [.museum]])
+        func ids(_ query: String) throws -> [Int64] {
+            try search.search(SearchRequest(naturalLanguageQuery: query)).map(\.spot.ref.id)
+        }
         #expect(try ids("カフェ") == [1, 3, 5])
         #expect(try ids("吉祥寺") == [2, 1])
         #expect(try ids("祥寺") == [1, 2])
@@ -216,9 +251,13 @@ struct SearchOracleTests {
 
     @Test("lookup by reference finds a spot by its own reference and by one merged into it")
     func lookup() throws {
-        var merged = Spot(ref: OSMRef(.node, 10), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "amenity", kind: "cafe", category: .cafe, name: "A")
+        var merged = Spot(
+            ref: OSMRef(.node, 10), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "amenity",
+            kind: "cafe", category: .cafe, name: "A")
         merged.merged = [OSMRef(.way, 4), OSMRef(.node, 3)]
-        let other = Spot(ref: OSMRef(.relation, 10), coordinate: Coordinate(latitudeE7: 1, longitudeE7: 1)!, tagKey: "amenity", kind: "cafe", category: .cafe)
+        let other = Spot(
+            ref: OSMRef(.relation, 10), coordinate: Coordinate(latitudeE7: 1, longitudeE7: 1)!, tagKey: "amenity",
+            kind: "cafe", category: .cafe)
         let search = try searchOver([merged, other])
         #expect(try search.spot(for: OSMRef(.node, 10))?.ref == OSMRef(.node, 10))
         #expect(try search.spot(for: OSMRef(.way, 4))?.ref == OSMRef(.node, 10))
@@ -229,10 +268,15 @@ struct SearchOracleTests {
 }
 
 /// ../shared/data, found from this file.
-let sharedData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let sharedData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("shared/data")
 
-@Suite("Search on real data", .enabled(if: FileManager.default.fileExists(atPath: sharedData.path), "../shared/data is absent: real-data search tests skipped"))
+@Suite(
+    "Search on real data",
+    .enabled(
+        if: FileManager.default.fileExists(atPath: sharedData.path),
+        "../shared/data is absent: real-data search tests skipped"))
 struct RealDataSearchTests {
     @Test("thousands of random requests on every POI of the real extracts answer as the oracle does")
     func realData() throws {
@@ -241,15 +285,13 @@ struct RealDataSearchTests {
         pipeline.keepAll = true
         pipeline.dedupe.enabled = false
         let (bytes, _) = try SpotBuild(pipeline: pipeline).run()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("real-\(UUID().uuidString).spots")
-        try Data(bytes).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let index = try SpotIndexReader(path: url.path)
+        let index = try openIndex(bytes)
         let search = try SpotSearch(index: index)
         let spots = try (0..<index.count).map { try index.spot(at: $0) }
         #expect(spots.count == 3135)
         var random = SplitMix64(seed: 2026)
-        let requests = randomRequests(2000, around: spots, names: spots.compactMap(\.name) + ["カフェ", "cafe", "museum", "博物館"], using: &random)
+        let requests = randomRequests(
+            2000, around: spots, names: spots.compactMap(\.name) + ["カフェ", "cafe", "museum", "博物館"], using: &random)
         let failures = try mismatches(search, spots, requests)
         #expect(failures.isEmpty, "\(failures)")
     }

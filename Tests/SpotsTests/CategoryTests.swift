@@ -35,9 +35,11 @@ struct CategoryTests {
 
     @Test("the extensions are exactly the documented OSM categories and are not MapKit")
     func extensionsAreNotMapKit() {
-        #expect(Category.extensions == [
-            .placeOfWorship, .viewpoint, .artwork, .touristInformation, .townHall, .communityCenter, .drinkingWater, .bicycleRental,
-        ])
+        #expect(
+            Category.extensions == [
+                .placeOfWorship, .viewpoint, .artwork, .touristInformation, .townHall, .communityCenter, .drinkingWater,
+                .bicycleRental,
+            ])
         for category in Category.extensions {
             #expect(!category.isMapKit)
             #expect(category.mapKitRawValue == nil)
@@ -84,17 +86,23 @@ struct CategoryTests {
 struct CategoryTableTests {
     let table = CategoryTable(rules: [
         "amenity": ["cafe": .init(category: .cafe), "shelter": .init(category: nil)],
-        "tourism": ["attraction": .init(category: .landmark, conditions: [
-            .init(key: "historic", value: "castle", category: .castle),
-            .init(key: "historic", value: "fort", category: .fortress),
-            .init(key: "ruins", value: "yes", category: nil),
-        ])],
+        "tourism": [
+            "attraction": .init(
+                category: .landmark,
+                conditions: [
+                    .init(key: "historic", value: "castle", category: .castle),
+                    .init(key: "historic", value: "fort", category: .fortress),
+                    .init(key: "ruins", value: "yes", category: nil),
+                ])
+        ],
     ])
 
     @Test("a value maps to its rule's category; unknown values, keys and spellings to none")
     func plainRules() {
         #expect(table.category(key: "amenity", value: "cafe") == .cafe)
-        for (key, value) in [("amenity", "bench"), ("tourism", "cafe"), ("amenity", "Cafe"), ("amenity", "shelter"), ("", "cafe")] {
+        for (key, value) in [
+            ("amenity", "bench"), ("tourism", "cafe"), ("amenity", "Cafe"), ("amenity", "shelter"), ("", "cafe"),
+        ] {
             #expect(table.category(key: key, value: value) == nil, "\(key)=\(value)")
         }
     }
@@ -103,7 +111,9 @@ struct CategoryTableTests {
     func conditions() {
         #expect(table.category(key: "tourism", value: "attraction") == .landmark)
         #expect(table.category(key: "tourism", value: "attraction", context: ["historic": "castle"]) == .castle)
-        #expect(table.category(key: "tourism", value: "attraction", context: ["historic": "fort", "ruins": "yes"]) == .fortress)
+        #expect(
+            table.category(key: "tourism", value: "attraction", context: ["historic": "fort", "ruins": "yes"])
+                == .fortress)
         #expect(table.category(key: "tourism", value: "attraction", context: ["ruins": "yes"]) == nil)
         #expect(table.category(key: "tourism", value: "attraction", context: ["historic": "manor"]) == .landmark)
     }

@@ -34,7 +34,10 @@ struct GeoBoxEnclosingTests {
         for rotation in 0..<points.count {
             let rotated = Array(points[rotation...] + points[..<rotation])
             let box = try #require(GeoBox(enclosing: rotated))
-            #expect(box == GeoBox(westE7: -1_700_000_000, southE7: -300_000_000, eastE7: 1_790_000_000, northE7: 450_000_000))
+            #expect(
+                box
+                    == GeoBox(
+                        westE7: -1_700_000_000, southE7: -300_000_000, eastE7: 1_790_000_000, northE7: 450_000_000))
             #expect(!box.crossesAntimeridian)
             #expect(box.description == "-170.0000000,-30.0000000,179.0000000,45.0000000")
         }
@@ -42,7 +45,8 @@ struct GeoBoxEnclosingTests {
 
     @Test("enclosing accepts any sequence, such as a lazy map")
     func lazySequence() throws {
-        let box = try #require(GeoBox(enclosing: (1...3).lazy.map { Coordinate(latitudeE7: Int32($0), longitudeE7: -Int32($0))! }))
+        let box = try #require(
+            GeoBox(enclosing: (1...3).lazy.map { Coordinate(latitudeE7: Int32($0), longitudeE7: -Int32($0))! }))
         #expect(box.description == "-0.0000003,0.0000001,-0.0000001,0.0000003")
     }
 
@@ -100,7 +104,9 @@ struct GeoBoxDegreeTests {
         #expect(polar.northE7 == 900_000_000 && polar.southE7 == 840_000_000)
         let all = try #require(GeoBox(center: point(0, 100), latitudeDelta: 400, longitudeDelta: 360))
         #expect(all == GeoBox.world)
-        #expect(try #require(GeoBox(center: point(0, 100), latitudeDelta: 1, longitudeDelta: .infinity)).westE7 == -1_800_000_000)
+        #expect(
+            try #require(GeoBox(center: point(0, 100), latitudeDelta: 1, longitudeDelta: .infinity)).westE7
+                == -1_800_000_000)
     }
 
     @Test("a longitude span past the antimeridian wraps, giving a crossing box")
@@ -148,7 +154,8 @@ struct GeoBoxGeometryTests {
         #expect(!crossing.contains(point(0, 0)) && !crossing.contains(point(0, 169.9999999)))
         #expect(!crossing.contains(point(10.0000001, 175)))
         for coordinate in [point(0, 175), point(0, -175), point(0, 0), point(9, 179)] {
-            #expect(crossing.contains(coordinate) == crossing.splitAtAntimeridian().contains { $0.contains(coordinate) })
+            #expect(
+                crossing.contains(coordinate) == crossing.splitAtAntimeridian().contains { $0.contains(coordinate) })
         }
     }
 
@@ -174,7 +181,9 @@ struct GeoBoxGeometryTests {
         let boxes = edges.flatMap { west in edges.map { east in box(west, -1, east, 1) } }
         for a in boxes {
             for b in boxes {
-                let byParts = a.splitAtAntimeridian().contains { part in b.splitAtAntimeridian().contains(where: part.intersects) }
+                let byParts = a.splitAtAntimeridian().contains { part in
+                    b.splitAtAntimeridian().contains(where: part.intersects)
+                }
                 #expect(a.intersects(b) == byParts, "\(a) and \(b)")
             }
         }

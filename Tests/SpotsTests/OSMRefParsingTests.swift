@@ -5,7 +5,8 @@ extension OSMRefTests {
     @Test("a short reference parses back to its type and id; anything else is refused")
     func parsing() {
         let refs = [
-            OSMRef(.node, 123), OSMRef(.way, -5), OSMRef(.relation, 0), OSMRef(.node, Int64.max), OSMRef(.relation, Int64.min),
+            OSMRef(.node, 123), OSMRef(.way, -5), OSMRef(.relation, 0), OSMRef(.node, Int64.max),
+            OSMRef(.relation, Int64.min),
         ]
         for ref in refs {
             #expect(OSMRef(parsing: ref.description) == ref)

@@ -4,15 +4,22 @@ import Testing
 @Suite("Spot")
 struct SpotTests {
     static func bare(_ ref: OSMRef = OSMRef(.node, 1)) -> Spot {
-        Spot(ref: ref, coordinate: Coordinate(latitudeE7: 601_699_000, longitudeE7: 249_384_000)!, tagKey: "amenity", kind: "cafe", category: .cafe)
+        Spot(
+            ref: ref, coordinate: Coordinate(latitudeE7: 601_699_000, longitudeE7: 249_384_000)!, tagKey: "amenity",
+            kind: "cafe", category: .cafe)
     }
 
     static let full = Spot(
         ref: OSMRef(.way, -42), coordinate: Coordinate(latitudeE7: -337_000_000, longitudeE7: 1_511_000_000)!,
         tagKey: "amenity", kind: "ice_cream", category: .cafe, name: "Gelato \"Uno\"",
         names: ["ja": "ジェラート", "zh-Hant": "冰淇淋", "en": "Gelato One", "de_CH": "Glace"],
-        address: ["street": "Main St", "housenumber": "1a", "city": "Sydney", "full": "1a Main St, Sydney", "unit": ""],
-        details: [.phone: "+61 2 0000", .website: "https://example.org", .openingHours: "Mo-Su 10:00-22:00", .cuisine: "ice_cream", .wikidata: "Q1"],
+        address: [
+            "street": "Main St", "housenumber": "1a", "city": "Sydney", "full": "1a Main St, Sydney", "unit": "",
+        ],
+        details: [
+            .phone: "+61 2 0000", .website: "https://example.org", .openingHours: "Mo-Su 10:00-22:00",
+            .cuisine: "ice_cream", .wikidata: "Q1",
+        ],
         merged: [OSMRef(.node, 7)])
 
     @Test(
@@ -59,7 +66,9 @@ struct SpotTests {
 
     @Test("setAttribute refuses tags a spot does not keep and leaves the spot unchanged")
     func setAttributeRefusesOthers() {
-        for key in ["amenity", "name:etymology:wikidata", "addr:", "name:", "brand", "opening_hours:covid19", "Name", ""] {
+        for key in [
+            "amenity", "name:etymology:wikidata", "addr:", "name:", "brand", "opening_hours:covid19", "Name", "",
+        ] {
             var spot = Self.bare()
             let kept = spot.setAttribute(key: key, value: "x")
             #expect(!kept, "key \(key)")
@@ -84,10 +93,12 @@ struct SpotTests {
         let keys = tags.map(\.key)
         #expect(keys == keys.sorted())
         #expect(Set(keys).count == keys.count)
-        #expect(keys == [
-            "addr:city", "addr:full", "addr:housenumber", "addr:street", "addr:unit", "cuisine", "name", "name:de_CH",
-            "name:en", "name:ja", "name:zh-Hant", "opening_hours", "phone", "website", "wikidata",
-        ])
+        #expect(
+            keys == [
+                "addr:city", "addr:full", "addr:housenumber", "addr:street", "addr:unit", "cuisine", "name",
+                "name:de_CH",
+                "name:en", "name:ja", "name:zh-Hant", "opening_hours", "phone", "website", "wikidata",
+            ])
         let values = Dictionary(uniqueKeysWithValues: tags.map { ($0.key, $0.value) })
         #expect(values["name"] == "Gelato \"Uno\"")
         #expect(values["name:ja"] == "ジェラート")
@@ -127,7 +138,10 @@ struct SpotTests {
 
     @Test("setAttribute keeps names, localized names, address parts and details, nothing else")
     func setAttributeKeepsOnlySpotKeys() {
-        let kept = ["name", "name:ja", "name:zh-Hant", "addr:street", "addr:full", "phone", "website", "opening_hours", "cuisine", "wikidata"]
+        let kept = [
+            "name", "name:ja", "name:zh-Hant", "addr:street", "addr:full", "phone", "website", "opening_hours",
+            "cuisine", "wikidata",
+        ]
         let refused = ["name:etymology:wikidata", "name:", "addr:", "amenity", "brand", ""]
         for key in kept + refused {
             var spot = Self.bare()
