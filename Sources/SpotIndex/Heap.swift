@@ -1,15 +1,16 @@
 /// A binary min-heap of `Comparable` elements (the smallest pops first). Sifting moves a hole
 /// rather than swapping, and works on the storage directly: the near search pushes and pops an
-/// entry per box it looks at, so this loop is its hottest. Shared with SpotSearch (package
-/// access), which merges posting lists with it; inlinable, so that each use is specialized.
-package struct Heap<Element: Comparable> {
+/// entry per box it looks at, so this loop is its hottest. Public for SpotSearch, which merges
+/// posting lists with it, and inlinable, so that each use is specialized: with `package` access
+/// the compiler called the generic code from SpotSearch, which doubled a text search's time.
+public struct Heap<Element: Comparable> {
     @usableFromInline var items: [Element] = []
 
     /// An empty heap.
-    @inlinable package init() {}
+    @inlinable public init() {}
 
     /// Adds `element`.
-    @inlinable package mutating func push(_ element: Element) {
+    @inlinable public mutating func push(_ element: Element) {
         items.append(element)
         items.withUnsafeMutableBufferPointer { items in
             var hole = items.count - 1
@@ -24,7 +25,7 @@ package struct Heap<Element: Comparable> {
     }
 
     /// Removes and returns the smallest element; nil when empty.
-    @inlinable package mutating func pop() -> Element? {
+    @inlinable public mutating func pop() -> Element? {
         guard let last = items.popLast() else { return nil }
         guard let top = items.first else { return last }
         items.withUnsafeMutableBufferPointer { items in
