@@ -18,11 +18,8 @@ import Spots
 struct SpotExtractor: OSMElementHandler {
     /// The tag keys that make an object a spot, in order of precedence.
     static let selectingKeys = ["amenity", "tourism"]
-    /// Spot attribute keys, as static strings for byte comparison (plus `name:*` and `addr:*`).
-    private static let detailKeys: [StaticString] = [
-        "name", "phone", "website", "opening_hours", "cuisine", "wikidata", "alt_name", "old_name", "official_name",
-        "short_name", "loc_name",
-    ]
+    /// The keys a spot keeps as they are (`Spot.attributeKeys`), as bytes to compare tags with.
+    private static let attributeKeys = Spot.attributeKeys.map { Array($0.utf8) }
 
     /// Keys of other tags to keep as context.
     let contextKeys: [[UInt8]]
@@ -120,7 +117,8 @@ struct SpotExtractor: OSMElementHandler {
     /// Whether a candidate is made of tags with this key: selecting, attribute or context.
     private static func isCandidateTag(_ key: OSMBytes, contextKeys: [[UInt8]]) -> Bool {
         key.equals("amenity") || key.equals("tourism") || key.hasPrefix("name:") || key.hasPrefix("addr:")
-            || detailKeys.contains(where: key.equals) || contextKeys.contains { $0.elementsEqual(key.buffer) }
+            || attributeKeys.contains { $0.elementsEqual(key.buffer) }
+            || contextKeys.contains { $0.elementsEqual(key.buffer) }
     }
 
     /// The candidate of an accepted element at `coordinate` (a placeholder for areas until
@@ -135,7 +133,7 @@ struct SpotExtractor: OSMElementHandler {
         for index in 0..<element.tagCount {
             let tag = element.tag(at: index)
             if tag.key.hasPrefix("name:") || tag.key.hasPrefix("addr:")
-                || Self.detailKeys.contains(where: tag.key.equals)
+                || Self.attributeKeys.contains { $0.elementsEqual(tag.key.buffer) }
             {
                 candidate.spot.setAttribute(key: tag.key.string, value: tag.value.string)
             } else if contextKeys.contains(where: { $0.elementsEqual(tag.key.buffer) })

@@ -27,6 +27,9 @@ public struct Spot: Hashable, Sendable {
 
     /// The OSM keys of `otherNames`.
     public static let otherNameKeys: Set<String> = ["alt_name", "old_name", "official_name", "short_name", "loc_name"]
+    /// Every OSM key a spot keeps as it is (not `name:*` or `addr:*`, which it keeps by prefix):
+    /// `name`, the details and the other names. The one list the build selects tags by.
+    public static let attributeKeys = ["name"] + Detail.allCases.map(\.rawValue) + otherNameKeys.sorted()
     /// Other OSM objects folded into this spot as duplicates of it.
     public var merged: [OSMRef]
 
