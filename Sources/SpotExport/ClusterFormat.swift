@@ -138,3 +138,12 @@ enum ClusterJSON {
         return "\(count)"
     }
 }
+
+extension ClusterFormat: OutputFormat {
+    /// `.ndjson`/`.jsonl` NDJSON, `.geojson`/`.json` GeoJSON; `.csv`, `.html` and `.txt` refused.
+    public static let byExtension: [String: ClusterFormat?] = [
+        "ndjson": .ndjson, "jsonl": .ndjson, "geojson": .geojson, "json": .geojson, "csv": nil, "html": nil, "txt": nil,
+    ]
+    /// GeoJSON.
+    public static let byDefault = ClusterFormat.geojson
+}

@@ -66,3 +66,13 @@ enum ResultTable {
         }
     }
 }
+
+extension SearchFormat: OutputFormat {
+    /// `.ndjson`/`.jsonl` NDJSON, `.geojson`/`.json` GeoJSON, `.txt` the table; `.csv` and `.html` refused.
+    public static let byExtension: [String: SearchFormat?] = [
+        "ndjson": .ndjson, "jsonl": .ndjson, "geojson": .geojson, "json": .geojson, "txt": .table, "csv": nil,
+        "html": nil,
+    ]
+    /// The table.
+    public static let byDefault = SearchFormat.table
+}

@@ -138,3 +138,13 @@ extension Spot.Detail {
         }
     }
 }
+
+extension ExportFormat: OutputFormat {
+    /// `.ndjson`/`.jsonl` NDJSON, `.geojson`/`.json` GeoJSON, `.csv` CSV; `.html` and `.txt` refused.
+    public static let byExtension: [String: ExportFormat?] = [
+        "ndjson": .ndjson, "jsonl": .ndjson, "geojson": .geojson, "json": .geojson, "csv": .csv, "html": nil,
+        "txt": nil,
+    ]
+    /// NDJSON.
+    public static let byDefault = ExportFormat.ndjson
+}

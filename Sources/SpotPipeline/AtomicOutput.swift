@@ -8,11 +8,13 @@ import Foundation
 
 /// Why an output could not be written.
 public struct OutputError: Error, CustomStringConvertible, Sendable {
-    /// Whether the file could not be created (exit 73) or writing it failed (exit 74).
-    public enum Kind: Sendable { case cannotCreate, io }
+    /// Whether the output is refused before anything is touched (one of the inputs, a format
+    /// its name contradicts: exit 64), could not be created (a missing folder, an existing
+    /// file not to be replaced: exit 73) or writing it failed (exit 74).
+    public enum Kind: Sendable { case refused, cannotCreate, io }
     /// What kind of failure.
     public let kind: Kind
-    /// The output path.
+    /// The output path, as it was given.
     public let file: String
     /// The system's reason.
     public let message: String
@@ -31,14 +33,17 @@ public struct OutputError: Error, CustomStringConvertible, Sendable {
 public final class AtomicOutput {
     /// The path the output will have.
     public let path: String
+    /// The path errors name: the output as it was given (a link, say).
+    private let shownPath: String
     private let temporaryPath: String
     private var descriptor: Int32
     private var committed = false
 
-    /// Starts an output at `path`; throws `OutputError.cannotCreate` when its directory does not
-    /// exist or cannot be written.
-    public init(path: String) throws(OutputError) {
+    /// Starts an output at `path`; throws `OutputError.cannotCreate`, naming `name` (by
+    /// default `path`), when its directory does not exist or cannot be written.
+    public init(path: String, shownAs name: String? = nil) throws(OutputError) {
         self.path = path
+        shownPath = name ?? path
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let prefix = "." + url.lastPathComponent + ".tmp."
@@ -49,12 +54,12 @@ public final class AtomicOutput {
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
             PendingTemporaries.shared.remove(temporaryPath)
-            throw OutputError(kind: .cannotCreate, file: path, message: String(cString: strerror(errno)))
+            throw OutputError(kind: .cannotCreate, file: shownPath, message: String(cString: strerror(errno)))
         }
         var status = stat()
         if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
             discard()
-            throw OutputError(kind: .cannotCreate, file: path, message: "is a directory")
+            throw OutputError(kind: .cannotCreate, file: shownPath, message: "is a directory")
         }
     }
 
@@ -62,18 +67,11 @@ public final class AtomicOutput {
 
     /// Appends `bytes`; throws `OutputError.io` (a full disk, say).
     public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        var offset = 0
-        while offset < bytes.count {
-            #if canImport(Glibc)
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            #else
-                let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            #endif
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw failure()
-            }
-            offset += written
+        do {
+            try writeAll(bytes, to: descriptor, path: shownPath)
+        } catch {
+            discard()
+            throw error
         }
     }
 
@@ -134,7 +132,7 @@ public final class AtomicOutput {
     }
 
     private func failure() -> OutputError {
-        let error = OutputError(kind: .io, file: path, message: String(cString: strerror(errno)))
+        let error = OutputError(kind: .io, file: shownPath, message: String(cString: strerror(errno)))
         discard()
         return error
     }

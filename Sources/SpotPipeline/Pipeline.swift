@@ -31,6 +31,8 @@ public struct Pipeline: Sendable {
     public var inputs: [String]
     /// The output index, resolved against the pipeline file's folder.
     public var output: String?
+    /// An existing output may be replaced (`overwrite`; `-O`/`--overwrite`).
+    public var overwrite: Bool
     /// The tag-to-category table.
     public var categories: CategoryTable
     /// Folded query words and phrases that name categories, stored in the index for search.

@@ -8,7 +8,7 @@ enum PipelineFile {
     /// The top-level keys a pipeline file may have.
     static let keys = Set([
         "inputs", "output", "categories", "category_words", "exclude", "keep_all", "areas", "dedupe", "clusters",
-        "limits",
+        "limits", "overwrite",
     ]).union(PipelineFields.keys)
 
     /// Parses `text` (the contents of `file`), resolving paths against `folder` (nil: the
@@ -30,6 +30,7 @@ enum PipelineFile {
             try root["inputs"].map { (node) throws(PipelineError) in try node.array().map(resolve) }
             ?? base?.inputs ?? []
         let output = try root["output"].map(resolve) ?? base?.output
+        let overwrite = try root.bool("overwrite", inherited: base?.overwrite ?? false)
         let categories = try root.value("categories", inherited: base?.categories) { (node) throws(PipelineError) in
             let text = try dataFile(node, folder: folder, builtIn: BuiltInPipelineFiles.categories)
             return try CategoryFile.parse(text, file: try node.string())
@@ -52,7 +53,8 @@ enum PipelineFile {
         let limits = try readLimits(
             try root.object("limits", allowing: Set(limitKeys), required: base == nil), base: base?.limits)
         return Pipeline(
-            file: nil, fileSHA256: nil, inputs: inputs, output: output, categories: categories,
+            file: nil, fileSHA256: nil, inputs: inputs, output: output, overwrite: overwrite,
+            categories: categories,
             categoryWords: categoryWords, exclude: exclude, keepAll: keepAll, areas: areas, dedupe: dedupe,
             refreshFields: PipelineFields(of: root, over: base?.refreshFields), clusters: clusters, limits: limits)
     }

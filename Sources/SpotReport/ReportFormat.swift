@@ -1,3 +1,5 @@
+import Spots
+
 /// The forms a report is written in.
 public enum ReportFormat: String, CaseIterable, Sendable {
     /// Aligned columns for a terminal.
@@ -21,4 +23,13 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         case .html: HTMLRenderer.render(report)
         }
     }
+}
+
+extension ReportFormat: OutputFormat {
+    /// `.json` JSON, `.csv` CSV, `.html` HTML, `.txt` text; `.ndjson`, `.jsonl` and `.geojson` refused.
+    public static let byExtension: [String: ReportFormat?] = [
+        "json": .json, "csv": .csv, "html": .html, "txt": .text, "ndjson": nil, "jsonl": nil, "geojson": nil,
+    ]
+    /// Text.
+    public static let byDefault = ReportFormat.text
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SpotPipeline
 import SpotSearch
 import Spots
 
@@ -67,6 +68,18 @@ extension Arguments {
             categories.insert(category)
         }
         return categories
+    }
+
+    /// Where `-o` sends the output (standard output without it), refused when it is one of
+    /// `inputs`; an existing file is replaced only with `-O`.
+    func output(inputs: [String]) throws(OutputError) -> OutputTarget {
+        try OutputTarget(path: value("--output") ?? "-", inputs: inputs, overwrite: flag("--overwrite"))
+    }
+
+    /// The `--format` given, else the one `-o`'s extension implies, else the default; a usage
+    /// error (exit 64, one line) when the extension is refused or contradicts `--format`.
+    func format<Format: OutputFormat>(_ type: Format.Type) throws -> Format {
+        try Format.chosen(try choice("--format", as: Format.self), for: value("--output"))
     }
 
     /// The `--threads` of `build` and `refresh`: from 1 to 1024, one per core when absent.

@@ -2,13 +2,14 @@ import Foundation
 import ProcessSupport
 import SpotExport
 import SpotIndex
+import SpotPipeline
 
 /// The `--batch` loop of `search` and `cluster`: one JSON request per line of a file (or `-`
 /// for standard input), one JSON line of results per request, in order. A line that is not a
 /// valid request gets `{"error":"..."}` and the rest go on; a damaged index stops the batch.
 enum BatchLines {
-    /// Answers each non-empty line of `file` with the line `answer` makes of it.
-    static func run(_ file: String, answer: (Data) throws -> [UInt8]) throws {
+    /// Answers each non-empty line of `file` with the line `answer` makes of it, to `output`.
+    static func run(_ file: String, to output: OutputTarget, answer: (Data) throws -> [UInt8]) throws {
         let handle: FileHandle
         if file == "-" {
             handle = .standardInput
@@ -18,7 +19,7 @@ enum BatchLines {
             }
             handle = opened
         }
-        let sink = try OutputSink(path: nil)
+        let sink = try OutputSink(output)
         ProcessMemory.keepFreedForNextRequests()
         func respond(_ line: Data) throws {
             guard !line.isEmpty else { return }

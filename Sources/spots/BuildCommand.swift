@@ -10,7 +10,15 @@ enum BuildCommand {
             names: ["-o", "--output"], valueName: "output",
             help: """
                 The index file to write. Written to a temporary file
-                beside it and renamed, so it is replaced only on success.
+                beside it and renamed, so it is replaced only on success;
+                a FIFO or device is written straight through, - is
+                standard output.
+                """),
+        OptionSpec(
+            names: ["-O", "--overwrite"], valueName: nil,
+            help: """
+                Replace the output file if it exists (pipeline:
+                overwrite); without it, exit 73.
                 """),
         OptionSpec(
             names: ["--pipeline"], valueName: "file",
@@ -100,6 +108,7 @@ enum BuildCommand {
         _ = try RefreshSettings(pipeline)
         if !arguments.positionals.isEmpty { pipeline.inputs = arguments.positionals }
         if let output = arguments.value("--output") { pipeline.output = output }
+        if arguments.flag("--overwrite") { pipeline.overwrite = true }
         if arguments.flag("--keep-all") { pipeline.keepAll = true }
         if arguments.flag("--no-dedupe") { pipeline.dedupe.enabled = false }
         if arguments.flag("--no-areas") { pipeline.areas = false }
@@ -121,7 +130,11 @@ enum BuildCommand {
         let threads = try arguments.threads()
         let quiet = arguments.flag("--quiet")
         let started = Date()
-        let output = try AtomicOutput(path: outputPath)
+        let replaceWith =
+            arguments.value("--pipeline") == nil ? "-O/--overwrite" : "-O/--overwrite or \"overwrite\": true"
+        let target = try OutputTarget(
+            path: outputPath, inputs: pipeline.inputs, overwrite: pipeline.overwrite, replaceWith: replaceWith)
+        let output = try OutputSink(target)
         let progress = ProgressBar(enabled: !quiet)
         defer { progress.finish() }
         let build = SpotBuild(pipeline: pipeline, sourceDateEpoch: sourceDateEpoch, threads: threads)
@@ -129,7 +142,7 @@ enum BuildCommand {
             progress.update(done: step.bytesRead, total: step.totalBytes)
         }
         try output.write(index)
-        try output.commit()
+        try output.finish()
         progress.finish()
         if !quiet {
             let made = summary(statistics, bytes: index.count, build: build, since: started)

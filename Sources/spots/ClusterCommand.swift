@@ -35,6 +35,8 @@ enum ClusterCommand {
                 One JSON request per line (- for stdin); one JSON
                 line of results per request.
                 """),
+        Help.fileOutput,
+        Help.overwrite,
         Help.option,
     ]
 
@@ -44,10 +46,12 @@ enum ClusterCommand {
         arguments: [Help.index],
         options: options,
         modes: [
-            Help.Mode(required: ["--bbox", "--zoom"], optional: ["--category", "--format"]),
-            Help.Mode(required: ["--children"], optional: ["--format"]),
-            Help.Mode(required: ["--leaves"], optional: ["--format", "--limit", "--offset"]),
-            Help.Mode(required: ["--batch"]),
+            Help.Mode(
+                required: ["--bbox", "--zoom"], optional: ["--category", "--format", "--output", "--overwrite"]),
+            Help.Mode(required: ["--children"], optional: ["--format", "--output", "--overwrite"]),
+            Help.Mode(
+                required: ["--leaves"], optional: ["--format", "--limit", "--offset", "--output", "--overwrite"]),
+            Help.Mode(required: ["--batch"], optional: ["--output", "--overwrite"]),
         ],
         discussion: """
             Returns the clusters and single spots shown at the zoom whose points lie in the box.
@@ -57,6 +61,8 @@ enum ClusterCommand {
             A cluster id the index does not hold is a usage error (exit 64). Batch requests:
             {"bbox":[minlon,minlat,maxlon,maxlat],"zoom":z,"categories":[...]}, categories
             optional; each answer is {"results":[...]} with the NDJSON objects, or {"error":"..."}.
+            Without --format, -o's extension chooses: .ndjson or .jsonl NDJSON, .geojson or .json
+            GeoJSON (.csv, .html and .txt are refused), any other GeoJSON.
             """)
 
     /// What a call asks for: one of the four modes.
@@ -69,13 +75,16 @@ enum ClusterCommand {
 
     static func run(_ arguments: Arguments) throws {
         let path = try arguments.onlyPositional("<index>")
-        let format = try arguments.choice("--format", as: ClusterFormat.self) ?? .geojson
+        let format = try arguments.format(ClusterFormat.self)
         let question = try question(arguments)
+        let batchFile: [String]
+        if case .batch(let file) = question { batchFile = [file] } else { batchFile = [] }
+        let output = try arguments.output(inputs: [path] + batchFile)
         let search = try SpotSearch(index: try SpotIndexReader(path: path))
         let items: [ClusterItem]
         switch question {
         case .batch(let file):
-            return try BatchLines.run(file) { line in
+            return try BatchLines.run(file, to: output) { line in
                 try BatchAnswer.results(try search.clusters(try ClusterBatchRequest.parse(line)), of: search.index)
             }
         case .viewport(let request):
@@ -86,7 +95,7 @@ enum ClusterCommand {
             items = try naming("--leaves") { try search.leaves(ofCluster: id, limit: limit, offset: offset) }
                 .map(ClusterItem.spot)
         }
-        let sink = try OutputSink(path: nil)
+        let sink = try OutputSink(output)
         try sink.write(try format.render(items, of: search.index))
         try sink.finish()
     }

@@ -6,6 +6,7 @@ enum ExportCommand {
     static let options: [OptionSpec] = [
         .choice(["--format"], of: ExportFormat.self, help: "ndjson (default), geojson or csv."),
         Help.fileOutput,
+        Help.overwrite,
         Help.option,
     ]
 
@@ -16,15 +17,18 @@ enum ExportCommand {
         options: options,
         discussion: """
             Coordinates have seven decimals; GeoJSON points are [lon, lat], NDJSON and CSV
-            have lat and lon columns. The README lists every field.
+            have lat and lon columns. The README lists every field. Without --format, -o's
+            extension chooses: .ndjson or .jsonl NDJSON, .geojson or .json GeoJSON, .csv CSV
+            (.html and .txt are refused), any other NDJSON.
             """)
 
     static func run(_ arguments: Arguments) throws {
         let path = try arguments.onlyPositional("<index>")
-        let format = try arguments.choice("--format", as: ExportFormat.self) ?? .ndjson
+        let format = try arguments.format(ExportFormat.self)
+        let output = try arguments.output(inputs: [path])
         let index = try SpotIndexReader(path: path)
         try index.requireValidChecksums()
-        let sink = try OutputSink(path: arguments.value("--output"))
+        let sink = try OutputSink(output)
         try SpotExporter(format: format).export(index) { try sink.write($0) }
         try sink.finish()
     }

@@ -3,6 +3,7 @@ import SpotIndex
 import SpotPipeline
 import SpotRefresh
 import SpotSearch
+import Spots
 
 /// How the program ends: the codes of BSD's sysexits.h where one fits, as the README's "Exit
 /// codes and errors" lists them. SIGINT and SIGTERM end it with 128 + the signal (130, 143).
@@ -38,7 +39,13 @@ func exitCode(for error: Error) -> ExitCode {
         case .io: return .ioError
         }
     case let error as IndexError: return error.kind == .unreadable ? .noInput : .dataError
-    case let error as OutputError: return error.kind == .cannotCreate ? .cannotCreate : .ioError
+    case let error as OutputError:
+        switch error.kind {
+        case .refused: return .usage
+        case .cannotCreate: return .cannotCreate
+        case .io: return .ioError
+        }
+    case is OutputFormatError: return .usage
     case let error as PipelineError: return error.isUnreadable ? .noInput : .badConfiguration
     case is SearchError: return .usage
     case let error as RefreshError:

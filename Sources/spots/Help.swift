@@ -99,8 +99,18 @@ struct Help {
     static let fileOutput = OptionSpec(
         names: ["-o", "--output"], valueName: "output",
         help: """
-            Write to this file (atomically) instead of
-            standard output.
+            Write to this file (atomically; a FIFO or device
+            straight through; - standard output) instead of
+            standard output; without --format, its extension
+            chooses the format.
+            """)
+
+    /// The `-O` that lets `-o` replace an existing file.
+    static let overwrite = OptionSpec(
+        names: ["-O", "--overwrite"], valueName: nil,
+        help: """
+            Replace the output file if it exists (without it,
+            an existing file is refused, exit 73).
             """)
 
     /// The index argument of the commands that read one.

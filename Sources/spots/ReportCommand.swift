@@ -7,6 +7,7 @@ enum ReportCommand {
     static let options: [OptionSpec] = [
         .choice(["--format"], of: ReportFormat.self, help: "text (default), json, csv or html."),
         Help.fileOutput,
+        Help.overwrite,
         OptionSpec(
             names: ["--against"], valueName: "old-index",
             help: """
@@ -37,22 +38,24 @@ enum ReportCommand {
             coordinates lie more than 1 m apart. JSON follows Sources/SpotReport/REPORT-SCHEMA.md.
             A category that fell by more than --max-drop gives a warning line in the report (and on
             standard error unless a text report is printed there); the exit code stays 0. Exits 65
-            when an index is damaged, 66 when one is missing.
+            when an index is damaged, 66 when one is missing. Without --format, -o's extension
+            chooses: .json JSON, .csv CSV, .html HTML, .txt text (.ndjson, .jsonl and .geojson
+            are refused), any other text.
             """)
 
     static func run(_ arguments: Arguments) throws {
         let path = try arguments.onlyPositional("<index>")
-        let format = try arguments.choice("--format", as: ReportFormat.self) ?? .text
+        let format = try arguments.format(ReportFormat.self)
         let older = arguments.value("--against")
         let maxDrop = try arguments.number("--max-drop", in: 0...1)
         guard maxDrop == nil || older != nil else { throw UsageError("--max-drop needs --against <old-index>") }
+        let output = try arguments.output(inputs: [path] + (older.map { [$0] } ?? []))
         let report = try Report(
             index: try verified(path), against: try older.map(verified), maxDrop: maxDrop ?? Report.defaultMaxDrop)
-        let output = arguments.value("--output")
-        let sink = try OutputSink(path: output)
+        let sink = try OutputSink(output)
         try sink.write(format.render(report))
         try sink.finish()
-        if format != .text || (output != nil && output != "-"), let diff = report.diff {
+        if format != .text || output.destination != .descriptor(1), let diff = report.diff {
             for message in diff.warningMessages { printError("spots: warning: " + message) }
         }
     }

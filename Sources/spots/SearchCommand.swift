@@ -42,6 +42,8 @@ enum SearchCommand {
                 One JSON request per line (- for stdin); one JSON
                 line of results per request.
                 """),
+        Help.fileOutput,
+        Help.overwrite,
         Help.option,
     ]
 
@@ -53,24 +55,29 @@ enum SearchCommand {
         modes: [
             Help.Mode(optional: [
                 "--near", "--radius", "--bbox", "--category", "--exclude-category", "--query", "--limit", "--format",
+                "--output", "--overwrite",
             ]),
-            Help.Mode(required: ["--id"], optional: ["--format"]),
-            Help.Mode(required: ["--batch"]),
+            Help.Mode(required: ["--id"], optional: ["--format", "--output", "--overwrite"]),
+            Help.Mode(required: ["--batch"], optional: ["--output", "--overwrite"]),
         ],
         discussion: """
             Results are nearest first (from --near, else the centre of --bbox), ties by OSM type and
             id; a text search without a place is ordered by how well names match. Batch requests:
             {"near":[lat,lon],"radius":m,"bbox":[minlon,minlat,maxlon,maxlat],"categories":[...],
             "exclude":[...],"query":"...","limit":n}, every key optional; a bad line gives
-            {"error":"..."} and the rest go on.
+            {"error":"..."} and the rest go on. Without --format, -o's extension chooses: .ndjson or
+            .jsonl NDJSON, .geojson or .json GeoJSON, .txt the table (.csv and .html are refused),
+            any other the table.
             """)
 
     static func run(_ arguments: Arguments) throws {
         let path = try arguments.onlyPositional("<index>")
-        let format = try arguments.choice("--format", as: SearchFormat.self) ?? .table
+        let format = try arguments.format(SearchFormat.self)
+        let batch = arguments.value("--batch")
+        let output = try arguments.output(inputs: [path] + (batch.map { [$0] } ?? []))
         let search = try SpotSearch(index: try SpotIndexReader(path: path))
-        if let batch = arguments.value("--batch") {
-            return try BatchLines.run(batch) { line in
+        if let batch {
+            return try BatchLines.run(batch, to: output) { line in
                 try BatchAnswer.results(try search.rankedSpots(try SearchBatchRequest.parse(line)), of: search.index)
             }
         }
@@ -86,7 +93,7 @@ enum SearchCommand {
         } else {
             results = try search.search(try request(from: arguments))
         }
-        let sink = try OutputSink(path: nil)
+        let sink = try OutputSink(output)
         try sink.write(format.render(results))
         try sink.finish()
     }

@@ -13,15 +13,15 @@ func printError(_ line: String) {
     }
 }
 
-/// Where machine-readable output goes: standard output, or a file written atomically (`-o`).
-/// Buffers text and writes it in large pieces.
+/// Where machine-readable output goes: the `OutputTarget` that `-o` names (standard output
+/// without it), written in large pieces.
 final class OutputSink {
-    private let file: AtomicOutput?
+    private let file: OutputFile
     private var buffer: [UInt8] = []
 
-    /// Standard output when `path` is nil or "-"; otherwise an atomic file at `path`.
-    init(path: String?) throws {
-        file = try path.flatMap { $0 == "-" ? nil : try AtomicOutput(path: $0) }
+    /// Opens `target` for writing.
+    init(_ target: OutputTarget) throws {
+        file = try target.open()
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -34,18 +34,14 @@ final class OutputSink {
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    /// Writes what is buffered and, for a file, makes it the output.
+    /// Writes what is buffered and makes it the output.
     func finish() throws {
         try flush()
-        try file?.commit()
+        try file.commit()
     }
 
     private func flush() throws {
-        if let file {
-            try file.write(buffer)
-        } else {
-            try FileHandle.standardOutput.write(contentsOf: buffer)
-        }
+        try file.write(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

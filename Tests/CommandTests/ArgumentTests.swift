@@ -36,10 +36,16 @@ struct ArgumentTests {
     @Test("the modes of search and cluster are alternatives in the usage line")
     func modes() throws {
         let (search, _) = try Self.help("search")
-        #expect(search.hasSuffix(" | --id <refs> [--format table|ndjson|geojson] | --batch <file>"))
+        #expect(
+            search.hasSuffix(
+                " | --id <refs> [--format table|ndjson|geojson] [--output <output>] [--overwrite]"
+                    + " | --batch <file> [--output <output>] [--overwrite]"))
         let (cluster, _) = try Self.help("cluster")
         #expect(cluster.hasPrefix("USAGE: spots cluster <index> --bbox <minlon,minlat,maxlon,maxlat> --zoom <z> "))
-        #expect(cluster.contains(" | --leaves <id> [--format geojson|ndjson] [--limit <n>] [--offset <k>] | --batch "))
+        #expect(
+            cluster.contains(
+                " | --leaves <id> [--format geojson|ndjson] [--limit <n>] [--offset <k>] [--output <output>] [--overwrite]"
+                    + " | --batch "))
     }
 
     @Test("a bad number or choice is one line in one style, then the command's usage; exit 64")

@@ -61,8 +61,10 @@ struct CommandLineTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
         #expect(try SpotsCLI.run(["inspect", a]).output.contains("2019-04-21T09:50:14Z"))
         #expect(
-            try SpotsCLI.run(["build", helsinki, "-o", b, "-q"], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
-                .status == 0)
+            try SpotsCLI.run(
+                ["build", helsinki, "-o", b, "-O", "-q"], environment: ["SOURCE_DATE_EPOCH": "1700000000"]
+            )
+            .status == 0)
         #expect(try SpotsCLI.run(["inspect", b]).output.contains("2023-11-14T22:13:20Z"))
     }
 
@@ -150,13 +152,13 @@ struct CommandLineTests {
         let out = folder.url.appendingPathComponent("city.spots")
         try Data("previous".utf8).write(to: out)
         let broken = SpotsCLI.fixtures.appendingPathComponent("truncated.osm.gz").path
-        #expect(try SpotsCLI.run(["build", himeji, broken, "-o", out.path]).status == 65)
+        #expect(try SpotsCLI.run(["build", himeji, broken, "-o", out.path, "-O"]).status == 65)
         #expect(try Data(contentsOf: out) == Data("previous".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["city.spots"])
         // A temporary file left by a killed run (a pid that cannot exist) is removed by the next run.
         let stale = folder.url.appendingPathComponent(".city.spots.tmp.2147483646")
         try Data("stale".utf8).write(to: stale)
-        #expect(try SpotsCLI.run(["build", himeji, "-o", out.path, "-q"]).status == 0)
+        #expect(try SpotsCLI.run(["build", himeji, "-o", out.path, "-O", "-q"]).status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["city.spots"])
     }
 

@@ -81,7 +81,7 @@ struct HostileInputTests {
         let sample = SpotsCLI.root.appendingPathComponent("Samples/himeji-castle.osm").path
         let errors = folder.path("stderr")
         let status = try shell(
-            "trap '' XFSZ; ulimit -f 8; exec '\(SpotsCLI.executable.path)' build '\(sample)' -o '\(output)' --quiet 2>'\(errors)'"
+            "trap '' XFSZ; ulimit -f 8; exec '\(SpotsCLI.executable.path)' build '\(sample)' -o '\(output)' -O --quiet 2>'\(errors)'"
         )
         #expect(status == 74)
         let message = try String(contentsOfFile: errors, encoding: .utf8)
@@ -109,7 +109,7 @@ struct HostileInputTests {
         try Data("old index".utf8).write(to: URL(fileURLWithPath: output))
         let process = Process()
         process.executableURL = SpotsCLI.executable
-        process.arguments = ["build", "-", "-o", output, "--quiet"]
+        process.arguments = ["build", "-", "-o", output, "-O", "--quiet"]
         let input = Pipe()
         process.standardInput = input
         try process.run()

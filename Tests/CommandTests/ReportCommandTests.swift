@@ -204,11 +204,11 @@ struct ReportCommandTests {
 
         let broken = indexes.folder.url.appendingPathComponent("garbage.spots")
         try Data("not an index".utf8).write(to: broken)
-        #expect(try SpotsCLI.run(["report", broken.path, "--format", "html", "-o", output.path]).status == 65)
+        #expect(try SpotsCLI.run(["report", broken.path, "--format", "html", "-o", output.path, "-O"]).status == 65)
         #expect(try String(contentsOf: output, encoding: .utf8) == "previous")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.html"])
 
-        let run = try SpotsCLI.run(["report", indexes.sample, "--format", "html", "-o", output.path])
+        let run = try SpotsCLI.run(["report", indexes.sample, "--format", "html", "-o", output.path, "-O"])
         #expect(run.status == 0 && run.stdout.isEmpty && run.stderr.isEmpty)
         let page = try String(contentsOf: output, encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"))

@@ -67,7 +67,7 @@ enum SpotsCLI {
         _ inputs: [String], flags: [String] = ["--keep-all", "--no-dedupe", "--no-areas"], in folder: TemporaryFolder
     ) throws -> [[String: Any]] {
         let index = folder.path("out.spots")
-        let build = try run(["build"] + inputs + ["-o", index, "--quiet"] + flags)
+        let build = try run(["build"] + inputs + ["-o", index, "-O", "--quiet"] + flags)
         try #require(build.status == 0, "build failed: \(build.stderr)")
         let export = try run(["export", index])
         try #require(export.status == 0, "export failed: \(export.stderr)")
