@@ -29,12 +29,7 @@ enum ClusterCommand {
         OptionSpec(names: ["--leaves"], valueName: "id", help: "The spots of cluster ID, a page at a time."),
         OptionSpec(names: ["--limit"], valueName: "n", help: "With --leaves: at most this many spots (default 10)."),
         OptionSpec(names: ["--offset"], valueName: "k", help: "With --leaves: skip this many spots first (default 0)."),
-        OptionSpec(
-            names: ["--batch"], valueName: "file",
-            help: """
-                One JSON request per line (- for stdin); one JSON
-                line of results per request.
-                """),
+        Help.batch,
         Help.fileOutput,
         Help.overwrite,
         Help.option,

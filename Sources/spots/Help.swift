@@ -113,6 +113,14 @@ struct Help {
             an existing file is refused, exit 73).
             """)
 
+    /// The `--batch` of the commands that answer one JSON request a line.
+    static let batch = OptionSpec(
+        names: ["--batch"], valueName: "file",
+        help: """
+            One JSON request per line (- for stdin); one JSON
+            line of results per request.
+            """)
+
     /// The index argument of the commands that read one.
     static let index = Argument(name: "<index>", help: "An index written by 'spots build'.")
 

@@ -36,12 +36,7 @@ enum SearchCommand {
                 The spots for these OSM references (n123,w45,r6),
                 in the order given.
                 """),
-        OptionSpec(
-            names: ["--batch"], valueName: "file",
-            help: """
-                One JSON request per line (- for stdin); one JSON
-                line of results per request.
-                """),
+        Help.batch,
         Help.fileOutput,
         Help.overwrite,
         Help.option,
