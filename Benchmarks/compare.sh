@@ -3,7 +3,12 @@
 # rows of ingest.sh, search.sh and cluster.sh that time spots itself. For a change that must not
 # move the figures (a refactor), every ratio new / old should lie within 0.95 to 1.05.
 #
-#   bash Benchmarks/compare.sh OLD_DIR NEW_DIR [--runs N]
+#   bash Benchmarks/compare.sh OLD_DIR NEW_DIR [--runs N] [--instructions]
+#
+# With --instructions, each row counts the instructions each binary executes, under valgrind's
+# callgrind (one run each): a figure that a busy or noisy machine does not move, for changes
+# whose wall-time ratios drown in the machine's noise. The in-process latency tools then report
+# their instruction counts too.
 #
 # OLD_DIR and NEW_DIR each hold a release `spots`, and may hold `search-latency` and
 # `cluster-latency` (then their in-process p50 and p99 are compared too). Inputs are made once
@@ -14,13 +19,33 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-usage() { echo "usage: bash Benchmarks/compare.sh OLD_DIR NEW_DIR [--runs N]"; }
+usage() { echo "usage: bash Benchmarks/compare.sh OLD_DIR NEW_DIR [--runs N] [--instructions]"; }
 [ $# -ge 2 ] || { usage >&2; exit 64; }
 old=$(cd "$1" && pwd)
 new=$(cd "$2" && pwd)
 shift 2
-copies=1 requests=1 runs=3
-bench_parse_counts compare.sh "$@"
+copies=1 requests=1 runs=3 instructions=0
+counts=()
+for argument in "$@"; do
+  if [ "$argument" = --instructions ]; then instructions=1; else counts+=("$argument"); fi
+done
+bench_parse_counts compare.sh "${counts[@]}"
+if [ "$instructions" = 1 ]; then
+  command -v valgrind >/dev/null || { echo "compare.sh: --instructions needs valgrind (apt-get install valgrind)" >&2; exit 69; }
+  runs=1
+fi
+# measure FILE COMMAND...: runs COMMAND (stdout to its output file, given by the caller) and
+# writes to FILE its wall time in seconds, or with --instructions its instruction count.
+measure() {
+  local file=$1
+  shift
+  if [ "$instructions" = 1 ]; then
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$file.log" "$@" 2>/dev/null
+    grep -o 'refs: *[0-9,]*' "$file.log" | tr -dc '0-9' >"$file"
+  else
+    /usr/bin/time -f "%e" -o "$file" "$@" 2>/dev/null
+  fi
+}
 SPOTS_BIN=$old/spots bench_setup compare.sh >/dev/null
 for bin in "$old/spots" "$new/spots"; do [ -x "$bin" ] || { echo "compare.sh: $bin is missing" >&2; exit 66; }; done
 
@@ -85,7 +110,9 @@ command_for() { # ROW BIN OUT
   esac
 }
 declare -A times
-echo "timing $runs interleaved rounds of ${#rows[@]} rows, old then new (then new then old) ..."
+unit="s"
+[ "$instructions" = 1 ] && unit="instr"
+echo "measuring $runs interleaved rounds of ${#rows[@]} rows, old then new (then new then old) ..."
 for round in $(seq "$runs"); do
   order=(old new)
   [ $((round % 2)) = 0 ] && order=(new old)
@@ -96,7 +123,7 @@ for round in $(seq "$runs"); do
       out=$work/$row.$side
       rm -f "$out.spots"
       # shellcheck disable=SC2046
-      /usr/bin/time -f "%e" -o "$work/time" $(command_for "$row" "$bin" "$out") >"$out.out" 2>/dev/null
+      measure "$work/time" $(command_for "$row" "$bin" "$out") >"$out.out"
       times[$row.$side]+="$(cat "$work/time") "
     done
     for ext in out spots; do
@@ -108,23 +135,33 @@ for round in $(seq "$runs"); do
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-printf '%-40s %10s %10s %8s\n' row "old s" "new s" "new/old"
+printf '%-40s %14s %14s %8s\n' row "old $unit" "new $unit" "new/old"
 for row in "${rows[@]}"; do
   o=$(echo "${times[$row.old]}" | median)
   n=$(echo "${times[$row.new]}" | median)
-  printf '%-40s %10s %10s %8.3f\n' "${label[$row]}" "$o" "$n" "$(awk -v n="$n" -v o="$o" 'BEGIN {print n / o}')"
+  printf '%-40s %14s %14s %8.3f\n' "${label[$row]}" "$o" "$n" "$(awk -v n="$n" -v o="$o" 'BEGIN {print n / o}')"
 done
 
 # In process: the latency tools of each side, when both have them.
 if [ -x "$old/search-latency" ] && [ -x "$new/search-latency" ]; then
   for side in old new; do
     echo "search-latency ($side):"
-    "${!side}/search-latency" "$work/pois300.spots" 2000
+    if [ "$instructions" = 1 ]; then
+      measure "$work/time" "${!side}/search-latency" "$work/pois300.spots" 2000 >/dev/null
+      echo "  opening 200 times and 2,000 requests of each kind: $(cat "$work/time") instructions"
+    else
+      "${!side}/search-latency" "$work/pois300.spots" 2000
+    fi
   done
 fi
 if [ -x "$old/cluster-latency" ] && [ -x "$new/cluster-latency" ]; then
   for side in old new; do
     echo "cluster-latency ($side):"
-    "${!side}/cluster-latency" "$work/pois300.spots" "$work/clusters.ndjson"
+    if [ "$instructions" = 1 ]; then
+      measure "$work/time" "${!side}/cluster-latency" "$work/pois300.spots" "$work/clusters.ndjson" >/dev/null
+      echo "  720 viewports: $(cat "$work/time") instructions"
+    else
+      "${!side}/cluster-latency" "$work/pois300.spots" "$work/clusters.ndjson"
+    fi
   done
 fi

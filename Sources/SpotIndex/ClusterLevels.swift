@@ -209,7 +209,7 @@ public final class ClusterLevels: @unchecked Sendable {
             let (tree, lowest) = trees[made]
             let first = clusters(madeAt: made).lowerBound
             let hidden = { (position: Int) in Int(lowest.field(at: 0, of: position) as UInt8) > zoom }
-            try tree.search(box, skipping: hidden) { (items) throws(IndexError) in
+            for items in tree.leaves(meeting: box, skipping: hidden) {
                 for id in first + items.lowerBound..<first + items.upperBound {
                     guard try visibleFrom(cluster: id) <= zoom else { continue }
                     guard box.contains(try coordinate(ofCluster: id)) else { continue }

@@ -3,7 +3,7 @@ import Spots
 /// One packed R-tree of an index, read where it lies in the file: TREE over the spots, or the
 /// tree of the clusters made at one zoom in CTRE. As flatbush keeps `search` and `neighbors` on
 /// one structure, this view answers both questions a map asks of a tree: what lies in a box
-/// (`search`, depth first) and what lies nearest a point (`nearest`, best first).
+/// (`leaves(meeting:)`, depth first) and what lies nearest a point (`nearest`, best first).
 ///
 /// The items are numbered from 0 (spot numbers; a zoom's clusters from its first id) and are
 /// points stored elsewhere (SPOT, CLUS); the tree holds only the boxes above them, in
@@ -101,36 +101,72 @@ public struct PackedTreeView {
 
     // MARK: Search
 
-    /// Calls `leaf` with the items of each box of level 0 that meets `box` (edges included, not
-    /// crossing the antimeridian), depth first, so that items come in ascending order; each
-    /// item at most once. Only items in `items` are given, and no box whose position `skip`
-    /// names is entered: a box whose points are all hidden, say. An item given may itself lie
-    /// outside `box` (the tree knows boxes, not the items' points): `leaf` tests its point.
-    public func search<E: Error>(
-        _ box: GeoBox, among items: Range<Int>? = nil, skipping skip: (_ position: Int) -> Bool = { _ in false },
-        _ leaf: (_ items: Range<Int>) throws(E) -> Void
-    ) throws(E) {
+    /// The items of each box of level 0 that meets `box` (edges included, not crossing the
+    /// antimeridian), leaf by leaf, depth first, so that items come in ascending order; each item
+    /// at most once. Only items in `items` are given, and no box whose position `skip` names is
+    /// entered: a box whose points are all hidden, say. An item given may itself lie outside
+    /// `box` (the tree knows boxes, not the items' points): the caller tests its point.
+    ///
+    /// An iterator rather than a callback, so that a caller's hot loop over the items keeps its
+    /// arrays local (a closure writing them through its captures checks their uniqueness on every
+    /// write: a tenth more instructions for a whole-world viewport).
+    public func leaves(
+        meeting box: GeoBox, among items: Range<Int>? = nil,
+        skipping skip: @escaping (_ position: Int) -> Bool = { _ in false }
+    ) -> Leaves {
         precondition(!box.crossesAntimeridian, "split a box that crosses the antimeridian first")
-        let items = items?.clamped(to: 0..<itemCount) ?? 0..<itemCount
-        guard let top = levelCounts.indices.last, !items.isEmpty else { return }
-        // The boxes of each level with items in `items`.
-        let nodes = spans.map { span in items.lowerBound / span...(items.upperBound - 1) / span }
-        // A stack of boxes to visit, children pushed last first so that the first pops first.
-        var pending: [(level: Int, node: Int)] = [(top, 0)]
-        while let (level, node) = pending.popLast() {
-            let position = levelStarts[level] &+ node
-            let (west, south): (Int32, Int32) = (boxes.field(at: 0, of: position), boxes.field(at: 4, of: position))
-            let (east, north): (Int32, Int32) = (boxes.field(at: 8, of: position), boxes.field(at: 12, of: position))
-            guard west <= box.eastE7, south <= box.northE7, east >= box.westE7, north >= box.southE7 else { continue }
-            guard nodes[level].contains(node), !skip(position) else { continue }
-            let first = node &* nodeSize
-            guard level == 0 else {
-                for child in (first..<min(first &+ nodeSize, levelCounts[level &- 1])).reversed() {
-                    pending.append((level &- 1, child))
-                }
-                continue
+        return Leaves(tree: self, box: box, items: items?.clamped(to: 0..<itemCount) ?? 0..<itemCount, skip: skip)
+    }
+
+    /// The leaves of a tree that meet a box (`leaves(meeting:among:skipping:)`).
+    public struct Leaves: Sequence, IteratorProtocol {
+        private let tree: PackedTreeView
+        private let box: GeoBox
+        private let items: Range<Int>
+        private let skip: (Int) -> Bool
+        /// The boxes of each level with items in `items`.
+        private let nodes: [ClosedRange<Int>]
+        /// A stack of boxes to visit, children pushed last first so that the first pops first.
+        private var pending: [(level: Int, node: Int)]
+
+        fileprivate init(tree: PackedTreeView, box: GeoBox, items: Range<Int>, skip: @escaping (Int) -> Bool) {
+            self.tree = tree
+            self.box = box
+            self.items = items
+            self.skip = skip
+            guard let top = tree.levelCounts.indices.last, !items.isEmpty else {
+                (nodes, pending) = ([], [])
+                return
             }
-            try leaf(max(first, items.lowerBound)..<min(first &+ nodeSize, items.upperBound))
+            nodes = tree.spans.map { span in items.lowerBound / span...(items.upperBound - 1) / span }
+            pending = [(top, 0)]
+        }
+
+        /// The items of the next leaf that meets the box, or nil after the last.
+        @inline(__always)
+        public mutating func next() -> Range<Int>? {
+            let nodeSize = tree.nodeSize
+            while let (level, node) = pending.popLast() {
+                let position = tree.levelStarts[level] &+ node
+                let boxes = tree.boxes
+                let (west, south): (Int32, Int32) = (boxes.field(at: 0, of: position), boxes.field(at: 4, of: position))
+                let (east, north): (Int32, Int32) = (
+                    boxes.field(at: 8, of: position), boxes.field(at: 12, of: position)
+                )
+                guard west <= box.eastE7, south <= box.northE7, east >= box.westE7, north >= box.southE7 else {
+                    continue
+                }
+                guard nodes[level].contains(node), !skip(position) else { continue }
+                let first = node &* nodeSize
+                guard level == 0 else {
+                    for child in (first..<Swift.min(first &+ nodeSize, tree.levelCounts[level &- 1])).reversed() {
+                        pending.append((level &- 1, child))
+                    }
+                    continue
+                }
+                return Swift.max(first, items.lowerBound)..<Swift.min(first &+ nodeSize, items.upperBound)
+            }
+            return nil
         }
     }
 

@@ -32,8 +32,26 @@ extension SpotIndexReader {
         let skipping = { (position: Int) in
             hiding.map { $0.levels.visibleFrom(treeBox: position) > $0.zoom } ?? false
         }
-        try tree.search(box, among: range, skipping: skipping) { (leaf) throws(IndexError) in
-            try collect(leaf, allowedKinds, inside: box, levels: levels, zoom: zoom, picks: &picks, into: &found)
+        // Spots in order; the kind (one load) is checked before the coordinate (two). The spots
+        // of allowed kinds are picked without a branch on the kind, which a filter makes as good
+        // as random. The tree's items are spot numbers: below the count. The records are read
+        // through a local copy of their view, whose bounds then stay in registers.
+        let spots = self.spots
+        for leaf in tree.leaves(meeting: box, among: range, skipping: skipping) {
+            var picked = 0
+            for spot in leaf {
+                let kind = try spots.kindNumber(of: spot)
+                picks[picked] = spot
+                picked &+= allowedKinds[kind] ? 1 : 0
+            }
+            for spot in picks[..<picked] {
+                let kind = spots.storedKindNumber(of: spot)
+                guard let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom)
+                else {
+                    continue
+                }
+                found.append(item)
+            }
         }
         return found
     }
@@ -56,7 +74,8 @@ extension SpotIndexReader {
                 guard stored == kind else {
                     throw corrupt("KLST", "spot \(spot) is listed under kind \(kind) but has kind \(stored)")
                 }
-                guard let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) else {
+                guard let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom)
+                else {
                     continue
                 }
                 found.append(item)
@@ -64,31 +83,6 @@ extension SpotIndexReader {
         }
         found.sort { $0.spot < $1.spot }
         return found
-    }
-
-    /// Appends to `found` the spots of `leaf` that `spotsByTree` wants. Spots in order; the kind
-    /// (one load) is checked before the coordinate (two). The spots of allowed kinds are picked
-    /// without a branch on the kind, which a filter makes as good as random. The tree's items are
-    /// spot numbers: below the count. A method of its own, with the arrays `inout`, so that the
-    /// walk's closure does not write them through its captures, which checked their uniqueness on
-    /// every write (a third more instructions for a whole-world viewport); not inlined into the
-    /// closure, where the arrays would be captured again.
-    @inline(never)
-    private func collect(
-        _ leaf: Range<Int>, _ allowedKinds: [Bool], inside box: GeoBox, levels: ClusterLevels?, zoom: Int?,
-        picks: inout [Int], into found: inout [SpotInBox]
-    ) throws(IndexError) {
-        var picked = 0
-        for spot in leaf {
-            let kind = try spots.kindNumber(of: spot)
-            picks[picked] = spot
-            picked &+= allowedKinds[kind] ? 1 : 0
-        }
-        for spot in picks[..<picked] {
-            let kind = spots.storedKindNumber(of: spot)
-            guard let item = try shownSpot(spot, kind: kind, inside: box, levels: levels, zoom: zoom) else { continue }
-            found.append(item)
-        }
     }
 
     /// Spot `spot` of kind `kind` with its coordinate when it lies in `box` and, with `levels`,

@@ -42,8 +42,9 @@ struct StringTable {
         var isDefined = [Bool](repeating: false, count: 256)
         var lengths = [Int](repeating: 1, count: 256)
         for pair in pairs {
-            for symbol in [pair.left, pair.right] where isCode[symbol] && !isDefined[symbol] {
-                throw corrupt("code \(pair.code) uses code \(symbol) before it is defined")
+            let undefined = isCode[pair.left] && !isDefined[pair.left] ? pair.left : pair.right
+            guard !isCode[undefined] || isDefined[undefined] else {
+                throw corrupt("code \(pair.code) uses code \(undefined) before it is defined")
             }
             lengths[pair.code] = lengths[pair.left] + lengths[pair.right]
             guard lengths[pair.code] <= BytePairCode.maxExpansion else {
@@ -51,13 +52,23 @@ struct StringTable {
             }
             isDefined[pair.code] = true
         }
-        let starts = lengths.reduce(into: [0]) { $0.append($0.last! + $1) }
+        var starts = [Int](repeating: 0, count: 257)
+        for byte in 0..<256 { starts[byte + 1] = starts[byte] + lengths[byte] }
         var bytes = [UInt8](repeating: 0, count: starts[256])
         for byte in 0..<256 where !isCode[byte] { bytes[starts[byte]] = UInt8(byte) }
-        for pair in pairs {
-            let expansion =
-                bytes[starts[pair.left]..<starts[pair.left + 1]] + bytes[starts[pair.right]..<starts[pair.right + 1]]
-            bytes.replaceSubrange(starts[pair.code]..<starts[pair.code + 1], with: expansion)
+        // Copied in place, pair by pair: each expansion is its two halves' expansions, written before.
+        bytes.withUnsafeMutableBufferPointer { expansions in
+            for pair in pairs {
+                var next = starts[pair.code]
+                for half in starts[pair.left]..<starts[pair.left + 1] {
+                    expansions[next] = expansions[half]
+                    next += 1
+                }
+                for half in starts[pair.right]..<starts[pair.right + 1] {
+                    expansions[next] = expansions[half]
+                    next += 1
+                }
+            }
         }
         expansionBytes = bytes
         expansionStarts = starts

@@ -34,13 +34,14 @@ struct PackedTreeViewTests {
             northE7: edge(latitude + Int64.random(in: 0...span, using: &random), 900_000_000))
     }
 
-    /// The items `search` gives, checking that they ascend, lie in `among` and come in leaves
+    /// The items `leaves(meeting:)` gives, checking that they ascend, lie in `among` and come in leaves
     /// whose boxes meet `box`.
     static func searched(
-        _ tree: PackedTreeView, _ box: GeoBox, among: Range<Int>? = nil, skipping skip: (Int) -> Bool = { _ in false }
+        _ tree: PackedTreeView, _ box: GeoBox, among: Range<Int>? = nil,
+        skipping skip: @escaping (Int) -> Bool = { _ in false }
     ) -> [Int] {
         var items: [Int] = []
-        tree.search(box, among: among, skipping: skip) { leaf in
+        for leaf in tree.leaves(meeting: box, among: among, skipping: skip) {
             #expect(!leaf.isEmpty && leaf.lowerBound >= (items.last ?? -1) + 1, "items ascend, each once")
             #expect(among.map { $0.lowerBound <= leaf.lowerBound && leaf.upperBound <= $0.upperBound } ?? true)
             #expect(tree.box(level: 0, node: leaf.lowerBound / tree.nodeSize).intersects(box))
