@@ -6,10 +6,8 @@ import SpotSearch
 public enum BatchAnswer {
     /// The answer to a search request: each result's `osm_type`, `osm_id`, `lat`, `lon`,
     /// `category`, `name` and `distance_m` (null without a point of reference), read from
-    /// `index` without decoding the spot.
-    public static func results(
-        _ ranked: [(spot: Int, distance: Double?)], of index: SpotIndexReader
-    ) throws -> [UInt8] {
+    /// `index` without decoding the spot, and `match` when the request asked why.
+    public static func results(_ ranked: [RankedSpot], of index: SpotIndexReader) throws -> [UInt8] {
         var bytes = Array("{\"results\":[".utf8)
         for (position, result) in ranked.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -18,6 +16,10 @@ public enum BatchAnswer {
             try IndexedSpotFields.appendLabel(of: result.spot, in: index, to: &bytes)
             JSONText.appendKey("distance_m", to: &bytes)
             bytes += JSONText.number(result.distance).utf8
+            if let match = result.match {
+                JSONText.appendKey("match", to: &bytes)
+                bytes += MatchJSON.object(match)
+            }
             bytes.append(UInt8(ascii: "}"))
         }
         return bytes + Array("]}".utf8)

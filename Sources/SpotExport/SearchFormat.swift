@@ -12,16 +12,23 @@ public enum SearchFormat: String, CaseIterable, Sendable {
     case geojson
 
     /// `results` in this format, as UTF-8. NDJSON and GeoJSON carry `distance_m` on every
-    /// result, null without a point of reference.
-    public func render(_ results: [SearchResult]) -> [UInt8] {
+    /// result, null without a point of reference; with `explain`, each result's `match` (NDJSON
+    /// and GeoJSON) or a `why` column (the table).
+    public func render(_ results: [SearchResult], explain: Bool = false) -> [UInt8] {
         switch self {
         case .table:
-            Array(ResultTable.text(results).utf8)
+            return Array(ResultTable.text(results, explain: explain).utf8)
         case .ndjson:
-            results.flatMap { SpotExporter.ndjson($0.spot, distance: .some($0.distance)) + [0x0A] }
+            return results.flatMap { result in
+                SpotExporter.ndjson(
+                    result.spot, distance: .some(result.distance), match: explain ? .some(result.match) : nil)
+                    + [0x0A]
+            }
         case .geojson:
-            GeoJSON.collection(count: results.count) { position in
-                SpotExporter.geojson(results[position].spot, distance: .some(results[position].distance))
+            return GeoJSON.collection(count: results.count) { position in
+                let result = results[position]
+                return SpotExporter.geojson(
+                    result.spot, distance: .some(result.distance), match: explain ? .some(result.match) : nil)
             }
         }
     }
@@ -32,16 +39,20 @@ public enum SearchFormat: String, CaseIterable, Sendable {
 /// when there are none.
 enum ResultTable {
     /// The table's text, every row ended by a line break.
-    static func text(_ results: [SearchResult]) -> String {
-        var rows = [["distance", "category", "name", "osm", "lat,lon"]]
+    /// With `explain`, a last column says why each result came back: its level, the name key
+    /// (or tag) matched and its score.
+    static func text(_ results: [SearchResult], explain: Bool = false) -> String {
+        var rows = [["distance", "category", "name", "osm", "lat,lon"] + (explain ? ["why"] : [])]
         for result in results {
             let spot = result.spot
-            rows.append([
-                result.distance.map { String(format: "%.0f m", $0) } ?? "-", spot.category?.rawValue ?? spot.tag,
-                spot.name ?? "-", spot.ref.description,
-                Coordinate.decimalString(spot.coordinate.latitudeE7) + ","
-                    + Coordinate.decimalString(spot.coordinate.longitudeE7),
-            ])
+            let why = result.match.map { "\($0.level.name) \($0.field) \(String(format: "%.3f", $0.score))" } ?? "-"
+            rows.append(
+                [
+                    result.distance.map { String(format: "%.0f m", $0) } ?? "-", spot.category?.rawValue ?? spot.tag,
+                    spot.name ?? "-", spot.ref.description,
+                    Coordinate.decimalString(spot.coordinate.latitudeE7) + ","
+                        + Coordinate.decimalString(spot.coordinate.longitudeE7),
+                ] + (explain ? [why] : []))
         }
         let last = rows[0].count - 1
         let widths = (0..<last).map { column in rows.map { displayWidth($0[column]) }.max() ?? 0 }
@@ -75,4 +86,18 @@ extension SearchFormat: OutputFormat {
     ]
     /// The table.
     public static let byDefault = SearchFormat.table
+}
+
+/// The `match` object of `--explain`: `{"level":…,"field":…,"score":…}`, or null for a result of
+/// a search without text.
+enum MatchJSON {
+    /// The object of `match`, or null.
+    static func object(_ match: SearchMatch?) -> [UInt8] {
+        guard let match else { return Array("null".utf8) }
+        var object = JSONObject()
+        object.add("level", match.level.name)
+        object.add("field", match.field)
+        object.add("score", raw: String(format: "%.4f", match.score))
+        return object.closed
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SpotIndex
+import SpotSearch
 import Spots
 
 /// The formats an index exports to.
@@ -40,15 +41,17 @@ public struct SpotExporter {
         }
     }
 
-    /// One spot as an NDJSON line (without the newline), with `distance_m` last when given.
-    public static func ndjson(_ spot: Spot, distance: Double?? = nil) -> [UInt8] {
+    /// One spot as an NDJSON line (without the newline), with `distance_m` and then `match`
+    /// (`--explain`) last when given.
+    public static func ndjson(_ spot: Spot, distance: Double?? = nil, match: SearchMatch?? = nil) -> [UInt8] {
         var object = properties(spot)
         if let distance { object.add("distance_m", raw: JSONText.number(distance)) }
+        if let match { object.add("match", raw: MatchJSON.object(match)) }
         return object.closed
     }
 
-    /// One spot as a GeoJSON Feature, with `distance_m` among its properties when given.
-    public static func geojson(_ spot: Spot, distance: Double?? = nil) -> [UInt8] {
+    /// One spot as a GeoJSON Feature, with `distance_m` and `match` among its properties when given.
+    public static func geojson(_ spot: Spot, distance: Double?? = nil, match: SearchMatch?? = nil) -> [UInt8] {
         var point: [UInt8] = []
         GeoJSON.appendPoint(spot.coordinate, to: &point)
         var feature = JSONObject()
@@ -57,6 +60,7 @@ public struct SpotExporter {
         feature.add("geometry", raw: point)
         var properties = properties(spot)
         if let distance { properties.add("distance_m", raw: JSONText.number(distance)) }
+        if let match { properties.add("match", raw: MatchJSON.object(match)) }
         feature.add("properties", raw: properties.closed)
         return feature.closed
     }

@@ -2,7 +2,7 @@
 enum IndexLayout {
     /// PNG-style magic: a high byte, the name, CR LF and ^Z catch text-mode transfers.
     static let magic: [UInt8] = [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A]
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     static let headerSize = 32
     static let sectionEntrySize = 32
     static let maxSections = 64
@@ -40,9 +40,10 @@ enum IndexLayout {
         static let tokens = tag("TOKN")
         static let postings = tag("POST")
         static let words = tag("WORD")
+        static let qualities = tag("QUAL")
         static let required = [
             metadata, strings, kinds, spots, attributes, refs, merged, mergedOrder, kindLists, tree, tokens, postings,
-            words,
+            words, qualities,
         ]
         static let clusters = tag("CLUS")
         static let clusterTrees = tag("CTRE")

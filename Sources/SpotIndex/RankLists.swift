@@ -1,9 +1,12 @@
-/// The postings of the text index (POST; FORMAT.md): per token of TOKN, two rank lists, the
-/// spots whose names the token starts, then the others, in blocks of tokens.
+import Spots
+
+/// The postings of the text index (POST; FORMAT.md): per token of TOKN, its spots in groups by
+/// where the token stands in their names and how good they are (`PostingGroup`), best group
+/// first, each a rank list; in blocks of tokens.
 ///
 /// Opening checks the token count against TOKN's and that the block offsets fit. A token's
-/// entry is found from its block's start by skipping the entries before it unread; its list
-/// lengths and ranks are checked as they are read, so damage stays in its entry.
+/// entry is found from its block's start by skipping the entries before it unread; its group
+/// keys, list lengths and ranks are checked as they are read, so damage stays in its entry.
 struct PostingLists {
     private let blocks: BlockedEntries
     private let tokenCount: Int
@@ -19,25 +22,82 @@ struct PostingLists {
         self.spotCount = spotCount
     }
 
-    /// The two rank lists of token `token`: the spots whose name it starts, and the others.
-    func lists(ofToken token: Int) throws(IndexError) -> (startingName: RankList, others: RankList) {
+    /// The groups of token `token`, best first.
+    func groups(ofToken token: Int) throws(IndexError) -> [PostingGroup] {
         precondition(token >= 0 && token < tokenCount, "token out of range")
-        var (lengths, entry) = blocks.entries(fromBlockOf: token)
+        let entries = blocks.entries
+        var (reader, entry) = blocks.entries(fromBlockOf: token)
         while true {
-            guard let starting = lengths.next(), let others = lengths.next(),
-                Int(starting) + Int(others) <= blocks.entries.count - lengths.position
-            else { throw blocks.entries.corrupt("a token's lists run past the section") }
-            let middle = lengths.position + Int(starting)
-            let end = middle + Int(others)
-            if entry == token {
-                return (
-                    try RankList(in: blocks.entries, from: lengths.position, to: middle, spotCount: spotCount),
-                    try RankList(in: blocks.entries, from: middle, to: end, spotCount: spotCount)
-                )
+            guard let count = reader.next(), Int(count) <= entries.count - reader.position else {
+                throw entries.corrupt("a token's group count runs past the section")
             }
-            lengths = blocks.entries.varints(from: end)
+            var groups: [PostingGroup] = []
+            for _ in 0..<count {
+                guard let rawKey = reader.next(), let length = reader.next(),
+                    Int(length) <= entries.count - reader.position
+                else { throw entries.corrupt("a token's groups run past the section") }
+                let start = reader.position
+                let end = start + Int(length)
+                if entry == token {
+                    guard let key = PostingGroup.Key(rawValue: rawKey), groups.last.map({ $0.key < key }) ?? true else {
+                        throw entries.corrupt("a token's group keys are unknown or out of order")
+                    }
+                    groups.append(
+                        PostingGroup(
+                            key: key, ranks: try RankList(in: entries, from: start, to: end, spotCount: spotCount)))
+                }
+                reader = entries.varints(from: end)
+            }
+            if entry == token { return groups }
             entry += 1
         }
+    }
+}
+
+/// The spots of one token that share a group key: where the token stands in their names, in
+/// which kind of name, and their quality score; a rank list in reference order. A token's
+/// groups come best key first, so a search without a place reads them in the order it ranks.
+public struct PostingGroup {
+    /// The group's key.
+    public let key: Key
+    /// The spots, as reference ranks.
+    public var ranks: RankList
+
+    /// Where a token stands in a name, in which kind of name, and the quality score of the
+    /// spot: ordered as results rank (`TokenPlace`, then `NameField`, then the higher score).
+    public struct Key: Comparable, Hashable, Sendable {
+        /// Where the token stands in the name.
+        public let place: TokenPlace
+        /// Which kind of name.
+        public let field: NameField
+        /// The spots' `PlaceQuality.score`.
+        public let score: Int
+
+        /// A key; `score` must lie in 0 ... `PlaceQuality.maximumScore`.
+        public init(place: TokenPlace, field: NameField, score: Int) {
+            precondition((0...PlaceQuality.maximumScore).contains(score), "a quality score out of range")
+            self.place = place
+            self.field = field
+            self.score = score
+        }
+
+        /// The stored key: place and field above four bits of the score's shortfall from the best.
+        var rawValue: UInt32 {
+            UInt32(
+                (place.rawValue * NameField.allCases.count + field.rawValue) << 4 + PlaceQuality.maximumScore - score)
+        }
+
+        /// The key stored as `rawValue`, or nil when no key is.
+        init?(rawValue: UInt32) {
+            let shortfall = Int(rawValue & 15)
+            let fields = NameField.allCases.count
+            guard shortfall <= PlaceQuality.maximumScore, let place = TokenPlace(rawValue: Int(rawValue >> 4) / fields),
+                let field = NameField(rawValue: Int(rawValue >> 4) % fields)
+            else { return nil }
+            self.init(place: place, field: field, score: PlaceQuality.maximumScore - shortfall)
+        }
+
+        public static func < (a: Key, b: Key) -> Bool { a.rawValue < b.rawValue }
     }
 }
 

@@ -57,6 +57,8 @@ public final class SpotIndexReader: @unchecked Sendable {
     let postings: PostingLists
     /// WORD.
     private let words: CategoryWordTable
+    /// QUAL.
+    private let qualities: PlaceQualities
 
     /// Maps and checks the index at `path`: each section's view checks what it can in time
     /// independent of the number of spots (FORMAT.md, "Checks a reader makes").
@@ -84,6 +86,7 @@ public final class SpotIndexReader: @unchecked Sendable {
         tokens = try StringTable(try header.requiredBytes(of: Tag.tokens))
         postings = try PostingLists(
             try header.requiredBytes(of: Tag.postings), tokenCount: tokens.count, spotCount: count)
+        qualities = try PlaceQualities(try header.requiredBytes(of: Tag.qualities), spotCount: count)
         tree = try PackedTreeView(treeSection: try header.requiredBytes(of: Tag.tree), spotCount: count)
         clusterLevels = try ClusterLevels.open(header, spotCount: count, spotTree: tree)
     }
@@ -114,6 +117,11 @@ public final class SpotIndexReader: @unchecked Sendable {
         try spots.coordinate(of: spot)
     }
 
+    /// The quality flags of spot `spot`, stored at build time.
+    public func quality(at spot: Int) throws(IndexError) -> PlaceQuality {
+        try qualities.quality(of: spot)
+    }
+
     /// The kind number of spot `spot`: its position in `kinds`.
     public func kindNumber(at spot: Int) throws(IndexError) -> Int {
         try spots.kindNumber(of: spot)
@@ -135,6 +143,7 @@ public final class SpotIndexReader: @unchecked Sendable {
             spot.setAttribute(key: try attributeString(key), value: try attributeString(value))
         }
         spot.merged = try mergedRefs(of: number)
+        spot.hasWikipedia = try quality(at: number).contains(.wikipedia)
         return spot
     }
 

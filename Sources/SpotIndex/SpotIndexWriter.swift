@@ -1,7 +1,7 @@
 import SpotCluster
 import Spots
 
-/// Encodes spots and metadata as an index file (format version 2, FORMAT.md).
+/// Encodes spots and metadata as an index file (format version 3, FORMAT.md).
 ///
 /// The writer produces the file's bytes; putting them on disk atomically is the caller's job
 /// (SpotPipeline writes to a temporary file beside the output, fsyncs and renames). Equal inputs
@@ -42,6 +42,7 @@ public enum SpotIndexWriter {
         var attributes = ByteWriter()
         var merged: [(ref: OSMRef, spot: UInt32)] = []
         var text = TextIndexBuilder()
+        var qualities = ByteWriter()
         for (position, spot) in ordered.enumerated() {
             spotSection.append(spot.coordinate.latitudeE7)
             spotSection.append(spot.coordinate.longitudeE7)
@@ -55,7 +56,11 @@ public enum SpotIndexWriter {
                 attributes.appendVarint(pool.index(of: attribute.value))
             }
             for ref in spot.merged { merged.append((ref, UInt32(position))) }
-            for name in spot.allNames { text.add(name: name, rank: rankOfSpot[position]) }
+            let quality = PlaceQuality(of: spot)
+            qualities.append(quality.rawValue)
+            for (key, name) in spot.namesByKey {
+                text.add(name: name, field: NameField(ofKey: key), rank: rankOfSpot[position], score: quality.score)
+            }
         }
         var refSection = ByteWriter()
         for spot in referenceOrder { refSection.append(UInt32(spot)) }
@@ -89,6 +94,7 @@ public enum SpotIndexWriter {
                 ),
                 (IndexLayout.Tag.postings, text.postings()),
                 (IndexLayout.Tag.words, encodeWords(categoryWords)),
+                (IndexLayout.Tag.qualities, qualities.bytes),
             ] + (clusterLevels ?? []))
     }
 

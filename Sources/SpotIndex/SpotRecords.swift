@@ -117,3 +117,26 @@ struct AttributePairs {
         return value
     }
 }
+
+/// The quality flags of the spots (QUAL; FORMAT.md): one byte per spot, its `PlaceQuality`.
+/// Opening checks that there is one per spot; each is checked for unknown flags as it is read.
+struct PlaceQualities {
+    private let records: RecordTable
+
+    /// The flags in `bytes`, for `spotCount` spots.
+    init(_ bytes: SectionBytes, spotCount: Int) throws(IndexError) {
+        records = try RecordTable(bytes, recordSize: 1)
+        guard records.count == spotCount else {
+            throw bytes.corrupt("holds \(records.count) flags for \(spotCount) spots")
+        }
+    }
+
+    /// The quality of spot `spot`.
+    func quality(of spot: Int) throws(IndexError) -> PlaceQuality {
+        let quality = PlaceQuality(rawValue: records.field(at: 0, of: spot))
+        guard quality.isSubset(of: PlaceQuality.known) else {
+            throw records.bytes.corrupt("spot \(spot) has unknown quality flags \(quality.rawValue)")
+        }
+        return quality
+    }
+}

@@ -101,13 +101,16 @@ struct KindTable {
 
 /// Collects name tokens and the spots (by reference rank) they belong to, for TOKN and POST.
 struct TextIndexBuilder {
-    /// Token → reference rank of a spot → whether the token starts one of the spot's names.
-    private var lists: [[UInt8]: [Int: Bool]] = [:]
+    /// Token → reference rank of a spot → the best place (lowest group key) the token has in
+    /// one of the spot's names.
+    private var lists: [[UInt8]: [Int: PostingGroup.Key]] = [:]
 
-    mutating func add(name: String, rank: Int) {
-        for (token, startsName) in SearchText.tokens(ofName: name) {
-            lists[Array(token.utf8), default: [:]][rank, default: false] =
-                lists[Array(token.utf8)]?[rank] == true || startsName
+    /// Adds the tokens of `name`, a name in `field` of the spot of rank `rank`, whose quality
+    /// scores `score`.
+    mutating func add(name: String, field: NameField, rank: Int, score: Int) {
+        for (token, place) in SearchText.tokens(ofName: name) {
+            let key = PostingGroup.Key(place: place, field: field, score: score)
+            lists[Array(token.utf8), default: [:]][rank] = min(key, lists[Array(token.utf8)]?[rank] ?? key)
         }
     }
 
@@ -117,9 +120,8 @@ struct TextIndexBuilder {
     }
 
     /// The POST section: token count, block size, where each block's entries start, then for
-    /// each token the lengths in bytes of its two rank lists and the lists: the spots whose name
-    /// the token starts, then the others (so that the first spots of a list are the first
-    /// results of a text search).
+    /// each token its groups (FORMAT.md, "TOKN and POST"): the group count, then per group its
+    /// key, the length in bytes of its rank list and the list, best group first.
     func postings() -> [UInt8] {
         let tokens = sortedTokens
         var section = ByteWriter()
@@ -128,14 +130,15 @@ struct TextIndexBuilder {
         var encodedLists = ByteWriter()
         for (index, token) in tokens.enumerated() {
             if index % IndexLayout.postingBlockSize == 0 { section.append(UInt32(encodedLists.bytes.count)) }
-            let list = lists[token]!
-            var startingName = ByteWriter()
-            startingName.appendRankList(list.filter(\.value).map(\.key).sorted())
-            var others = ByteWriter()
-            others.appendRankList(list.filter { !$0.value }.map(\.key).sorted())
-            encodedLists.appendVarint(UInt32(startingName.bytes.count))
-            encodedLists.appendVarint(UInt32(others.bytes.count))
-            encodedLists.append(startingName.bytes + others.bytes)
+            let groups = Dictionary(grouping: lists[token]!, by: \.value)
+            encodedLists.appendVarint(UInt32(groups.count))
+            for key in groups.keys.sorted() {
+                var ranks = ByteWriter()
+                ranks.appendRankList(groups[key]!.map(\.key).sorted())
+                encodedLists.appendVarint(key.rawValue)
+                encodedLists.appendVarint(UInt32(ranks.bytes.count))
+                encodedLists.append(ranks.bytes)
+            }
         }
         section.append(encodedLists.bytes)
         return section.bytes

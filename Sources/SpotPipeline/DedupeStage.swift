@@ -87,8 +87,8 @@ struct DedupeStage: Stage {
         return survivor
     }
 
-    /// Merges `other` into `survivor`: its attributes fill the missing ones, its reference (and
-    /// what was merged into it) joins `merged`.
+    /// Merges `other` into `survivor`: its attributes fill the missing ones (and its wikipedia
+    /// flag), its reference (and what was merged into it) joins `merged`.
     static func fold(_ other: SpotCandidate, into survivor: inout SpotCandidate, report: inout StageReport) {
         report.drop("duplicates_merged")
         for (key, value) in other.spot.attributeTags
@@ -96,6 +96,7 @@ struct DedupeStage: Stage {
             survivor.spot.setAttribute(key: key, value: value)
         }
         survivor.spot.merged = (survivor.spot.merged + [other.spot.ref] + other.spot.merged).sorted()
+        survivor.spot.hasWikipedia = survivor.spot.hasWikipedia || other.spot.hasWikipedia
     }
 }
 

@@ -117,6 +117,7 @@ struct SpotExtractor: OSMElementHandler {
     /// Whether a candidate is made of tags with this key: selecting, attribute or context.
     private static func isCandidateTag(_ key: OSMBytes, contextKeys: [[UInt8]]) -> Bool {
         key.equals("amenity") || key.equals("tourism") || key.hasPrefix("name:") || key.hasPrefix("addr:")
+            || key.equals("wikipedia") || key.hasPrefix("wikipedia:")
             || attributeKeys.contains { $0.elementsEqual(key.buffer) }
             || contextKeys.contains { $0.elementsEqual(key.buffer) }
     }
@@ -136,6 +137,8 @@ struct SpotExtractor: OSMElementHandler {
                 || Self.attributeKeys.contains { $0.elementsEqual(tag.key.buffer) }
             {
                 candidate.spot.setAttribute(key: tag.key.string, value: tag.value.string)
+            } else if tag.key.equals("wikipedia") || tag.key.hasPrefix("wikipedia:") {
+                candidate.spot.hasWikipedia = true
             } else if contextKeys.contains(where: { $0.elementsEqual(tag.key.buffer) })
                 || (key == "amenity" && tag.key.equals("tourism"))
             {

@@ -73,6 +73,7 @@ struct NormalizeStage: Stage {
             var spot = Spot(
                 ref: original.ref, coordinate: original.coordinate, tagKey: original.tagKey, kind: original.kind,
                 category: original.category, merged: original.merged)
+            spot.hasWikipedia = original.hasWikipedia
             for (key, value) in original.attributeTags {
                 let tidy = Self.tidy(value)
                 if tidy.isEmpty {

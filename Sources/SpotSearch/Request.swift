@@ -45,11 +45,22 @@ public struct SearchRequest: Sendable, Equatable {
     public var radius: Double?
     /// At most this many results.
     public var limit: Int
+    /// How text results are ordered: by relevance (the default) or nearest first.
+    public var sort: SearchSort
+    /// The distance in metres at which the location bias of a text query with a place falls to
+    /// 1/e (README, "How results are ranked").
+    public var distanceScale: Double
+    /// Whether each result says why it came back (`SearchResult.match`); `search` always does.
+    public var explain: Bool
+
+    /// The default `distanceScale`: 2 km, a walk across a city centre.
+    public static let defaultDistanceScale = 2_000.0
 
     /// A request; every constraint is optional, the limit 20 by default.
     public init(
         naturalLanguageQuery: String? = nil, region: GeoBox? = nil, pointOfInterestFilter: PointOfInterestFilter? = nil,
-        near: Coordinate? = nil, radius: Double? = nil, limit: Int = 20
+        near: Coordinate? = nil, radius: Double? = nil, limit: Int = 20, sort: SearchSort = .relevance,
+        distanceScale: Double = SearchRequest.defaultDistanceScale, explain: Bool = false
     ) {
         self.naturalLanguageQuery = naturalLanguageQuery
         self.region = region
@@ -57,22 +68,38 @@ public struct SearchRequest: Sendable, Equatable {
         self.near = near
         self.radius = radius
         self.limit = limit
+        self.sort = sort
+        self.distanceScale = distanceScale
+        self.explain = explain
     }
 }
 
-/// One result: the spot, and its distance in metres from `near` or the region's centre (nil for
-/// a text search without either).
+/// One result: the spot, its distance in metres from `near` or the region's centre (nil for
+/// a text search without either), and for a text query why it came back.
 public struct SearchResult: Sendable, Equatable {
     /// The spot.
     public let spot: Spot
     /// Great-circle metres from the point of reference, or nil.
     public let distance: Double?
+    /// How the spot matched the query's text; nil without text.
+    public let match: SearchMatch?
 
     /// A result.
-    public init(spot: Spot, distance: Double?) {
+    public init(spot: Spot, distance: Double?, match: SearchMatch? = nil) {
         self.spot = spot
         self.distance = distance
+        self.match = match
     }
+}
+
+/// One result as spot number: what `SpotSearch.rankedSpots` gives before spots are decoded.
+public struct RankedSpot: Sendable, Equatable {
+    /// The spot's number in the index.
+    public let spot: Int
+    /// Great-circle metres from the point of reference, or nil.
+    public let distance: Double?
+    /// How it matched, when the request asked (`SearchRequest.explain`) and has text.
+    public let match: SearchMatch?
 }
 
 /// A request that cannot be answered as asked.

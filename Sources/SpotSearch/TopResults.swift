@@ -1,39 +1,34 @@
 import Spots
 
-/// How results sort: distance (0 without a point of reference), then rank (names that start
-/// with the query first), then OSM type and id.
-struct ResultKey: Comparable {
-    let distance: Double
-    let rank: Int
-    let ref: OSMRef
-
-    static func < (a: ResultKey, b: ResultKey) -> Bool {
-        (a.distance, a.rank, a.ref.type, a.ref.id) < (b.distance, b.rank, b.ref.type, b.ref.id)
-    }
-}
-
-/// The `limit` best results seen so far, in order: most candidates cost one comparison.
-struct TopResults {
+/// The `limit` best candidates seen so far, best first: most candidates cost one comparison.
+struct TopResults<Key: Comparable> {
     let limit: Int
-    private var entries: [(key: ResultKey, spot: Int, distance: Double?)] = []
+    private(set) var entries: [(key: Key, spot: Int)] = []
 
     init(limit: Int) {
         self.limit = limit
     }
 
-    mutating func offer(_ key: ResultKey, spot: Int, distance: Double?) {
-        if entries.count == limit, let worst = entries.last, !(key < worst.key) { return }
+    /// Whether `limit` candidates are kept.
+    var isFull: Bool { entries.count == limit }
+
+    /// The last kept key, once `limit` candidates are kept.
+    var worst: Key? { isFull ? entries.last?.key : nil }
+
+    mutating func offer(_ key: Key, spot: Int) {
+        if let worst, !(key < worst) { return }
         let position = entries.firstIndex { key < $0.key } ?? entries.count
-        entries.insert((key, spot, distance), at: position)
+        entries.insert((key, spot), at: position)
         if entries.count > limit { entries.removeLast() }
     }
+}
 
-    /// The largest distance a new result may have and still be kept: `maximum` until there are
-    /// `limit` results, then the distance of the last (ties are settled by the rest of the key).
-    func distanceBound(within maximum: Double) -> Double {
-        guard entries.count == limit, let worst = entries.last else { return maximum }
-        return min(maximum, worst.key.distance)
+/// How nearby results sort: distance, then OSM type and id.
+struct NearbyKey: Comparable {
+    let distance: Double
+    let ref: OSMRef
+
+    static func < (a: NearbyKey, b: NearbyKey) -> Bool {
+        (a.distance, a.ref.type, a.ref.id) < (b.distance, b.ref.type, b.ref.id)
     }
-
-    var results: [(spot: Int, distance: Double?)] { entries.map { ($0.spot, $0.distance) } }
 }

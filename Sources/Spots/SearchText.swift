@@ -39,15 +39,16 @@ public enum SearchText {
     /// The tokens under which a name is found: each word, and for a word with Chinese, Japanese
     /// or Korean characters (written without spaces) every suffix of it as well, so that a
     /// query word that is a prefix of a token is a word prefix in spaced scripts and a
-    /// substring in CJK. Each token says whether it starts the name.
-    public static func tokens(ofName name: String) -> [(token: String, startsName: Bool)] {
-        var tokens: [(String, Bool)] = []
-        for (position, word) in words(name).enumerated() {
-            tokens.append((word, position == 0))
+    /// substring in CJK. Each token says where in the name it stands.
+    public static func tokens(ofName name: String) -> [(token: String, place: TokenPlace)] {
+        let words = words(name)
+        var tokens: [(String, TokenPlace)] = []
+        for (position, word) in words.enumerated() {
+            tokens.append((word, position > 0 ? .inName : words.count == 1 ? .wholeName : .nameStart))
             guard word.unicodeScalars.contains(where: isCJK) else { continue }
             var suffix = Substring(word).dropFirst()
             while !suffix.isEmpty {
-                tokens.append((String(suffix), false))
+                tokens.append((String(suffix), .inName))
                 suffix = suffix.dropFirst()
             }
         }
@@ -71,4 +72,33 @@ public enum SearchText {
         default: false
         }
     }
+}
+
+/// Where a token stands in a name, best first: a query that equals a whole-name token matches
+/// the name exactly, one that starts a name-start token matches its beginning.
+public enum TokenPlace: Int, Comparable, Sendable, CaseIterable {
+    /// The name's one word.
+    case wholeName
+    /// The first of several words.
+    case nameStart
+    /// A later word, or a CJK suffix.
+    case inName
+
+    public static func < (a: TokenPlace, b: TokenPlace) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Which kind of name a name is: `name` and `name:xx` rank above the other names at the same
+/// match level (README, "How results are ranked").
+public enum NameField: Int, Comparable, Sendable, CaseIterable {
+    /// `name` or a `name:xx`.
+    case primary
+    /// `alt_name`, `old_name`, `official_name`, `short_name` or `loc_name`.
+    case other
+
+    /// The field of OSM key `key`.
+    public init(ofKey key: String) {
+        self = key == "name" || key.hasPrefix("name:") ? .primary : .other
+    }
+
+    public static func < (a: NameField, b: NameField) -> Bool { a.rawValue < b.rawValue }
 }

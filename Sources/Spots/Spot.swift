@@ -32,6 +32,9 @@ public struct Spot: Hashable, Sendable {
     public static let attributeKeys = ["name"] + Detail.allCases.map(\.rawValue) + otherNameKeys.sorted()
     /// Other OSM objects folded into this spot as duplicates of it.
     public var merged: [OSMRef]
+    /// Whether the object has a `wikipedia` (or `wikipedia:xx`) tag: kept as a flag for ranking
+    /// (`PlaceQuality`), not as text.
+    public var hasWikipedia = false
 
     /// The detail tags a spot keeps, in export order. The raw value is the OSM key.
     public enum Detail: String, CaseIterable, Hashable, Sendable {
@@ -93,8 +96,14 @@ public struct Spot: Hashable, Sendable {
     }
 
     /// Every name of the place: `name`, the localized names and the other names.
-    public var allNames: [String] {
-        [name].compactMap { $0 } + names.values.sorted() + otherNames.values.sorted()
+    public var allNames: [String] { namesByKey.map(\.name) }
+
+    /// Every name of the place with its OSM key: `name`, the localized names and the other
+    /// names, each group by name.
+    public var namesByKey: [(key: String, name: String)] {
+        let localized = names.map { ("name:" + $0.key, $0.value) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        let others = otherNames.map { ($0.key, $0.value) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        return (name.map { [("name", $0)] } ?? []) + localized + others
     }
 
     /// The language of a localized name key: "ja" for `name:ja`, "zh-Hant" for `name:zh-Hant`;

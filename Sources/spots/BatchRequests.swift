@@ -14,7 +14,9 @@ struct BatchRequestError: Error, CustomStringConvertible {
 enum SearchBatchRequest {
     /// The request `line` holds.
     static func parse(_ line: Data) throws(BatchRequestError) -> SearchRequest {
-        let keys: Set = ["near", "radius", "bbox", "categories", "exclude", "query", "limit"]
+        let keys: Set = [
+            "near", "radius", "bbox", "categories", "exclude", "query", "limit", "sort", "distance_scale", "explain",
+        ]
         let object = try BatchFields.object(line, keys: keys)
         var request = SearchRequest()
         if let near = object["near"] {
@@ -48,6 +50,22 @@ enum SearchBatchRequest {
                 throw BatchRequestError("limit: expected a whole number")
             }
             request.limit = Int(number)
+        }
+        if let sort = object["sort"] {
+            guard case .string(let name) = sort, let order = SearchSort(rawValue: name) else {
+                throw BatchRequestError("sort: expected \"relevance\" or \"distance\"")
+            }
+            request.sort = order
+        }
+        if let scale = object["distance_scale"] {
+            guard case .number(let metres) = scale, metres >= 1, metres.isFinite else {
+                throw BatchRequestError("distance_scale: expected metres, at least 1")
+            }
+            request.distanceScale = metres
+        }
+        if let explain = object["explain"] {
+            guard case .bool(let flag) = explain else { throw BatchRequestError("explain: expected true or false") }
+            request.explain = flag
         }
         return request
     }

@@ -29,6 +29,24 @@ enum SearchCommand {
                 category words ("cafe", "カフェ").
                 """),
         OptionSpec(names: ["--limit"], valueName: "n", help: "At most this many results (default 20)."),
+        .choice(
+            ["--sort"], of: SearchSort.self, valueName: "order",
+            help: """
+                Text results by relevance (default: match level,
+                then score) or by distance (nearest first).
+                """),
+        OptionSpec(
+            names: ["--distance-scale"], valueName: "metres",
+            help: """
+                Metres at which nearness counts 1/e as much in a
+                text query with a place (default 2000).
+                """),
+        OptionSpec(
+            names: ["--explain"], valueName: nil,
+            help: """
+                Say why each result came back: a match object in
+                NDJSON and GeoJSON, a why column in the table.
+                """),
         .choice(["--format"], of: SearchFormat.self, help: "table (default), ndjson or geojson."),
         OptionSpec(
             names: ["--id"], valueName: "refs",
@@ -49,8 +67,8 @@ enum SearchCommand {
         options: options,
         modes: [
             Help.Mode(optional: [
-                "--near", "--radius", "--bbox", "--category", "--exclude-category", "--query", "--limit", "--format",
-                "--output", "--overwrite",
+                "--near", "--radius", "--bbox", "--category", "--exclude-category", "--query", "--limit", "--sort",
+                "--distance-scale", "--explain", "--format", "--output", "--overwrite",
             ]),
             Help.Mode(required: ["--id"], optional: ["--format", "--output", "--overwrite"]),
             Help.Mode(required: ["--batch"], optional: ["--output", "--overwrite"]),
@@ -89,7 +107,7 @@ enum SearchCommand {
             results = try search.search(try request(from: arguments))
         }
         let sink = try OutputSink(output)
-        try sink.write(format.render(results))
+        try sink.write(format.render(results, explain: arguments.flag("--explain")))
         try sink.finish()
     }
 
@@ -113,6 +131,8 @@ enum SearchCommand {
         }
         request.naturalLanguageQuery = arguments.value("--query")
         if let limit = try arguments.integer("--limit", in: 0...) { request.limit = limit }
+        if let sort = try arguments.choice("--sort", as: SearchSort.self) { request.sort = sort }
+        if let scale = try arguments.number("--distance-scale", in: 1...) { request.distanceScale = scale }
         return request
     }
 }

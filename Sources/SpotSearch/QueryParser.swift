@@ -1,0 +1,48 @@
+import Spots
+
+/// A query cut into category phrases and the words left to match names.
+struct ParsedQuery {
+    /// Phrases that name categories, with their folded words.
+    var phrases: [(categories: Set<Category>, words: [String])] = []
+    /// The other words.
+    var terms: [String] = []
+
+    /// The words that names are matched against: the terms, or, for a query of category phrases
+    /// alone, the first phrase's words (a place may be named for its category).
+    var nameTerms: [String] { terms.isEmpty ? phrases.first?.words ?? [] : terms }
+}
+
+/// The first stage of a search: folds the query's words (`SearchText`) and finds among them the
+/// phrases that name categories, longest first.
+struct QueryParser {
+    /// Folded query phrases (one to three words) and the categories they name.
+    let categoryWords: [String: [Category]]
+    /// The most words a phrase has.
+    let longestPhrase: Int
+
+    /// A parser of the phrases in `categoryWords`.
+    init(categoryWords: [String: [Category]]) {
+        self.categoryWords = categoryWords
+        longestPhrase = categoryWords.keys.map { $0.split(separator: " ").count }.max() ?? 1
+    }
+
+    /// Splits the folded words of `text` into category phrases (longest first) and name terms.
+    func parse(_ text: String) -> ParsedQuery {
+        let words = SearchText.words(text)
+        var query = ParsedQuery()
+        var position = 0
+        while position < words.count {
+            let phrase = stride(from: min(longestPhrase, words.count - position), through: 1, by: -1).lazy
+                .map { Array(words[position..<position + $0]) }
+                .first { self.categoryWords[$0.joined(separator: " ")] != nil }
+            if let phrase, let categories = categoryWords[phrase.joined(separator: " ")] {
+                query.phrases.append((Set(categories), phrase))
+                position += phrase.count
+            } else {
+                query.terms.append(words[position])
+                position += 1
+            }
+        }
+        return query
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Spots
+
+/// The order of text results: by relevance (match level, then score) or nearest first.
+public enum SearchSort: String, Sendable, CaseIterable {
+    /// Match level first, then the score within the level (README, "How results are ranked").
+    case relevance
+    /// Nearest first, then match level; today's order before ranking, for those who want it.
+    case distance
+}
+
+/// Where a candidate stands among the results of a text query. Compared by the request's sort:
+/// relevance orders by level, name field, higher score, then OSM type and id; distance by
+/// distance, level, then OSM type and id.
+struct RankKey: Comparable {
+    let sort: SearchSort
+    let level: MatchLevel
+    let field: NameField
+    /// The score within the level: higher is better.
+    let score: Double
+    /// Metres from the point of reference, 0 without one.
+    let distance: Double
+    let ref: OSMRef
+
+    static func < (a: RankKey, b: RankKey) -> Bool {
+        switch a.sort {
+        case .relevance:
+            (a.level, a.field, -a.score, a.ref.type, a.ref.id) < (b.level, b.field, -b.score, b.ref.type, b.ref.id)
+        case .distance:
+            (a.distance, a.level, a.ref.type, a.ref.id) < (b.distance, b.level, b.ref.type, b.ref.id)
+        }
+    }
+
+    static func == (a: RankKey, b: RankKey) -> Bool { !(a < b) && !(b < a) }
+
+    /// Whether every key at or after `bound` (a candidate's best possible level, field and score,
+    /// without a place) ranks after this one.
+    func precedes(_ bound: KeyBound) -> Bool {
+        (level, field, -score) < (bound.level, bound.field, -Double(bound.score))
+    }
+}
+
+/// The best key any spot of a run of candidates can have: its level, field and quality score.
+struct KeyBound: Comparable, Hashable {
+    let level: MatchLevel
+    let field: NameField
+    let score: Int
+
+    static func < (a: KeyBound, b: KeyBound) -> Bool {
+        (a.level, a.field, -a.score) < (b.level, b.field, -b.score)
+    }
+}
+
+/// The score within a level (README, "How results are ranked"): the quality score, and with a
+/// point of reference Photon's location bias, (1 + quality / 10) × exp(−distance / scale).
+struct Scoring {
+    /// The point distances are measured from, if any.
+    let origin: Coordinate?
+    /// The distance at which the bias falls to 1/e, in metres.
+    let scale: Double
+
+    /// The score of a spot of quality score `quality` at `distance` metres from the origin.
+    func score(quality: Int, distance: Double) -> Double {
+        guard origin != nil else { return Double(quality) }
+        return (1 + Double(quality) / Double(PlaceQuality.maximumScore)) * exp(-distance / scale)
+    }
+}

@@ -1,0 +1,76 @@
+import Spots
+
+/// How a result matched a text query, strongest first (README, "How results are ranked").
+public enum MatchLevel: Int, Comparable, Sendable, CaseIterable {
+    /// A whole name equals the query.
+    case exact
+    /// A name starts with the query.
+    case prefix
+    /// Every query word starts a word of one name.
+    case words
+    /// The spot is of a category the query names.
+    case category
+
+    /// The name `--explain` gives the level.
+    public var name: String {
+        switch self {
+        case .exact: "exact"
+        case .prefix: "prefix"
+        case .words: "words"
+        case .category: "category"
+        }
+    }
+
+    public static func < (a: MatchLevel, b: MatchLevel) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Why a result came back (`--explain`): its match level, what it matched in, and its score
+/// within the level.
+public struct SearchMatch: Sendable, Equatable {
+    /// The level.
+    public let level: MatchLevel
+    /// The OSM key of the name that matched (`name`, `name:fi`, `alt_name`), or the selecting
+    /// tag for a category match (`amenity=restaurant`).
+    public let field: String
+    /// The score within the level: the quality score (`PlaceQuality.score`), times the distance
+    /// decay when the request has a place.
+    public let score: Double
+
+    /// A match.
+    public init(level: MatchLevel, field: String, score: Double) {
+        self.level = level
+        self.field = field
+        self.score = score
+    }
+}
+
+/// How the words of one name meet the name terms of a query: every term must start a token of
+/// the name (`SearchText.tokens(ofName:)`); the name's words equal to the terms are an exact
+/// match, its words starting with them (the last as a prefix) a prefix match.
+enum NameMatch {
+    /// The level at which `name` matches `terms` (folded, at least one), or nil when it does not.
+    static func level(of name: String, terms: [String]) -> MatchLevel? {
+        let tokens = SearchText.tokens(ofName: name).map(\.token)
+        guard terms.allSatisfy({ term in tokens.contains { $0.hasPrefix(term) } }) else { return nil }
+        let words = SearchText.words(name)
+        if words == terms { return .exact }
+        let last = terms.count - 1
+        if words.count >= terms.count, words[..<last].elementsEqual(terms[..<last]), words[last].hasPrefix(terms[last])
+        {
+            return .prefix
+        }
+        return .words
+    }
+
+    /// The best match of `terms` among the names of `spot`: the strongest level, then `name` and
+    /// `name:xx` before other names, then the first in `Spot.namesByKey` order.
+    static func best(in spot: Spot, terms: [String]) -> (level: MatchLevel, key: String)? {
+        var best: (level: MatchLevel, field: NameField, key: String)?
+        for (key, name) in spot.namesByKey {
+            guard let level = level(of: name, terms: terms) else { continue }
+            let field = NameField(ofKey: key)
+            if best.map({ (level, field) < ($0.level, $0.field) }) ?? true { best = (level, field, key) }
+        }
+        return best.map { ($0.level, $0.key) }
+    }
+}
