@@ -1,0 +1,166 @@
+import Foundation
+import SpotIndex
+import SpotPipeline
+import SpotTestSupport
+import Spots
+import Testing
+
+@testable import SpotSearch
+
+/// The order of text results (README, "How results are ranked"): match level, name field,
+/// score (quality, and with a place the distance decay), then OSM type and id.
+@Suite("Ranking")
+struct RankingTests {
+    /// The embedded sample of central Helsinki, built with the default pipeline, searched.
+    static let helsinki: SpotSearch = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var pipeline = try! Pipeline.defaults()
+        pipeline.inputs = [root.appendingPathComponent("Samples/helsinki-center.osm.gz").path]
+        let (bytes, _) = try! SpotBuild(pipeline: pipeline).run()
+        return try! SpotSearch(index: try! openIndex(bytes))
+    }()
+
+    /// Where the bike station "Kiasma kaupunkipyöräasema" stands, 110 m from the museum.
+    static let besideTheBikeStation = Coordinate(latitudeE7: 601_711_000, longitudeE7: 249_375_000)!
+
+    static func names(_ results: [SearchResult]) -> [String] { results.map { $0.spot.name ?? "-" } }
+
+    @Test("\"Kiasma\" gives the museum named exactly so before the bike station, with or without a place")
+    func kiasmaExactBeforePrefix() throws {
+        for near in [nil, Self.besideTheBikeStation] {
+            let results = try Self.helsinki.search(SearchRequest(naturalLanguageQuery: "Kiasma", near: near))
+            #expect(Self.names(results).prefix(2) == ["Kiasma", "Kiasma kaupunkipyöräasema"])
+            #expect(results.first?.match?.level == .exact && results.first?.match?.field == "name")
+            #expect(results.dropFirst().first?.match?.level == .prefix)
+        }
+    }
+
+    @Test("--sort distance keeps the nearest first, as before ranking")
+    func sortByDistance() throws {
+        let request = SearchRequest(naturalLanguageQuery: "kiasma", near: Self.besideTheBikeStation, sort: .distance)
+        let results = try Self.helsinki.search(request)
+        #expect(Self.names(results).prefix(2) == ["Kiasma kaupunkipyöräasema", "Kiasma"])
+        #expect(zip(results, results.dropFirst()).allSatisfy { ($0.distance ?? 0) <= ($1.distance ?? 0) })
+    }
+
+    @Test("results come level by level, and within a level and field by score")
+    func levelsThenScores() throws {
+        for query in ["kia", "stock", "hotel", "cafe", "ravintola", "helsinki", "st", "museum of", "a"] {
+            for near in [nil, Self.besideTheBikeStation] {
+                let results = try Self.helsinki.search(
+                    SearchRequest(naturalLanguageQuery: query, near: near, limit: 60))
+                for (a, b) in zip(results, results.dropFirst()) {
+                    let (x, y) = (try #require(a.match), try #require(b.match))
+                    #expect(x.level <= y.level, "\(query)")
+                    if x.level == y.level && NameField(ofKey: x.field) == NameField(ofKey: y.field) {
+                        #expect(x.score >= y.score, "\(query): \(a.spot.ref) before \(b.spot.ref)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a search without a place that stops early gives the first results of the whole order")
+    func earlyStopKeepsTheOrder() throws {
+        for query in ["k", "ka", "kiasma", "s", "ho", "ravintola", "hotel", "museo", "bar", "cafe", "stock", "mu"] {
+            let all = try Self.helsinki.rankedSpots(SearchRequest(naturalLanguageQuery: query, limit: 10_000))
+            for limit in [1, 3, 10] {
+                let first = try Self.helsinki.rankedSpots(SearchRequest(naturalLanguageQuery: query, limit: limit))
+                #expect(first.map(\.spot) == Array(all.prefix(limit)).map(\.spot), "\(query) limit \(limit)")
+            }
+        }
+    }
+
+    /// A spot at `latitude` named `name` (and `alt_name` `alternative`), with `details`.
+    static func spot(
+        _ id: Int64, _ name: String?, alternative: String? = nil, latitude: Double = 60,
+        details: [Spot.Detail: String] = [:], wikipedia: Bool = false
+    ) -> Spot {
+        var spot = Spot(
+            ref: OSMRef(.node, id), coordinate: Coordinate(latitudeE7: Int32(latitude * 1e7), longitudeE7: 250_000_000)!, tagKey: "amenity",
+            kind: "cafe", category: .cafe, name: name, details: details)
+        if let alternative { spot.otherNames["alt_name"] = alternative }
+        spot.hasWikipedia = wikipedia
+        return spot
+    }
+
+    @Test("within a level, name before alt_name, then the better-known place, then OSM id")
+    func fieldThenQualityThenReference() throws {
+        let spots = [
+            Self.spot(1, "Alpha Cafe"),
+            Self.spot(2, "Other", alternative: "Alpha Bistro"),
+            Self.spot(3, "Alpha Bar", details: [.website: "https://example.org", .wikidata: "Q1"]),
+            Self.spot(4, "Alpha", details: [.phone: "1"]),
+            Self.spot(5, "Alpha House", wikipedia: true),
+            Self.spot(6, "The Alpha"),
+        ]
+        let search = try SpotSearch(index: try openIndex(of: spots))
+        let ids = try search.search(SearchRequest(naturalLanguageQuery: "alpha")).map(\.spot.ref.id)
+        // Exact; prefix in name by quality (6, 4, 0 and id); prefix in alt_name; words.
+        #expect(ids == [4, 3, 5, 1, 2, 6])
+        let explained = try search.search(SearchRequest(naturalLanguageQuery: "alpha"))
+        #expect(explained.map { $0.match?.level } == [.exact, .prefix, .prefix, .prefix, .prefix, .words])
+        #expect(explained[4].match?.field == "alt_name")
+    }
+
+    @Test("with a place, among prefix matches of equal quality the nearer comes first; far exact still wins")
+    func distanceDecayWithinALevel() throws {
+        let spots = [
+            Self.spot(1, "Harbour", latitude: 60.02),
+            Self.spot(2, "Harbour Cafe", latitude: 60.001),
+            Self.spot(3, "Harbour Bar", latitude: 60.005),
+        ]
+        let search = try SpotSearch(index: try openIndex(of: spots))
+        let here = Coordinate(latitudeE7: 600_000_000, longitudeE7: 250_000_000)!
+        let results = try search.search(SearchRequest(naturalLanguageQuery: "harbour", near: here))
+        #expect(results.map(\.spot.ref.id) == [1, 2, 3])
+        let scale = try search.search(SearchRequest(naturalLanguageQuery: "harbour", near: here, distanceScale: 100))
+        #expect(scale.map(\.spot.ref.id) == [1, 2, 3], "levels come before any distance")
+        #expect((scale[1].match?.score ?? 0) > (scale[2].match?.score ?? 0))
+    }
+
+    @Test("several words: the level comes from the one name that holds them all")
+    func severalWords() throws {
+        let spots = [
+            Self.spot(1, "Cafe Alpha Beta"),
+            Self.spot(2, "Alpha Beta"),
+            Self.spot(3, "Beta Alpha"),
+            Self.spot(4, "Alpha Betamax Gamma"),
+        ]
+        let search = try SpotSearch(index: try openIndex(of: spots))
+        let results = try search.search(SearchRequest(naturalLanguageQuery: "alpha beta"))
+        #expect(results.map(\.spot.ref.id) == [2, 4, 1, 3])
+        #expect(results.map { $0.match?.level } == [.exact, .prefix, .words, .words])
+    }
+
+    @Test("a query of category words ranks names holding them above spots of the category")
+    func categoryLevel() throws {
+        let spots = [
+            Self.spot(1, "Cafe Central"), Self.spot(2, "Beans", details: [.website: "x"]), Self.spot(3, "Mocha"),
+        ]
+        let search = try SpotSearch(index: try openIndex(of: spots, categoryWords: ["cafe": [.cafe]]))
+        let results = try search.search(SearchRequest(naturalLanguageQuery: "cafe", explain: true))
+        #expect(results.map(\.spot.ref.id) == [1, 2, 3])
+        #expect(results.map { $0.match?.level } == [.prefix, .category, .category])
+        #expect(results[1].match?.field == "amenity=cafe")
+    }
+
+    @Test("the level a run of postings promises is the one NameMatch gives, for one-word queries")
+    func postingLevelsAgreeWithNameMatch() throws {
+        let index = Self.helsinki.index
+        for spot in 0..<index.count {
+            let decoded = try index.spot(at: spot)
+            for (_, name) in decoded.namesByKey {
+                for (token, place) in SearchText.tokens(ofName: name) {
+                    for term in [token, String(token.prefix(2))] where !term.isEmpty {
+                        let level = CandidateRuns.bestLevel(place: place, tokenIsTerm: term == token, termCount: 1)
+                        let named = NameMatch.level(of: name, terms: [term])
+                        #expect(named.map { $0 <= level } == true, "\(name) / \(term)")
+                        if place != .inName || named == .words { #expect(named == level, "\(name) / \(term)") }
+                    }
+                }
+            }
+        }
+    }
+}
