@@ -7,7 +7,8 @@ import SpotSearch
 import Spots
 
 // search-latency INDEX [COUNT]: the time to open INDEX, and the latency of COUNT text-prefix
-// and COUNT nearest-20 requests (random spots of the index, seeded), as p50 / p99 / max.
+// requests without a place and near the spot they came from, and COUNT nearest-20 requests
+// (random spots of the index, seeded), as p50 / p99 / max.
 // Run by Benchmarks/search.sh; `swift run -c release search-latency city.spots` alone works too.
 
 func milliseconds(_ start: DispatchTime) -> Double {
@@ -44,6 +45,7 @@ do {
     var random = SplitMix64(seed: 2026)
     var prefixes: [String] = []
     var points: [Coordinate] = []
+    var prefixPoints: [Coordinate] = []
     while prefixes.count < count {
         let spot = Int.random(in: 0..<index.count, using: &random)
         points.append(try index.coordinate(at: spot))
@@ -51,6 +53,7 @@ do {
             word.count >= 3
         else { continue }
         prefixes.append(String(word.prefix(Int.random(in: 3...5, using: &random))))
+        prefixPoints.append(points[points.count - 1])
     }
     var text: [Double] = []
     for prefix in prefixes {
@@ -59,6 +62,14 @@ do {
         text.append(milliseconds(start))
     }
     print(summary("text prefix, top 20 ", text))
+    // The same prefixes asked at the point of the spot they came from: every candidate scored.
+    var textNear: [Double] = []
+    for (prefix, point) in zip(prefixes, prefixPoints) {
+        let start = DispatchTime.now()
+        _ = try search.search(SearchRequest(naturalLanguageQuery: prefix, near: point, limit: 20))
+        textNear.append(milliseconds(start))
+    }
+    print(summary("text prefix near    ", textNear))
     var near: [Double] = []
     for point in points.prefix(count) {
         let start = DispatchTime.now()
