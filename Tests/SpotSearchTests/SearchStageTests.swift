@@ -1,0 +1,65 @@
+import Foundation
+import SpotIndex
+import Spots
+import Testing
+
+@testable import SpotSearch
+
+/// Each stage of a search on its own: parsing, name matching, scoring, the bounded list.
+@Suite("Search stages")
+struct SearchStageTests {
+    @Test("the parser takes the longest category phrase first and leaves the rest as name terms")
+    func parser() {
+        let parser = QueryParser(categoryWords: ["coffee shop": [.cafe], "coffee": [.cafe], "bar": [.nightlife]])
+        let query = parser.parse("Coffee Shop near the BAR")
+        #expect(query.phrases.map(\.words) == [["coffee", "shop"], ["bar"]])
+        #expect(query.terms == ["near", "the"])
+        #expect(query.nameTerms == ["near", "the"])
+        #expect(parser.parse("coffee").nameTerms == ["coffee"], "a phrase alone is matched against names too")
+        #expect(parser.parse("").nameTerms.isEmpty)
+    }
+
+    @Test("a name matches exactly, by its beginning, by its words, or not at all")
+    func nameMatch() {
+        #expect(NameMatch.level(of: "Café Kiasma", terms: ["cafe", "kiasma"]) == .exact)
+        #expect(NameMatch.level(of: "Café Kiasma", terms: ["cafe", "kia"]) == .prefix)
+        #expect(NameMatch.level(of: "Café Kiasma", terms: ["kiasma", "cafe"]) == .words)
+        #expect(NameMatch.level(of: "Café Kiasma", terms: ["kiasma", "bar"]) == nil)
+        #expect(NameMatch.level(of: "姫路城", terms: ["路城"]) == .words, "a CJK substring is a word match")
+        #expect(NameMatch.level(of: "姫路城", terms: ["姫路"]) == .prefix)
+        var spot = Spot(
+            ref: OSMRef(.node, 1), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "amenity",
+            kind: "cafe", category: .cafe, name: "Kahvila Kiasma", names: ["sv": "Kiasma"])
+        spot.otherNames["alt_name"] = "Kiasma"
+        #expect(NameMatch.best(in: spot, terms: ["kiasma"])! == (.exact, "name:sv"), "name:xx before alt_name")
+        #expect(NameMatch.best(in: spot, terms: ["kahvila"])! == (.prefix, "name"))
+    }
+
+    @Test("the score is the quality without a place, and decays by e over the scale with one")
+    func scoring() {
+        let place = Coordinate(latitudeE7: 0, longitudeE7: 0)
+        #expect(Scoring(origin: nil, scale: 2000).score(quality: 7, distance: 0) == 7)
+        let scoring = Scoring(origin: place, scale: 2000)
+        #expect(scoring.score(quality: 0, distance: 0) == 1)
+        #expect(abs(scoring.score(quality: 10, distance: 2000) - 2 / M_E) < 1e-12)
+    }
+
+    @Test("the bounded list keeps the best in order and refuses what cannot enter")
+    func topResults() {
+        var top = TopResults<Int>(limit: 3)
+        for (spot, key) in [5, 1, 4, 1, 3, 9, 2].enumerated() { top.offer(key, spot: spot) }
+        #expect(top.entries.map(\.key) == [1, 1, 2])
+        #expect(top.entries.map(\.spot) == [1, 3, 6], "ties keep the first offered")
+        #expect(top.worst == 2 && top.isFull)
+    }
+
+    @Test("a key bound orders as the keys it bounds; a kept key precedes only worse bounds")
+    func bounds() {
+        let key = RankKey(
+            sort: .relevance, level: .prefix, field: .primary, score: 3, distance: 0, ref: OSMRef(.node, 9))
+        #expect(key.precedes(KeyBound(level: .prefix, field: .primary, score: 2)))
+        #expect(!key.precedes(KeyBound(level: .prefix, field: .primary, score: 3)), "an equal bound may tie")
+        #expect(key.precedes(KeyBound(level: .words, field: .primary, score: 10)))
+        #expect(!key.precedes(KeyBound(level: .exact, field: .other, score: 0)))
+    }
+}
