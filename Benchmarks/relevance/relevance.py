@@ -463,6 +463,13 @@ def summary(rows):
     }
 
 
+def in_language(rows, family, code):
+    """The rows of a words or dishes family in a language; code "local" is every language but
+    English, the control."""
+    chosen = (lambda language: language != ENGLISH) if code == "local" else (lambda language: language == code)
+    return [r for r in rows if r["family"] == family and chosen(r["language"])]
+
+
 def figure(value, width):
     """A score with three decimals, or a dash, right-aligned."""
     return f"{value:{width}.3f}" if value is not None else f"{'-':>{width}}"
@@ -479,14 +486,14 @@ def print_tables(rows, extracts):
     print(f"\n{'family':<10} {'measure':<42} {'queries':>7} {'skipped':>7} {'score':>6} {'precision':>9}")
     for family in FAMILIES:
         print(table_row(f"{family:<10} {MEASURES[family]:<42}", summary([r for r in rows if r["family"] == family])))
-    print("\nwords and dishes by language (queries, recall / precision; English is the control):")
+    print("\nwords and dishes by language (queries, recall / precision; local: all but English, the control):")
     languages = sorted({r["language"] for r in rows if r["language"]}, key=lambda code: (code == ENGLISH, code))
-    for language in languages:
+    for language in ["local"] + languages:
         cells = []
         for family in SET_FAMILIES:
-            s = summary([r for r in rows if r["family"] == family and r["language"] == language])
+            s = summary(in_language(rows, family, language))
             cells.append(f"{family} {s['queries']:>3} {figure(s['score'], 6)} / {figure(s['precision'], 5)}")
-        print(f"  {language:<4} " + "   ".join(cells))
+        print(f"  {language:<6} " + "   ".join(cells))
     print(f"\n{'extract':<24} {'family':<10} {'queries':>7} {'skipped':>7} {'score':>6} {'precision':>9}")
     for stem in extracts:
         for family in FAMILIES:
@@ -504,10 +511,8 @@ def scores_json(rows, extracts, spots, options):
         return {f: summary([r for r in selected if r["family"] == f]) for f in FAMILIES}
 
     def by_language(family):
-        languages = sorted({r["language"] for r in rows if r["family"] == family})
-        return {
-            code: summary([r for r in rows if r["family"] == family and r["language"] == code]) for code in languages
-        }
+        languages = ["local"] + sorted({r["language"] for r in rows if r["family"] == family})
+        return {code: summary(in_language(rows, family, code)) for code in languages}
 
     return {
         "spots": str(spots),
