@@ -434,12 +434,12 @@ def judge_extract(path, known, options, spots, work, lexicon):
             q.skip = "not in the index"
     write_ndjson(work / f"{stem}.queries.ndjson", [q.judged() for q in queries])
     asked = [q for q in queries if q.skip is None]
-    answers = dict(zip(map(id, asked), search(spots, work / f"{stem}.spots", asked, work, stem)))
+    answers = iter(search(spots, work / f"{stem}.spots", asked, work, stem))
     rows = []
     for q in queries:
         row = {"extract": stem, "family": q.family, "language": q.language, "query": q.text, "skipped": q.skip}
         if q.skip is None:
-            results = answers[id(q)]
+            results = next(answers)
             row |= score(q, results, found_as)
             row["first"] = [f"{result_ref(r)} {r.get('name')}" for r in results[:5]]
         rows.append(row)
