@@ -21,12 +21,17 @@ enum CandidateRuns {
     static func gather(for query: ParsedQuery, in index: SpotIndexReader) throws -> [CandidateRun] {
         let terms = query.nameTerms
         guard let first = terms.first else { return [] }
+        // With category phrases beside the terms, a name may hold the whole query, phrases too:
+        // the first term's place in it bounds nothing, so every run may hold an exact match.
+        let wholeQueryCounts = !query.phrases.isEmpty && !query.terms.isEmpty
         var lists: [KeyBound: [RankList]] = [:]
         let tokens = try index.tokens(withPrefix: Array(first.utf8))
         for token in tokens {
             let isTerm = try token == tokens.lowerBound && index.token(token).elementsEqual(first.utf8)
             for group in try index.postingGroups(ofToken: token) {
-                let level = bestLevel(place: group.key.place, tokenIsTerm: isTerm, termCount: terms.count)
+                let level =
+                    wholeQueryCounts
+                    ? .exact : bestLevel(place: group.key.place, tokenIsTerm: isTerm, termCount: query.words.count)
                 lists[KeyBound(level: level, field: group.key.field, score: group.key.score), default: []]
                     .append(group.ranks)
             }

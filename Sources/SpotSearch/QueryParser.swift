@@ -2,6 +2,8 @@ import Spots
 
 /// A query cut into category phrases and the words left to match names.
 struct ParsedQuery {
+    /// Every folded word, in order: what a name that matches the whole query holds.
+    var words: [String] = []
     /// Phrases that name categories, with their folded words.
     var phrases: [(categories: Set<Category>, words: [String])] = []
     /// The other words.
@@ -29,7 +31,7 @@ struct QueryParser {
     /// Splits the folded words of `text` into category phrases (longest first) and name terms.
     func parse(_ text: String) -> ParsedQuery {
         let words = SearchText.words(text)
-        var query = ParsedQuery()
+        var query = ParsedQuery(words: words)
         var position = 0
         while position < words.count {
             let phrase = stride(from: min(longestPhrase, words.count - position), through: 1, by: -1).lazy

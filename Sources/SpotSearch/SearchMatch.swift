@@ -8,7 +8,7 @@ public enum MatchLevel: Int, Comparable, Sendable, CaseIterable {
     case prefix
     /// Every query word starts a word of one name.
     case words
-    /// The spot is of a category the query names.
+    /// The spot is of a category the query names, and its names hold the query's other words.
     case category
 
     /// The name `--explain` gives the level.

@@ -65,15 +65,15 @@ extension SpotSearch {
     func rankedByText(
         _ query: ParsedQuery, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter
     ) throws -> [RankedSpot] {
-        let terms = query.nameTerms
+        let words = query.words
         let scoring = Scoring(origin: origin, scale: request.distanceScale)
         let stopsEarly = origin == nil && request.sort == .relevance
         var best = TopResults<RankKey>(limit: request.limit)
         var seen = SpotBits(count: index.count)
         for run in try CandidateRuns.gather(for: query, in: index) {
             if stopsEarly, let worst = best.worst, worst.precedes(run.bound) { break }
-            // Spots of a run of one name term have the run's key but for their reference.
-            let keyIsBound = !run.isCategory && terms.count == 1
+            // Spots of a run of a one-word query have the run's key but for their reference.
+            let keyIsBound = !run.isCategory && words.count == 1
             var ranks = try RankMerge(run.lists)
             while let rank = try ranks.next() {
                 let spot = try index.spot(atRank: rank)
@@ -91,9 +91,13 @@ extension SpotSearch {
                     let quality = try index.quality(at: spot).score
                     if run.isCategory {
                         match = (.category, .primary, quality)
-                    } else {
-                        guard let named = NameMatch.best(in: try index.spot(at: spot), terms: terms) else { continue }
+                    } else if let named = NameMatch.best(in: try index.spot(at: spot), terms: words) {
                         match = (named.level, NameField(ofKey: named.key), quality)
+                    } else if !query.phrases.isEmpty {
+                        // The names hold the terms, the kind meets the phrases.
+                        match = (.category, .primary, quality)
+                    } else {
+                        continue
                     }
                 }
                 let key = RankKey(
@@ -107,19 +111,19 @@ extension SpotSearch {
         return try best.entries.map { entry in
             RankedSpot(
                 spot: entry.spot, distance: origin == nil ? nil : entry.key.distance,
-                match: request.explain ? try explanation(of: entry.spot, key: entry.key, terms: terms) : nil)
+                match: request.explain ? try explanation(of: entry.spot, key: entry.key, words: words) : nil)
         }
     }
 
     /// Why spot `spot`, ranked at `key`, came back: its level and score, and the name key (or
-    /// for a category match the selecting tag) that matched.
-    private func explanation(of spot: Int, key: RankKey, terms: [String]) throws -> SearchMatch {
+    /// for a category match the selecting tag) that matched the query's `words`.
+    private func explanation(of spot: Int, key: RankKey, words: [String]) throws -> SearchMatch {
         let field: String
         if key.level == .category {
             let kind = try index.kind(at: spot)
             field = kind.key + "=" + kind.value
         } else {
-            field = NameMatch.best(in: try index.spot(at: spot), terms: terms)?.key ?? "name"
+            field = NameMatch.best(in: try index.spot(at: spot), terms: words)?.key ?? "name"
         }
         return SearchMatch(level: key.level, field: field, score: key.score)
     }
