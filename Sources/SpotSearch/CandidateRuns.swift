@@ -15,42 +15,43 @@ struct CandidateRun {
 /// The second stage of a text search: the runs of candidates for a query, best bound first. A
 /// spot may come in several runs; its first is its best.
 enum CandidateRuns {
-    /// The runs for `query`: the postings of the tokens that the first name term starts, grouped
-    /// by bound; and for a query of category phrases alone, the lists of the first phrase's
-    /// kinds, as category matches.
+    /// The runs for `query`: the postings of the tokens that the query's first word starts,
+    /// grouped by the bound their place in the name gives; when that word names a category and
+    /// terms follow, the postings of the first term too, bounded as category matches (a spot of
+    /// the category whose names hold the terms but not the word); and for a query of category
+    /// phrases alone, the lists of the first phrase's kinds, as category matches.
     static func gather(for query: ParsedQuery, in index: SpotIndexReader) throws -> [CandidateRun] {
-        let terms = query.nameTerms
-        guard let first = terms.first else { return [] }
-        // With category phrases beside the terms, a name may hold the whole query, phrases too:
-        // the first term's place in it bounds nothing, so every run may hold an exact match.
-        let wholeQueryCounts = !query.phrases.isEmpty && !query.terms.isEmpty
+        guard let first = query.words.first else { return [] }
+        let category = KeyBound(level: .category, field: .primary, score: PlaceQuality.maximumScore)
         var lists: [KeyBound: [RankList]] = [:]
         let tokens = try index.tokens(withPrefix: Array(first.utf8))
         for token in tokens {
-            let isTerm = try token == tokens.lowerBound && index.token(token).elementsEqual(first.utf8)
+            let isWord = try token == tokens.lowerBound && index.token(token).elementsEqual(first.utf8)
             for group in try index.postingGroups(ofToken: token) {
-                let level =
-                    wholeQueryCounts
-                    ? .exact : bestLevel(place: group.key.place, tokenIsTerm: isTerm, termCount: query.words.count)
+                let level = bestLevel(place: group.key.place, tokenIsTerm: isWord, termCount: query.words.count)
                 lists[KeyBound(level: level, field: group.key.field, score: group.key.score), default: []]
                     .append(group.ranks)
             }
         }
         var runs = lists.map { CandidateRun(bound: $0.key, lists: $0.value, isCategory: false) }
+        if query.startsWithPhrase, let term = query.terms.first {
+            let groups = try index.tokens(withPrefix: Array(term.utf8)).flatMap { try index.postingGroups(ofToken: $0) }
+            runs.append(CandidateRun(bound: category, lists: groups.map(\.ranks), isCategory: false))
+        }
         if query.terms.isEmpty, let phrase = query.phrases.first {
             let kinds = try index.kinds.indices.filter {
                 index.kinds[$0].category.map(phrase.categories.contains) ?? false
             }
             .map { try index.kindList(ofKind: $0) }
-            let bound = KeyBound(level: .category, field: .primary, score: PlaceQuality.maximumScore)
-            runs.append(CandidateRun(bound: bound, lists: kinds, isCategory: true))
+            runs.append(CandidateRun(bound: category, lists: kinds, isCategory: true))
         }
         return runs.sorted { $0.bound < $1.bound }
     }
 
     /// The best level a spot can reach whose name has a token, standing at `place`, that the
-    /// first of `termCount` terms starts (`tokenIsTerm` when it equals it). With one term it is
-    /// the level itself (`NameMatch` agrees); with more, the names decide, at this level or below.
+    /// first of `termCount` query words starts (`tokenIsTerm` when it equals it). With one word
+    /// it is the level itself (`NameMatch` agrees); with more, the names decide, at this level or
+    /// below.
     static func bestLevel(place: TokenPlace, tokenIsTerm: Bool, termCount: Int) -> MatchLevel {
         switch place {
         case .inName: .words

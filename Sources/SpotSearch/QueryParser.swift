@@ -8,10 +8,8 @@ struct ParsedQuery {
     var phrases: [(categories: Set<Category>, words: [String])] = []
     /// The other words.
     var terms: [String] = []
-
-    /// The words that names are matched against: the terms, or, for a query of category phrases
-    /// alone, the first phrase's words (a place may be named for its category).
-    var nameTerms: [String] { terms.isEmpty ? phrases.first?.words ?? [] : terms }
+    /// Whether the first word belongs to a category phrase.
+    var startsWithPhrase = false
 }
 
 /// The first stage of a search: folds the query's words (`SearchText`) and finds among them the
@@ -39,6 +37,7 @@ struct QueryParser {
                 .first { self.categoryWords[$0.joined(separator: " ")] != nil }
             if let phrase, let categories = categoryWords[phrase.joined(separator: " ")] {
                 query.phrases.append((Set(categories), phrase))
+                if position == 0 { query.startsWithPhrase = true }
                 position += phrase.count
             } else {
                 query.terms.append(words[position])

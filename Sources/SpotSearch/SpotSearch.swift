@@ -43,7 +43,7 @@ public final class SpotSearch: @unchecked Sendable {
         let query = parser.parse(request.naturalLanguageQuery ?? "")
         let filter = try CandidateFilter(query: query, request: request, search: self)
         let origin = request.near ?? request.region?.center
-        if query.nameTerms.isEmpty {
+        if query.words.isEmpty {
             if let origin {
                 return try nearest(
                     to: origin, within: request.radius ?? .infinity, region: request.region, limit: request.limit,

@@ -2,8 +2,8 @@ import SpotIndex
 import Spots
 
 /// What every candidate of a request must pass, whatever gathered it: the category filter, the
-/// name terms after the first (each must start a token of the spot's names), and each category
-/// phrase (met by the spot's kind or by its names holding the phrase).
+/// name terms but one that the query starts with (each must start a token of the spot's names),
+/// and each category phrase (met by the spot's kind or by its names holding the phrase).
 struct CandidateFilter {
     /// One flag per kind number: whether the request's category filter allows it.
     let allowedKinds: [Bool]
@@ -14,7 +14,9 @@ struct CandidateFilter {
     init(query: ParsedQuery, request: SearchRequest, search: SpotSearch) throws {
         let index = search.index
         allowedKinds = index.kinds.map { request.pointOfInterestFilter?.allows($0.category) ?? true }
-        laterTerms = try query.terms.dropFirst().map { try Self.spots(holding: [$0], in: index) }
+        // Candidates come from the postings of the query's first word: the terms it is not.
+        let unchecked = query.startsWithPhrase ? query.terms[...] : query.terms.dropFirst()
+        laterTerms = try unchecked.map { try Self.spots(holding: [$0], in: index) }
         phrases = query.phrases.map { phrase in
             (
                 kinds: index.kinds.map { $0.category.map(phrase.categories.contains) ?? false },
@@ -30,6 +32,12 @@ struct CandidateFilter {
             guard try phrase.names.value().contains(spot) else { return false }
         }
         return true
+    }
+
+    /// Whether the names of spot `spot` hold every category phrase's words (so that they may hold
+    /// the whole query); false means the spot meets some phrase by its kind alone.
+    func namesHoldEveryPhrase(_ spot: Int) throws -> Bool {
+        try phrases.allSatisfy { try $0.names.value().contains(spot) }
     }
 
     /// Whether spot `spot` passes, its kind read from the index.
@@ -91,7 +99,9 @@ extension SpotSearch {
                     let quality = try index.quality(at: spot).score
                     if run.isCategory {
                         match = (.category, .primary, quality)
-                    } else if let named = NameMatch.best(in: try index.spot(at: spot), terms: words) {
+                    } else if try filter.namesHoldEveryPhrase(spot),
+                        let named = NameMatch.best(in: try index.spot(at: spot), terms: words)
+                    {
                         match = (named.level, NameField(ofKey: named.key), quality)
                     } else if !query.phrases.isEmpty {
                         // The names hold the terms, the kind meets the phrases.

@@ -14,9 +14,9 @@ struct SearchStageTests {
         let query = parser.parse("Coffee Shop near the BAR")
         #expect(query.phrases.map(\.words) == [["coffee", "shop"], ["bar"]])
         #expect(query.terms == ["near", "the"])
-        #expect(query.nameTerms == ["near", "the"])
-        #expect(parser.parse("coffee").nameTerms == ["coffee"], "a phrase alone is matched against names too")
-        #expect(parser.parse("").nameTerms.isEmpty)
+        #expect(query.words == ["coffee", "shop", "near", "the", "bar"] && query.startsWithPhrase)
+        #expect(!parser.parse("the bar").startsWithPhrase)
+        #expect(parser.parse("").words.isEmpty)
     }
 
     @Test("a name matches exactly, by its beginning, by its words, or not at all")
