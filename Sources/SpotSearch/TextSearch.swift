@@ -72,8 +72,6 @@ extension SpotSearch {
         var seen = SpotBits(count: index.count)
         for run in try CandidateRuns.gather(for: query, in: index) {
             if stopsEarly, let worst = best.worst, worst.precedes(run.bound) { break }
-            // Spots of a run of one name term have the run's key but for their reference.
-            let keyIsBound = !run.isCategory && terms.count == 1
             var ranks = try RankMerge(run.lists)
             while let rank = try ranks.next() {
                 let spot = try index.spot(atRank: rank)
@@ -85,14 +83,19 @@ extension SpotSearch {
                 let distance = origin.map { coordinate.distance(to: $0) }
                 if let distance, let radius = request.radius, distance > radius { continue }
                 let match: (level: MatchLevel, field: NameField, quality: Int)
-                if keyIsBound {
+                if run.keyIsBound {
+                    // The run's key but for the reference.
                     match = (run.bound.level, run.bound.field, run.bound.score)
                 } else {
                     let quality = try index.quality(at: spot).score
                     if run.isCategory {
                         match = (.category, .primary, quality)
                     } else {
-                        guard let named = NameMatch.best(in: try index.spot(at: spot), terms: terms) else { continue }
+                        guard let named = NameMatch.best(in: try index.spot(at: spot), terms: terms) else {
+                            // No one name holds every term; the spot may still match by its kind.
+                            seen.remove(spot)
+                            continue
+                        }
                         match = (named.level, NameField(ofKey: named.key), quality)
                     }
                 }
@@ -100,7 +103,7 @@ extension SpotSearch {
                     sort: request.sort, level: match.level, field: match.field,
                     score: scoring.score(quality: match.quality, distance: distance ?? 0), distance: distance ?? 0,
                     ref: try index.ref(at: spot))
-                if stopsEarly && keyIsBound, let worst = best.worst, !(key < worst) { break }
+                if stopsEarly && run.keyIsBound, let worst = best.worst, !(key < worst) { break }
                 best.offer(key, spot: spot)
             }
         }
@@ -156,5 +159,10 @@ struct SpotBits {
         guard words[spot >> 6] & bit == 0 else { return false }
         words[spot >> 6] |= bit
         return true
+    }
+
+    /// Removes `spot`.
+    mutating func remove(_ spot: Int) {
+        words[spot >> 6] &= ~(1 << UInt64(spot & 63))
     }
 }
