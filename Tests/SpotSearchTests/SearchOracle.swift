@@ -137,8 +137,12 @@ func mismatches(_ search: SpotSearch, _ spots: [Spot], _ requests: [SearchReques
     for request in requests {
         let got = try search.search(request).map { ($0.spot.ref, $0.distance) }
         let want = oracle.answer(request)
-        if got.map(\.0) != want.map(\.ref) || zip(got, want).contains(where: { $0.1 != $1.distance }) {
-            failures.append("\(request): got \(got.prefix(5).map(\.0)) want \(want.prefix(5).map(\.ref))")
+        let differ = zip(got, want).enumerated().first { $1.0.0 != $1.1.ref || $1.0.1 != $1.1.distance }?.offset
+        if got.count != want.count || differ != nil {
+            let at = differ ?? min(got.count, want.count)
+            failures.append(
+                "\(request): \(got.count) results for \(want.count), from \(at) got \(got[at...].prefix(3).map(\.0)) "
+                    + "want \(want[at...].prefix(3).map(\.ref))")
         }
         if failures.count >= 5 { break }
     }

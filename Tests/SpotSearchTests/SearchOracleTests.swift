@@ -127,7 +127,8 @@ struct SearchOracleTests {
                 "hotel kamp": [.hotel],
             ])
         let requests = randomRequests(2000, around: spots, names: spots.flatMap(\.allNames), using: &random)
-        #expect(try mismatches(search, spots, requests).isEmpty)
+        let failures = try mismatches(search, spots, requests)
+        #expect(failures.isEmpty, "\(failures)")
     }
 
     @Test("hand-picked corners: the poles, the antimeridian, empty results, limit 0, an empty index")
