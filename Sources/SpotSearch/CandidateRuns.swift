@@ -10,6 +10,9 @@ struct CandidateRun {
     var lists: [RankList]
     /// Whether the spots come from kind lists (a category match) rather than name postings.
     let isCategory: Bool
+    /// Whether each spot's level, name field and quality are the bound's: otherwise its names
+    /// (or its kind) decide.
+    let keyIsBound: Bool
 }
 
 /// The second stage of a text search: the runs of candidates for a query, best bound first. A
@@ -23,29 +26,45 @@ enum CandidateRuns {
     static func gather(for query: ParsedQuery, in index: SpotIndexReader) throws -> [CandidateRun] {
         guard let first = query.words.first else { return [] }
         let category = KeyBound(level: .category, field: .primary, score: PlaceQuality.maximumScore)
-        var lists: [KeyBound: [RankList]] = [:]
+        // By whether the bound is the spots' key, then by bound.
+        var lists: [Bool: [KeyBound: [RankList]]] = [:]
         let tokens = try index.tokens(withPrefix: Array(first.utf8))
         for token in tokens {
             let isWord = try token == tokens.lowerBound && index.token(token).elementsEqual(first.utf8)
             for group in try index.postingGroups(ofToken: token) {
-                let level = bestLevel(place: group.key.place, tokenIsTerm: isWord, termCount: query.words.count)
-                lists[KeyBound(level: level, field: group.key.field, score: group.key.score), default: []]
-                    .append(group.ranks)
+                let (bound, isKey) = bound(of: group.key, tokenIsTerm: isWord, termCount: query.words.count)
+                lists[isKey, default: [:]][bound, default: []].append(group.ranks)
             }
         }
-        var runs = lists.map { CandidateRun(bound: $0.key, lists: $0.value, isCategory: false) }
+        var runs = lists.flatMap { isKey, runs in
+            runs.map { CandidateRun(bound: $0.key, lists: $0.value, isCategory: false, keyIsBound: isKey) }
+        }
         if query.startsWithPhrase, let term = query.terms.first {
             let groups = try index.tokens(withPrefix: Array(term.utf8)).flatMap { try index.postingGroups(ofToken: $0) }
-            runs.append(CandidateRun(bound: category, lists: groups.map(\.ranks), isCategory: false))
+            runs.append(CandidateRun(bound: category, lists: groups.map(\.ranks), isCategory: false, keyIsBound: false))
         }
         if query.terms.isEmpty, let phrase = query.phrases.first {
             let kinds = try index.kinds.indices.filter {
                 index.kinds[$0].category.map(phrase.categories.contains) ?? false
             }
             .map { try index.kindList(ofKind: $0) }
-            runs.append(CandidateRun(bound: category, lists: kinds, isCategory: true))
+            runs.append(CandidateRun(bound: category, lists: kinds, isCategory: true, keyIsBound: false))
         }
         return runs.sorted { $0.bound < $1.bound }
+    }
+
+    /// The best key a spot of a posting group of key `key` can have, and whether it is the spot's
+    /// key. The group's place gives the level (`bestLevel`) and its field the name field; but a
+    /// group holds each spot at its best place, so where a later place gives the same level, a
+    /// spot grouped by another name may match as well in `name` or `name:xx` at that later place:
+    /// then the bound is `name`'s and the names decide. With more than one term they always do.
+    static func bound(of key: PostingGroup.Key, tokenIsTerm: Bool, termCount: Int) -> (bound: KeyBound, isKey: Bool) {
+        let level = bestLevel(place: key.place, tokenIsTerm: tokenIsTerm, termCount: termCount)
+        let levelRecurs = TokenPlace.allCases.contains {
+            $0 > key.place && bestLevel(place: $0, tokenIsTerm: tokenIsTerm, termCount: termCount) == level
+        }
+        let field = levelRecurs ? NameField.primary : key.field
+        return (KeyBound(level: level, field: field, score: key.score), termCount == 1 && field == key.field)
     }
 
     /// The best level a spot can reach whose name has a token, standing at `place`, that the

@@ -80,8 +80,6 @@ extension SpotSearch {
         var seen = SpotBits(count: index.count)
         for run in try CandidateRuns.gather(for: query, in: index) {
             if stopsEarly, let worst = best.worst, worst.precedes(run.bound) { break }
-            // Spots of a run of a one-word query have the run's key but for their reference.
-            let keyIsBound = !run.isCategory && words.count == 1
             var ranks = try RankMerge(run.lists)
             while let rank = try ranks.next() {
                 let spot = try index.spot(atRank: rank)
@@ -93,7 +91,8 @@ extension SpotSearch {
                 let distance = origin.map { coordinate.distance(to: $0) }
                 if let distance, let radius = request.radius, distance > radius { continue }
                 let match: (level: MatchLevel, field: NameField, quality: Int)
-                if keyIsBound {
+                if run.keyIsBound {
+                    // The run's key but for the reference.
                     match = (run.bound.level, run.bound.field, run.bound.score)
                 } else {
                     let quality = try index.quality(at: spot).score
@@ -114,7 +113,7 @@ extension SpotSearch {
                     sort: request.sort, level: match.level, field: match.field,
                     score: scoring.score(quality: match.quality, distance: distance ?? 0), distance: distance ?? 0,
                     ref: try index.ref(at: spot))
-                if stopsEarly && keyIsBound, let worst = best.worst, !(key < worst) { break }
+                if stopsEarly && run.keyIsBound, let worst = best.worst, !(key < worst) { break }
                 best.offer(key, spot: spot)
             }
         }

@@ -1,10 +1,11 @@
 import Foundation
 import SpotExport
 import SpotIndex
-import SpotSearch
 import SpotTestSupport
 import Spots
 import Testing
+
+@testable import SpotSearch
 
 @Suite("Search results and batch answers")
 struct SearchFormatTests {
@@ -57,12 +58,17 @@ struct SearchFormatTests {
     func batch() throws {
         let index = try openIndex(of: [NDJSONTests.full, NDJSONTests.bare])
         let full = try #require(try (0..<index.count).first { try index.ref(at: $0) == NDJSONTests.full.ref })
-        let ranked: [(spot: Int, distance: Double?)] = [(full, nil), (full, 3)]
+        let match = SearchMatch(level: .prefix, field: "name:fi", score: 1.5)
+        let ranked = [
+            RankedSpot(spot: full, distance: nil, match: nil), RankedSpot(spot: full, distance: 3, match: nil),
+            RankedSpot(spot: full, distance: 3, match: match),
+        ]
         let answer = utf8Text(try BatchAnswer.results(ranked, of: index))
         let brief =
             #"{"osm_type":"way","osm_id":123456789012,"lat":60.1699000,"lon":-24.9384000,"#
             + #""category":"evCharger","name":"Lataus \"A\"","distance_m":"#
-        #expect(answer == "{\"results\":[" + brief + "null}," + brief + "3.0}]}")
+        let why = #","match":{"level":"prefix","field":"name:fi","score":1.5000}"#
+        #expect(answer == "{\"results\":[" + brief + "null}," + brief + "3.0}," + brief + "3.0" + why + "}]}")
         #expect(utf8Text(try BatchAnswer.results([ClusterItem](), of: index)) == "{\"results\":[]}")
         #expect(utf8Text(BatchAnswer.error("unknown key \"x\"\n")) == #"{"error":"unknown key \"x\"\n"}"#)
     }

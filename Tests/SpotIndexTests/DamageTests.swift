@@ -127,6 +127,7 @@ struct DamageTests {
         }
         for position in 0..<reader.count {
             _ = attempt("spot \(position)") { try reader.spot(at: position) }
+            _ = attempt("quality \(position)") { try reader.quality(at: position) }
             _ = attempt("ref \(position)") { try reader.ref(at: position) }
             _ = attempt("coordinate \(position)") { try reader.coordinate(at: position) }
             _ = attempt("kind \(position)") { try reader.kind(at: position) }
@@ -161,11 +162,12 @@ struct DamageTests {
                 #expect(ranks.allSatisfy { (0..<reader.count).contains($0) }, sourceLocation: sourceLocation)
             }
         }
+        // Every group of every token, each list read to its end: keys ascending.
         for token in 0..<reader.tokenCount {
-            if let lists = attempt("postings \(token)", { try reader.postingLists(ofToken: token) }) {
-                drain(lists.startingName, "postings \(token)")
-                drain(lists.others, "postings \(token)")
-            }
+            _ = attempt("token \(token)") { try reader.token(token) }
+            guard let groups = attempt("postings \(token)", { try reader.postingGroups(ofToken: token) }) else { continue }
+            #expect(zip(groups, groups.dropFirst()).allSatisfy { $0.key < $1.key }, sourceLocation: sourceLocation)
+            for group in groups { drain(group.ranks, "postings \(token)") }
         }
         for kind in reader.kinds.indices {
             if let list = attempt("kind list \(kind)", { try reader.kindList(ofKind: kind) }) {
@@ -177,11 +179,6 @@ struct DamageTests {
                 continue
             }
             #expect(range.lowerBound >= 0 && range.upperBound <= reader.tokenCount, sourceLocation: sourceLocation)
-            _ = attempt("postings of prefix \(prefix)") {
-                try reader.forEachPosting(ofTokens: range) { spot, _ in
-                    #expect((0..<reader.count).contains(spot), sourceLocation: sourceLocation)
-                }
-            }
         }
         for (level, boxes) in reader.tree.levelCounts.enumerated() {
             for index in 0..<boxes { _ = reader.tree.box(level: level, node: index) }
@@ -258,7 +255,7 @@ struct DamageTests {
 
     @Test(
         "another format version is corrupt, even with a matching header checksum",
-        arguments: [0, 1, 3, UInt32.max] as [UInt32])
+        arguments: [0, 1, 2, 4, UInt32.max] as [UInt32])
     func wrongVersion(version: UInt32) throws {
         var bytes = Self.small
         bytes.store(version, at: 8)
@@ -268,19 +265,19 @@ struct DamageTests {
         #expect(error?.message.contains("version") == true)
     }
 
-    @Test("a version 1 file is refused, the message naming both versions")
-    func versionOne() throws {
-        let expected = "format version 1; this reader knows version 2"
+    @Test("a version 1 or 2 file is refused, the message naming both versions", arguments: [1, 2] as [UInt32])
+    func olderVersion(version: UInt32) throws {
+        let expected = "format version \(version); this reader knows version 3"
         var bytes = Self.small
-        bytes.store(UInt32(1), at: 8)
+        bytes.store(version, at: 8)
         bytes.resealHeader()
         let error = try openingError(bytes)
         #expect(error?.kind == .corrupt)
         #expect(error?.section == "header")
         #expect(error?.message == expected)
-        // The same sections in a container assembled as version 1, and as version 2.
+        // The same sections in a container assembled as the older version, and as version 3.
         let sections = RawIndex(Self.small).sectionContents
-        #expect(try openingError(RawIndex.assemble(sections, version: 1))?.message == expected)
+        #expect(try openingError(RawIndex.assemble(sections, version: version))?.message == expected)
         #expect(try openingError(RawIndex.assemble(sections)) == nil)
     }
 
@@ -314,7 +311,7 @@ struct DamageTests {
     @Test("a flipped header or section-table byte fails the header checksum")
     func headerChecksum() throws {
         let tableEnd = 32 + Self.small.rawSections.count * 32
-        #expect(tableEnd == 32 + 13 * 32)
+        #expect(tableEnd == 32 + 14 * 32)
         for position in Array(0..<28) + Array(32..<tableEnd) {
             var bytes = Self.small
             bytes[position] ^= 0x01
@@ -378,6 +375,7 @@ struct DamageTests {
         "flipping bytes of any section, with its checksum recomputed, never crashes: open or each read fails with IndexError or succeeds",
         arguments: [
             "META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "WORD",
+            "QUAL",
         ])
     func resealedFlips(name: String) throws {
         var opened = 0
@@ -401,7 +399,7 @@ struct DamageTests {
                         if let error = result.openError {
                             #expect(error.kind == .corrupt)
                             #expect(
-                                !["META", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "WORD"].contains(name),
+                                !["META", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "WORD", "QUAL"].contains(name),
                                 "\(name) is only read on demand: \(error)")
                             continue
                         }
@@ -413,7 +411,7 @@ struct DamageTests {
             }
         }
         #expect(opened > 0)
-        if ["META", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "POST", "WORD"].contains(name) {
+        if ["META", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "POST", "WORD", "QUAL"].contains(name) {
             #expect(failedReads > 0, "some damage to \(name) must be caught when reading")
         }
     }

@@ -14,7 +14,7 @@ struct HostilePostingTests {
 
     /// `base` with POST encoded from the expected entries, changed by `change`.
     static func changed(blockSize: Int = 16, _ change: (inout [RawPostings.Entry]) -> Void) -> [UInt8] {
-        var entries = expected.postings.map { RawPostings.Entry(starting: $0.starting, others: $0.others) }
+        var entries = expected.postingEntries
         change(&entries)
         return RawIndex(base).replacing("POST", with: RawPostings(entries: entries, blockSize: blockSize).encoded)
     }
@@ -22,7 +22,7 @@ struct HostilePostingTests {
     /// `base` with POST's bytes replaced by `contents`.
     static func replaced(_ contents: [UInt8]) -> [UInt8] { RawIndex(base).replacing("POST", with: contents) }
 
-    /// Expects reading token `token`'s lists, and every posting of every token, to throw a corrupt IndexError naming POST.
+    /// Expects reading token `token`'s groups, and every posting of every token, to throw a corrupt IndexError naming POST.
     static func expectReadRefused(
         _ bytes: [UInt8], token: Int, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
@@ -42,20 +42,34 @@ struct HostilePostingTests {
         #expect(error?.section == "POST", comment, sourceLocation: sourceLocation)
     }
 
-    @Test("POST encoded as FORMAT.md prescribes reads back every token's lists")
+    /// Expects `reader` to give every token but `except` the groups the spots call for.
+    static func expectExpectedGroups(
+        _ reader: SpotIndexReader, except: Int? = nil, _ comment: Comment,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for token in 0..<Self.tokens where token != except {
+            let read = try reader.postingRanks(ofToken: token)
+            let want = Self.expected.postings[token]
+            #expect(read.map(\.key) == want.map(\.key), "\(comment), token \(token)", sourceLocation: sourceLocation)
+            #expect(
+                read.map(\.ranks) == want.map(\.ranks), "\(comment), token \(token)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The tokens with at least two groups.
+    static let tokensOfSeveralGroups = (0..<tokens).filter { expected.postings[$0].count >= 2 }
+
+    @Test("POST encoded as FORMAT.md prescribes reads back every token's groups")
     func base() throws {
         #expect(Self.tokens > 16, "more than one block")
+        #expect(Self.tokensOfSeveralGroups.count > 5, "tokens of several groups")
         try withTemporaryFile(Self.base) { path in
             let reader = try SpotIndexReader(path: path)
             #expect(reader.tokenCount == Self.tokens)
-            for token in 0..<Self.tokens {
-                let read = try reader.postingRanks(ofToken: token)
-                #expect(read.starting == Self.expected.postings[token].starting)
-                #expect(read.others == Self.expected.postings[token].others)
-            }
+            try Self.expectExpectedGroups(reader, "the base")
             #expect(
                 try reader.allPostings(ofTokens: 0..<Self.tokens).count
-                    == Self.expected.postings.map { $0.starting.count + $0.others.count }.reduce(0, +))
+                    == Self.expected.postings.joined().map(\.ranks.count).reduce(0, +))
         }
         #expect(try DamageTests.exercise(Self.base).failures == [])
     }
@@ -81,14 +95,17 @@ struct HostilePostingTests {
     }
 
     @Test(
-        "an entry whose stated list lengths run past the section throws IndexError on reading it or a later token of its block, reported in POST"
+        "an entry whose stated group count or group lengths run past the section throws IndexError on reading it or a later token of its block, reported in POST"
     )
     func lengthsPastSection() throws {
         for token in 0..<Self.tokens {
             for (label, change) in [
-                ("name-starting list", { (entry: inout RawPostings.Entry) in entry.startingLength = 0x0FFF_FFFF }),
-                ("other list", { (entry: inout RawPostings.Entry) in entry.othersLength = 0x0FFF_FFFF }),
-                ("both lists", { (entry: inout RawPostings.Entry) in entry.othersLength = Int(UInt32.max) }),
+                ("group count", { (entry: inout RawPostings.Entry) in entry.groupCount = 0x0FFF_FFFF }),
+                ("first group", { (entry: inout RawPostings.Entry) in entry.groups[0].length = 0x0FFF_FFFF }),
+                (
+                    "last group",
+                    { (entry: inout RawPostings.Entry) in entry.groups[entry.groups.count - 1].length = Int(UInt32.max) }
+                ),
             ] as [(String, (inout RawPostings.Entry) -> Void)] {
                 let bytes = Self.changed { change(&$0[token]) }
                 try Self.expectReadRefused(bytes, token: token, "token \(token), \(label)")
@@ -97,10 +114,40 @@ struct HostilePostingTests {
                 }
             }
         }
-        // The last entry just one byte too long.
+        // The last entry just one byte too long, or one group too many.
         let last = Self.tokens - 1
         try Self.expectReadRefused(
-            Self.changed { $0[last].othersLength += 1 }, token: last, "the last entry one byte long")
+            Self.changed { $0[last].groups[$0[last].groups.count - 1].length += 1 }, token: last,
+            "the last entry one byte long")
+        try Self.expectReadRefused(Self.changed { $0[last].groupCount += 1 }, token: last, "the last entry one group long")
+    }
+
+    @Test(
+        "group keys out of order, repeated or unknown throw IndexError on reading the token, reported in POST; the other tokens read as before"
+    )
+    func hostileKeys() throws {
+        // Unknown: a score shortfall over 10, a place past the third, a key past every place.
+        let unknownKeys = [11, 15, 16 + 11, 6 * 16, 6 * 16 + 10, 7 * 16, 1 << 20, Int(UInt32.max)]
+        var cases: [(token: Int, label: String, change: (inout RawPostings.Entry) -> Void)] = []
+        for token in Self.tokensOfSeveralGroups {
+            cases.append((token, "first two groups swapped", { $0.groups.swapAt(0, 1) }))
+            cases.append((token, "a key repeated", { $0.groups[1].key = $0.groups[0].key }))
+            cases.append((token, "the last group first", { $0.groups.insert($0.groups.removeLast(), at: 0) }))
+        }
+        for token in 0..<Self.tokens {
+            for key in unknownKeys {
+                cases.append((token, "first key \(key)", { $0.groups[0].key = key }))
+                cases.append((token, "last key \(key)", { $0.groups[$0.groups.count - 1].key = key }))
+            }
+        }
+        for (token, label, change) in cases {
+            let bytes = Self.changed { change(&$0[token]) }
+            try Self.expectReadRefused(bytes, token: token, "token \(token), \(label)")
+            try withTemporaryFile(bytes) { path in
+                try Self.expectExpectedGroups(try SpotIndexReader(path: path), except: token, "beside \(label)")
+            }
+        }
+        #expect(cases.count > Self.tokens * unknownKeys.count * 2)
     }
 
     @Test(
@@ -140,47 +187,37 @@ struct HostilePostingTests {
             for (label, list) in lists {
                 try Self.expectReadRefused(
                     Self.changed { entries in
-                        entries[token] = RawPostings.Entry(startingBytes: list, othersBytes: entries[token].others)
-                    }, token: token, "token \(token), name-starting list: \(label)")
+                        entries[token].groups[0] = RawPostings.Group(key: entries[token].groups[0].key, ranks: list)
+                    }, token: token, "token \(token), first group: \(label)")
                 try Self.expectReadRefused(
                     Self.changed { entries in
-                        entries[token] = RawPostings.Entry(startingBytes: entries[token].starting, othersBytes: list)
-                    }, token: token, "token \(token), other list: \(label)")
+                        let last = entries[token].groups.count - 1
+                        entries[token].groups[last] = RawPostings.Group(key: entries[token].groups[last].key, ranks: list)
+                    }, token: token, "token \(token), last group: \(label)")
             }
         }
     }
 
-    @Test("an entry's lists are skipped unread: damage inside them leaves the other tokens of its block readable")
+    @Test("an entry's groups are skipped unread: damage inside them leaves the other tokens of its block readable")
     func damageStaysInItsEntry() throws {
         for token in 0..<Self.tokens {
             let bytes = Self.changed {
-                $0[token] = RawPostings.Entry(startingBytes: rankList([Self.spots]), othersBytes: varint(7))
+                $0[token] = RawPostings.Entry(groups: [
+                    RawPostings.Group(key: 0, ranks: rankList([Self.spots])), RawPostings.Group(key: 1, ranks: varint(7)),
+                ])
             }
             try withTemporaryFile(bytes) { path in
-                let reader = try SpotIndexReader(path: path)
-                for other in 0..<Self.tokens where other != token {
-                    let read = try reader.postingRanks(ofToken: other)
-                    #expect(read.starting == Self.expected.postings[other].starting, "token \(other) beside \(token)")
-                    #expect(read.others == Self.expected.postings[other].others, "token \(other) beside \(token)")
-                }
+                try Self.expectExpectedGroups(try SpotIndexReader(path: path), except: token, "beside \(token)")
             }
         }
     }
 
-    @Test("blocks of any size read the same lists")
+    @Test("blocks of any size read the same groups")
     func blockSizes() throws {
         for blockSize in [1, 2, 7, 16, Self.tokens, Self.tokens + 1, Int(UInt32.max)] {
             let bytes = Self.changed(blockSize: blockSize) { _ in }
             try withTemporaryFile(bytes) { path in
-                let reader = try SpotIndexReader(path: path)
-                for token in 0..<Self.tokens {
-                    let read = try reader.postingRanks(ofToken: token)
-                    #expect(
-                        read.starting == Self.expected.postings[token].starting,
-                        "block size \(blockSize), token \(token)")
-                    #expect(
-                        read.others == Self.expected.postings[token].others, "block size \(blockSize), token \(token)")
-                }
+                try Self.expectExpectedGroups(try SpotIndexReader(path: path), "block size \(blockSize)")
             }
         }
     }

@@ -7,19 +7,15 @@ import Testing
 
 /// The text index: tokens, posting lists and prefix search.
 extension IndexStructureTests {
-    /// The spots whose tokens start with `query` (one folded word), each with whether such a token starts one of its names.
-    static func search(_ reader: SpotIndexReader, _ query: String) throws -> [OSMRef: Bool] {
+    /// The spots whose tokens start with `query` (one folded word), each with the best (lowest)
+    /// group key among those tokens.
+    static func search(_ reader: SpotIndexReader, _ query: String) throws -> [OSMRef: PostingGroup.Key] {
         let words = SearchText.words(query)
         precondition(words.count == 1, "one word: \(query)")
-        var found: [OSMRef: Bool] = [:]
-        for token in try reader.tokens(withPrefix: Array(words[0].utf8)) {
-            let lists = try reader.postingRanks(ofToken: token)
-            for (ranks, startsName) in [(lists.starting, true), (lists.others, false)] {
-                for rank in ranks {
-                    let ref = try reader.ref(at: try reader.spot(atRank: rank))
-                    found[ref] = found[ref] == true || startsName
-                }
-            }
+        var found: [OSMRef: PostingGroup.Key] = [:]
+        for (spot, key) in try reader.allPostings(ofTokens: try reader.tokens(withPrefix: Array(words[0].utf8))) {
+            let ref = try reader.ref(at: spot)
+            found[ref] = min(key, found[ref] ?? key)
         }
         return found
     }
@@ -47,6 +43,7 @@ extension IndexStructureTests {
             spot(8, "Санкт-Петербург", 599_000_000),
             spot(9, "Ōsaka 大阪駅", 347_000_000),
             spot(10, nil, 0),
+            spot(11, "Kiasma Bikes", 601_700_000, other: ["alt_name": "Kiasma"]),
         ]
     }()
 
@@ -60,7 +57,7 @@ extension IndexStructureTests {
                 ("zentral", refs(1)), ("kaffee", refs(1)), ("rautatie", refs(2)), ("himeji", refs(3)),
                 ("castle", refs(3)),
                 ("zur", refs(7)), ("hauptbahn", refs(7)), ("петер", refs(8)), ("санкт", refs(8)), ("osa", refs(9)),
-                ("luna", refs(6)),
+                ("luna", refs(6)), ("kiasma", refs(11)), ("bikes", refs(11)),
                 // CJK: any substring, since every suffix is a token.
                 ("姫", refs(3)), ("路", refs(3)), ("路城", refs(3)), ("城", refs(3)), ("姫路城", refs(3)),
                 ("タワ", refs(4)), ("ワー", refs(4)), ("京タ", refs(4)), ("울", refs(5)), ("울역", refs(5)), ("阪駅", refs(9)),
@@ -70,29 +67,35 @@ extension IndexStructureTests {
             ]
             for (query, expected) in cases {
                 #expect(Set(try Self.search(reader, query).keys) == expected, "\(query)")
-                let postings = try reader.allPostings(
-                    ofTokens: try reader.tokens(withPrefix: Array(SearchText.words(query)[0].utf8)))
-                #expect(Set(try postings.map { try reader.ref(at: $0.spot) }) == expected, "\(query) by forEachPosting")
             }
-            // Whether the token starts a name: "central" starts "Central Station" but not "Café Central".
-            #expect(try Self.search(reader, "central") == [OSMRef(.node, 1): false, OSMRef(.node, 2): true])
-            #expect(try Self.search(reader, "zentral") == [OSMRef(.node, 1): false])
-            #expect(try Self.search(reader, "castle") == [OSMRef(.node, 3): false])
-            #expect(try Self.search(reader, "himeji") == [OSMRef(.node, 3): true])
-            #expect(try Self.search(reader, "路城") == [OSMRef(.node, 3): false])
-            #expect(try Self.search(reader, "姫路") == [OSMRef(.node, 3): true])
-            #expect(try Self.search(reader, "rautatieasema") == [OSMRef(.node, 2): true])
-            #expect(try Self.search(reader, "大阪") == [OSMRef(.node, 9): false])
+            // The best place a token has in the spot's names, in which kind of name; these spots score 0.
+            func key(_ place: TokenPlace, _ field: NameField = .primary) -> PostingGroup.Key {
+                PostingGroup.Key(place: place, field: field, score: 0)
+            }
+            // "central" starts "Central Station" but not "Café Central".
+            #expect(try Self.search(reader, "central") == [OSMRef(.node, 1): key(.inName), OSMRef(.node, 2): key(.nameStart)])
+            #expect(try Self.search(reader, "zentral") == [OSMRef(.node, 1): key(.inName)])
+            #expect(try Self.search(reader, "kaffee") == [OSMRef(.node, 1): key(.nameStart)])
+            #expect(try Self.search(reader, "castle") == [OSMRef(.node, 3): key(.inName)])
+            #expect(try Self.search(reader, "himeji") == [OSMRef(.node, 3): key(.nameStart)])
+            #expect(try Self.search(reader, "路城") == [OSMRef(.node, 3): key(.inName)])
+            #expect(try Self.search(reader, "姫路") == [OSMRef(.node, 3): key(.wholeName)])
+            #expect(try Self.search(reader, "rautatieasema") == [OSMRef(.node, 2): key(.wholeName, .other)])
+            #expect(try Self.search(reader, "大阪") == [OSMRef(.node, 9): key(.inName)])
+            // The other name's whole word beats the name's first word: place ranks before field.
+            #expect(try Self.search(reader, "kiasma") == [OSMRef(.node, 11): key(.wholeName, .other)])
+            #expect(try Self.search(reader, "bikes") == [OSMRef(.node, 11): key(.inName)])
         }
     }
 
     @Test(
-        "the reader gives each token's spots as the names give them, in two lists, those whose name the token starts and the others, each in reference order",
+        "the reader gives each token's spots as the names give them, in groups by the best place, name field and score, keys ascending, each in reference order",
         arguments: [91, 92] as [UInt64])
     func textTables(seed: UInt64) throws {
         var factory = SpotFactory(seed: seed)
         let spots = factory.uniqueSpots(200, excluding: Set(Self.namedSpots.map(\.ref))) + Self.namedSpots
         let expected = ExpectedIndex(spots)
+        var keysSeen: Set<PostingGroup.Key> = []
         try Self.withReader(spots) { reader in
             #expect(reader.tokenCount == expected.tokens.count)
             #expect(try reader.tokens(withPrefix: []) == 0..<expected.tokens.count, "every token has the empty prefix")
@@ -102,13 +105,13 @@ extension IndexStructureTests {
                 let comment: Comment = "token \(String(decoding: token, as: UTF8.self).debugDescription)"
                 let want = expected.postings[number]
                 let read = try reader.postingRanks(ofToken: number)
-                #expect(read.starting == want.starting, comment)
-                #expect(read.others == want.others, comment)
-                // forEachPosting gives the same, as spot numbers: the name-starting spots first.
-                let each = try reader.allPostings(ofTokens: number..<number + 1)
-                #expect(each.map(\.spot) == (want.starting + want.others).map { spotOfRank[$0] }, comment)
-                #expect(
-                    each.map(\.startsName) == want.starting.map { _ in true } + want.others.map { _ in false }, comment)
+                #expect(read.map(\.key) == want.map(\.key), comment)
+                #expect(read.map(\.ranks) == want.map(\.ranks), comment)
+                #expect(zip(read, read.dropFirst()).allSatisfy { $0.key < $1.key }, comment)
+                keysSeen.formUnion(read.map(\.key))
+                // Each spot comes once per token: in the group of its best key.
+                let ranks = read.flatMap(\.ranks)
+                #expect(Set(ranks).count == ranks.count, comment)
                 // A token is found by itself as a prefix, first of the tokens it starts.
                 let range = try reader.tokens(withPrefix: token)
                 #expect(range.lowerBound == number, comment)
@@ -116,10 +119,10 @@ extension IndexStructureTests {
                     range.upperBound == expected.tokens[number...].firstIndex { !$0.starts(with: token) }
                         ?? expected.tokens.count, comment)
             }
-            // forEachPosting over a range goes token by token.
-            let all = try reader.allPostings(ofTokens: 0..<expected.tokens.count)
-            #expect(all.map(\.spot) == expected.postings.flatMap { ($0.starting + $0.others).map { spotOfRank[$0] } })
         }
+        #expect(Set(keysSeen.map(\.place)) == Set(TokenPlace.allCases), "every place")
+        #expect(Set(keysSeen.map(\.field)) == Set(NameField.allCases), "both fields")
+        #expect(Set(keysSeen.map(\.score)).count > 3, "several scores")
     }
 
     @Test("every word of every name is found by each of its prefixes, every CJK word by each of its substrings")

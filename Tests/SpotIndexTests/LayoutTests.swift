@@ -37,34 +37,35 @@ struct LayoutTests {
 
     static let sectionNames = [
         "META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "WORD",
+        "QUAL",
     ]
 
-    @Test("the header holds the magic, version 2, thirteen sections, the file size and zlib's CRC of header and table")
+    @Test("the header holds the magic, version 3, fourteen sections, the file size and zlib's CRC of header and table")
     func header() {
         let bytes = Self.bytes
         #expect(Array(bytes[0..<8]) == [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A])
-        #expect(bytes.load(UInt32.self, at: 8) == 2)
-        #expect(SpotIndexReader.formatVersion == 2)
-        #expect(bytes.load(UInt32.self, at: 12) == 13)
+        #expect(bytes.load(UInt32.self, at: 8) == 3)
+        #expect(SpotIndexReader.formatVersion == 3)
+        #expect(bytes.load(UInt32.self, at: 12) == 14)
         #expect(bytes.load(UInt64.self, at: 16) == UInt64(bytes.count))
         #expect(
-            bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 13 * 32], continuing: zlibCRC32(bytes[0..<24]))
+            bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 14 * 32], continuing: zlibCRC32(bytes[0..<24]))
         )
         #expect(bytes.load(UInt32.self, at: 28) == 0)
-        for entry in 0..<13 {
+        for entry in 0..<14 {
             #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 4) == 0, "reserved word after the tag")
             #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 28) == 0, "reserved word after the checksum")
         }
     }
 
     @Test(
-        "sections are META STRS KIND SPOT ATTR REFS MERG MRGO KLST TREE TOKN POST WORD, 8-byte aligned, in order, with zlib's CRC, as the reader reports"
+        "sections are META STRS KIND SPOT ATTR REFS MERG MRGO KLST TREE TOKN POST WORD QUAL, 8-byte aligned, in order, with zlib's CRC, as the reader reports"
     )
     func sections() throws {
         let bytes = Self.bytes
         let sections = bytes.rawSections
         #expect(sections.map(\.name) == Self.sectionNames)
-        var end = 32 + 13 * 32
+        var end = 32 + 14 * 32
         for section in sections {
             #expect(section.offset % 8 == 0)
             #expect(section.offset >= end)
@@ -79,6 +80,7 @@ struct LayoutTests {
         #expect(bytes.section("REFS").length == 20 * 4)
         #expect(bytes.section("MERG").length == mergedCount * 16)
         #expect(bytes.section("MRGO").length == mergedCount * 4)
+        #expect(bytes.section("QUAL").length == 20)
         let kindCount = Set(Self.spots.map { [$0.tagKey, $0.kind, $0.category?.rawValue ?? "\u{0}none"] }).count
         #expect(bytes.section("KIND").length == kindCount * 12)
         #expect(kindCount > 1, "the fixture has several kinds")
@@ -169,7 +171,7 @@ struct LayoutTests {
     }
 
     @Test(
-        "POST holds, per token in TOKN order, the byte lengths of its two rank lists and the lists, name-starting spots first, in blocks"
+        "POST holds, per token in TOKN order, its groups, keys ascending, each key, byte length and rank list, in blocks"
     )
     func postingLayout() throws {
         for (spots, bytes) in Self.fixtures {
@@ -184,11 +186,11 @@ struct LayoutTests {
                 post.blockOffsets
                     == stride(from: 0, to: entries.count, by: blockSize).map { UInt32(entries[$0].offset) })
             for (token, entry) in entries.enumerated() {
-                let lists = try entry.entry.lists()
-                #expect(
-                    lists.starting == expected.postings[token].starting,
-                    "token \(token): the spots whose name it starts")
-                #expect(lists.others == expected.postings[token].others, "token \(token): the others")
+                let groups = try entry.entry.decodedGroups()
+                let want = expected.postings[token]
+                #expect(entry.entry.groupCount == want.count, "token \(token)")
+                #expect(groups.map(\.key) == want.map(\.rawKey), "token \(token): the keys")
+                #expect(groups.map(\.ranks) == want.map(\.ranks), "token \(token): the spots of each key")
             }
             #expect(
                 bytes.contents(of: "POST") == expected.encodedPostings(blockSize: blockSize),
@@ -314,9 +316,12 @@ struct LayoutTests {
         #expect(section("KLST") == le32(1, 2) + [1, 0])
         #expect(section("TREE") == le32(16, 1, 1, 0, 4, UInt32(bitPattern: -3), 4, UInt32(bitPattern: -3)))
         #expect(section("TOKN") == le32(1, tokenBlockSize, 0, 0) + entry("kahvila"))
-        // One token: its name-starting list is 2 bytes (one rank, 0), the others 1 byte (none).
-        #expect(section("POST") == le32(1, 16, 0) + [2, 1] + [1, 0] + [0])
+        // One token, one group: the name's only word, in `name`, score 1 (an area): key 0 × 16 + 9; a
+        // list of 2 bytes, one rank, 0.
+        #expect(section("POST") == le32(1, 16, 0) + [1] + [9, 2] + [1, 0])
         #expect(section("WORD") == Array("cafe\tkahvi\n".utf8))
+        // A way: the area flag, bit 5.
+        #expect(section("QUAL") == [0x20])
     }
 
     @Test(

@@ -1,42 +1,57 @@
 /// The POST section split into its parts: token count, block size, block offsets, entries.
 struct RawPostings: BlockedSection {
-    /// One token's entry: the byte lengths it states, and the bytes of its two rank lists.
+    /// One group of a token's entry: its key, the byte length it states, and its rank list's bytes.
+    struct Group: Equatable {
+        var key: Int
+        var length: Int
+        var ranks: [UInt8]
+        var encoded: [UInt8] { varint(key) + varint(length) + ranks }
+
+        /// A group of these rank list bytes, stating their length.
+        init(key: Int, ranks: [UInt8]) {
+            self.init(key: key, length: ranks.count, ranks: ranks)
+        }
+
+        init(key: Int, length: Int, ranks: [UInt8]) {
+            self.key = key
+            self.length = length
+            self.ranks = ranks
+        }
+
+        /// The rank list, decoded.
+        func decodedRanks() throws -> [Int] { try decodeRankList(ranks) }
+    }
+
+    /// One token's entry: the group count it states, and its groups.
     struct Entry: BlockedEntry {
-        var startingLength: Int
-        var othersLength: Int
-        var starting: [UInt8]
-        var others: [UInt8]
-        var encoded: [UInt8] { varint(startingLength) + varint(othersLength) + starting + others }
+        var groupCount: Int
+        var groups: [Group]
+        var encoded: [UInt8] { varint(groupCount) + groups.flatMap(\.encoded) }
 
-        /// The entry of a token whose name-starting spots have `starting` ranks, and the others `others`.
-        init(starting: [Int], others: [Int]) {
-            self.init(startingBytes: rankList(starting), othersBytes: rankList(others))
+        /// The entry of a token whose groups have these keys and ranks.
+        init(groups: [(key: Int, ranks: [Int])]) {
+            self.init(groups: groups.map { Group(key: $0.key, ranks: rankList($0.ranks)) })
         }
 
-        /// An entry of these list bytes, stating their lengths.
-        init(startingBytes: [UInt8], othersBytes: [UInt8]) {
-            self.init(
-                startingLength: startingBytes.count, othersLength: othersBytes.count, starting: startingBytes,
-                others: othersBytes)
-        }
-
-        init(startingLength: Int, othersLength: Int, starting: [UInt8], others: [UInt8]) {
-            self.startingLength = startingLength
-            self.othersLength = othersLength
-            self.starting = starting
-            self.others = others
+        /// An entry of these groups, stating their count.
+        init(groups: [Group]) {
+            groupCount = groups.count
+            self.groups = groups
         }
 
         init(reading cursor: inout ByteCursor) throws {
-            startingLength = try cursor.varint()
-            othersLength = try cursor.varint()
-            starting = try cursor.take(startingLength)
-            others = try cursor.take(othersLength)
+            groupCount = try cursor.varint()
+            groups = []
+            for _ in 0..<groupCount {
+                let key = try cursor.varint()
+                let length = try cursor.varint()
+                groups.append(Group(key: key, length: length, ranks: try cursor.take(length)))
+            }
         }
 
-        /// The two rank lists, decoded.
-        func lists() throws -> (starting: [Int], others: [Int]) {
-            (try decodeRankList(starting), try decodeRankList(others))
+        /// The groups' keys and rank lists, decoded.
+        func decodedGroups() throws -> [(key: Int, ranks: [Int])] {
+            try groups.map { ($0.key, try $0.decodedRanks()) }
         }
     }
 

@@ -10,10 +10,11 @@ extension RankList {
 }
 
 extension SpotIndexReader {
-    /// Both posting lists of `token`, read to their ends.
-    func postingRanks(ofToken token: Int) throws(IndexError) -> (starting: [Int], others: [Int]) {
-        var lists = try postingLists(ofToken: token)
-        return (try lists.startingName.drain(), try lists.others.drain())
+    /// The posting groups of `token`, each with its ranks read to the end of its list.
+    func postingRanks(ofToken token: Int) throws(IndexError) -> [(key: PostingGroup.Key, ranks: [Int])] {
+        var read: [(key: PostingGroup.Key, ranks: [Int])] = []
+        for var group in try postingGroups(ofToken: token) { read.append((group.key, try group.ranks.drain())) }
+        return read
     }
 
     /// The ranks of kind `kind`'s spots, read to the end of its list.
@@ -22,10 +23,15 @@ extension SpotIndexReader {
         return try list.drain()
     }
 
-    /// Each `forEachPosting` call for `tokens`, in order.
-    func allPostings(ofTokens tokens: Range<Int>) throws(IndexError) -> [(spot: Int, startsName: Bool)] {
-        var postings: [(spot: Int, startsName: Bool)] = []
-        try forEachPosting(ofTokens: tokens) { postings.append(($0, $1)) }
+    /// The spots (as spot numbers) of every group of every token in `tokens`, token by token,
+    /// each token's groups in order, with the key of the group that gave them.
+    func allPostings(ofTokens tokens: Range<Int>) throws(IndexError) -> [(spot: Int, key: PostingGroup.Key)] {
+        var postings: [(spot: Int, key: PostingGroup.Key)] = []
+        for token in tokens {
+            for (key, ranks) in try postingRanks(ofToken: token) {
+                for rank in ranks { postings.append((try spot(atRank: rank), key)) }
+            }
+        }
         return postings
     }
 }

@@ -69,7 +69,7 @@ struct RoundTripTests {
             #expect(try reader.categoryWords() == storedCategoryWords(words))
             try expectHolds(reader, spots)
             let checks = reader.verifyChecksums()
-            #expect(checks.count == 13)
+            #expect(checks.count == 14)
             #expect(checks.allSatisfy { $0.isValid })
         }
     }
@@ -206,6 +206,7 @@ struct RoundTripTests {
             copy.details.reserveCapacity(32)
             copy.otherNames.reserveCapacity(16)
             for tag in spot.attributeTags.reversed() { copy.setAttribute(key: tag.key, value: tag.value) }
+            copy.hasWikipedia = spot.hasWikipedia
             return copy
         }
         #expect(rebuilt == spots)

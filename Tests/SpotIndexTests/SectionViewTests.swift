@@ -161,7 +161,7 @@ struct SectionCutTests {
     /// short: its own, or the one whose check compares with it (a count, a length).
     static let namedOnOpen: [String: Set<String>] = [
         "META": [], "ATTR": [], "WORD": [],
-        "STRS": ["STRS"], "TOKN": ["TOKN"], "POST": ["POST"], "KLST": ["KLST"], "TREE": ["TREE"],
+        "STRS": ["STRS"], "TOKN": ["TOKN"], "POST": ["POST"], "KLST": ["KLST"], "TREE": ["TREE"], "QUAL": ["QUAL"],
         "REFS": ["REFS"], "MRGO": ["MRGO"],
         // Fewer kinds than KLST lists; fewer spots than REFS entries; fewer merged references than MRGO entries.
         "KIND": ["KIND", "KLST"], "SPOT": ["SPOT", "REFS"], "MERG": ["MERG", "MRGO"],
@@ -186,6 +186,7 @@ struct SectionCutTests {
         "a section cut short to any length is refused on open by the view that reads it (or one that checks it against another), or opens and reads with IndexError or success",
         arguments: [
             "META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "WORD",
+            "QUAL",
         ])
     func requiredSections(name: String) throws {
         var refused = 0

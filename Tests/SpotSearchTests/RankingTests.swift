@@ -78,7 +78,8 @@ struct RankingTests {
         details: [Spot.Detail: String] = [:], wikipedia: Bool = false
     ) -> Spot {
         var spot = Spot(
-            ref: OSMRef(.node, id), coordinate: Coordinate(latitudeE7: Int32(latitude * 1e7), longitudeE7: 250_000_000)!, tagKey: "amenity",
+            ref: OSMRef(.node, id),
+            coordinate: Coordinate(latitudeE7: Int32(latitude * 1e7), longitudeE7: 250_000_000)!, tagKey: "amenity",
             kind: "cafe", category: .cafe, name: name, details: details)
         if let alternative { spot.otherNames["alt_name"] = alternative }
         spot.hasWikipedia = wikipedia

@@ -76,7 +76,7 @@ public struct SpotFactory {
     }
 
     /// A spot with some of every field: names, names in other languages, address, details, other
-    /// names, merged references.
+    /// names, merged references, the wikipedia flag.
     public mutating func spot() -> Spot {
         var spot = Spot(
             ref: ref(), coordinate: coordinate(),
@@ -89,6 +89,7 @@ public struct SpotFactory {
         for _ in 0..<int(0...3) { spot.details[pick(Spot.Detail.allCases)] = string(maxPieces: 6) }
         if chance(15) { spot.otherNames[pick(Spot.otherNameKeys.sorted())] = string() }
         if chance(30) { spot.merged = (0..<int(1...4)).map { _ in ref(storable: false) } }
+        spot.hasWikipedia = chance(20)
         return spot
     }
 
