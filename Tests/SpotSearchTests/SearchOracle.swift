@@ -8,11 +8,13 @@ import Spots
 /// the documented ranking says (README, "How results are ranked"), worked out from the spots'
 /// own tags rather than from the index.
 ///
-/// A text query's words are name terms (or, for a query of category phrases alone, the first
-/// phrase's words, and the phrase's categories as a weaker match). A name matches when every
-/// term starts one of its tokens: exactly when its folded words are the terms, as a prefix when
-/// its words start with the terms (the last as a prefix), else by words. A spot's match is its
-/// best over its names: the level, then `name` and `name:xx` before other names. Results rank by
+/// A spot answers a text query when each name term starts a token of one of its names and each
+/// category phrase is met by its category or by its names. A name matches the query's words
+/// (category words too) when every word starts one of its tokens: exactly when its folded words
+/// are the query's, as a prefix when its words start with them (the last as a prefix), else by
+/// words. A spot's match is its best over its names: the level, then `name` and `name:xx`
+/// before other names; a spot no one name matches is a category match when the query has
+/// category phrases, and no answer when it has none. Results rank by
 /// level, name field, score (the quality score, or with a place the quality weighed by the
 /// distance decay), then OSM type and id; or, sorted by distance, by distance, level, type and
 /// id. Without text: nearest first, or in reference order without a place.
@@ -91,8 +93,7 @@ struct Oracle {
         guard request.limit > 0 else { return [] }
         let query = search.parser.parse(request.naturalLanguageQuery ?? "")
         let origin = request.near ?? request.region?.center
-        let terms = (query.terms.isEmpty ? query.phrases.first?.words ?? [] : query.terms).map { Array($0.utf8) }
-        let categoryMatch = query.terms.isEmpty ? query.phrases.first?.categories : nil
+        let terms = query.words.map { Array($0.utf8) }
         var chosen: [Key] = []
         for (spot, names) in zip(spots, names) {
             if let filter = request.pointOfInterestFilter, !filter.allows(spot.category) { continue }
@@ -102,7 +103,7 @@ struct Oracle {
                 (spot.category.map(phrase.categories.contains) ?? false)
                     || phrase.words.allSatisfy { holds(Array($0.utf8)) }
             }
-            if !phrasesMet { continue }
+            if !phrasesMet || !query.terms.allSatisfy({ holds(Array($0.utf8)) }) { continue }
             if let region = request.region, !region.contains(spot.coordinate) { continue }
             let distance = origin.map { spot.coordinate.distance(to: $0) }
             if let radius = request.radius, let distance, distance > radius { continue }
@@ -112,9 +113,7 @@ struct Oracle {
                     guard let level = Self.level(of: name, terms: terms) else { continue }
                     if match.map({ (level, name.field) < ($0.level, $0.field) }) ?? true { match = (level, name.field) }
                 }
-                if match == nil, let categories = categoryMatch, spot.category.map(categories.contains) == true {
-                    match = (3, 0)
-                }
+                if match == nil, !query.phrases.isEmpty { match = (3, 0) }
                 guard match != nil else { continue }
             }
             let quality = Double(Self.qualityScore(of: spot))
