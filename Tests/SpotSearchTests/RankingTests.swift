@@ -69,7 +69,9 @@ struct RankingTests {
         #expect(try ids(search, "museo del prado") == [10, 20])
     }
 
-    @Test("a category phrase of several words finds the category's spots after the names, even those whose name holds its first word")
+    @Test(
+        "a category phrase of several words finds the category's spots after the names, even those whose name holds its first word"
+    )
     func severalWordPhrase() throws {
         let search = try searchOver(
             [

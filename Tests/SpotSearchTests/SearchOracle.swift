@@ -34,7 +34,8 @@ struct Oracle {
         self.spots = spots
         self.search = search
         names = spots.map { spot in
-            let fielded = [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
+            let fielded =
+                [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
                 + spot.otherNames.values.map { ($0, 1) }
             return fielded.map { name, field in
                 Name(
