@@ -5,7 +5,7 @@ import SpotSearch
 import Spots
 
 // The index loader, then every kind of query on what it loaded: spots, names, references,
-// metadata, checksums; nearby, radius, region (also across the antimeridian), text, category
+// quality flags, metadata, checksums; every group of the first tokens' postings; nearby, radius, region (also across the antimeridian), text, category
 // filters; clusters at every zoom, with and without a filter, children, leaves; export in every
 // format. Errors are expected; a crash, a sanitizer report or a hang is a finding.
 // The header's size and checksum fields are rewritten to fit the input, so that mutations
@@ -34,12 +34,19 @@ private func query(_ index: SpotIndexReader) {
     var firstName: String?
     var firstCoordinate: Coordinate?
     for spot in 0..<min(index.count, 64) {
+        _ = try? index.quality(at: spot)
         guard let value = try? index.spot(at: spot) else { continue }
         firstName = firstName ?? value.name
         firstCoordinate = firstCoordinate ?? value.coordinate
         _ = try? index.name(at: spot)
         _ = try? index.kind(at: spot)
         if let ref = try? index.ref(at: spot) { _ = try? index.spotNumber(for: ref) }
+    }
+    for token in (try? index.tokens(withPrefix: []))?.prefix(64) ?? 0..<0 {
+        _ = try? index.token(token)
+        for var group in (try? index.postingGroups(ofToken: token)) ?? [] {
+            while (try? group.ranks.next()) != nil {}
+        }
     }
     guard let search = try? SpotSearch(index: index) else { return }
     let centre = firstCoordinate ?? Coordinate(latitudeE7: 0, longitudeE7: 0)!
@@ -55,6 +62,8 @@ private func query(_ index: SpotIndexReader) {
         SearchRequest(region: around, near: centre),
         SearchRequest(naturalLanguageQuery: firstName ?? "cafe"),
         SearchRequest(naturalLanguageQuery: "cafe 博物館", near: centre),
+        SearchRequest(naturalLanguageQuery: firstName ?? "c", near: centre, sort: .distance, distanceScale: 10),
+        SearchRequest(naturalLanguageQuery: "c", limit: 3),
         SearchRequest(pointOfInterestFilter: cafes, near: centre),
         SearchRequest(region: world, pointOfInterestFilter: PointOfInterestFilter(excluding: [.cafe])),
     ]

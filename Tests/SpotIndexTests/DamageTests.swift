@@ -165,7 +165,9 @@ struct DamageTests {
         // Every group of every token, each list read to its end: keys ascending.
         for token in 0..<reader.tokenCount {
             _ = attempt("token \(token)") { try reader.token(token) }
-            guard let groups = attempt("postings \(token)", { try reader.postingGroups(ofToken: token) }) else { continue }
+            guard let groups = attempt("postings \(token)", { try reader.postingGroups(ofToken: token) }) else {
+                continue
+            }
             #expect(zip(groups, groups.dropFirst()).allSatisfy { $0.key < $1.key }, sourceLocation: sourceLocation)
             for group in groups { drain(group.ranks, "postings \(token)") }
         }

@@ -57,7 +57,8 @@ struct ExpectedIndex {
             let quality = Self.quality(of: spot)
             qualities[spot.ref] = quality
             let score = Self.score(of: quality)
-            let fielded = [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
+            let fielded =
+                [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
                 + spot.otherNames.values.map { ($0, 1) }
             for (name, field) in fielded {
                 for (token, place) in SearchText.tokens(ofName: name) {

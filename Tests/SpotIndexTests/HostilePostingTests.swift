@@ -104,7 +104,8 @@ struct HostilePostingTests {
                 ("first group", { (entry: inout RawPostings.Entry) in entry.groups[0].length = 0x0FFF_FFFF }),
                 (
                     "last group",
-                    { (entry: inout RawPostings.Entry) in entry.groups[entry.groups.count - 1].length = Int(UInt32.max) }
+                    { (entry: inout RawPostings.Entry) in entry.groups[entry.groups.count - 1].length = Int(UInt32.max)
+                    }
                 ),
             ] as [(String, (inout RawPostings.Entry) -> Void)] {
                 let bytes = Self.changed { change(&$0[token]) }
@@ -119,7 +120,8 @@ struct HostilePostingTests {
         try Self.expectReadRefused(
             Self.changed { $0[last].groups[$0[last].groups.count - 1].length += 1 }, token: last,
             "the last entry one byte long")
-        try Self.expectReadRefused(Self.changed { $0[last].groupCount += 1 }, token: last, "the last entry one group long")
+        try Self.expectReadRefused(
+            Self.changed { $0[last].groupCount += 1 }, token: last, "the last entry one group long")
     }
 
     @Test(
@@ -192,7 +194,8 @@ struct HostilePostingTests {
                 try Self.expectReadRefused(
                     Self.changed { entries in
                         let last = entries[token].groups.count - 1
-                        entries[token].groups[last] = RawPostings.Group(key: entries[token].groups[last].key, ranks: list)
+                        entries[token].groups[last] = RawPostings.Group(
+                            key: entries[token].groups[last].key, ranks: list)
                     }, token: token, "token \(token), last group: \(label)")
             }
         }
@@ -203,7 +206,8 @@ struct HostilePostingTests {
         for token in 0..<Self.tokens {
             let bytes = Self.changed {
                 $0[token] = RawPostings.Entry(groups: [
-                    RawPostings.Group(key: 0, ranks: rankList([Self.spots])), RawPostings.Group(key: 1, ranks: varint(7)),
+                    RawPostings.Group(key: 0, ranks: rankList([Self.spots])),
+                    RawPostings.Group(key: 1, ranks: varint(7)),
                 ])
             }
             try withTemporaryFile(bytes) { path in

@@ -73,7 +73,10 @@ extension IndexStructureTests {
                 PostingGroup.Key(place: place, field: field, score: 0)
             }
             // "central" starts "Central Station" but not "Café Central".
-            #expect(try Self.search(reader, "central") == [OSMRef(.node, 1): key(.inName), OSMRef(.node, 2): key(.nameStart)])
+            #expect(
+                try Self.search(reader, "central") == [
+                    OSMRef(.node, 1): key(.inName), OSMRef(.node, 2): key(.nameStart),
+                ])
             #expect(try Self.search(reader, "zentral") == [OSMRef(.node, 1): key(.inName)])
             #expect(try Self.search(reader, "kaffee") == [OSMRef(.node, 1): key(.nameStart)])
             #expect(try Self.search(reader, "castle") == [OSMRef(.node, 3): key(.inName)])

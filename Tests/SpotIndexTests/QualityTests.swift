@@ -23,7 +23,9 @@ struct QualityTests {
     static let flagged = SpotIndexWriter.encode(flaggedSpots, metadata: RoundTripTests.emptyMetadata)
 
     /// `DamageTests.small` with QUAL's bytes replaced by `contents`.
-    static func replaced(_ contents: [UInt8]) -> [UInt8] { RawIndex(DamageTests.small).replacing("QUAL", with: contents) }
+    static func replaced(_ contents: [UInt8]) -> [UInt8] {
+        RawIndex(DamageTests.small).replacing("QUAL", with: contents)
+    }
 
     @Test("QUAL holds one byte per spot, in spot order, its flags as the tags give them")
     func layout() throws {
@@ -59,7 +61,8 @@ struct QualityTests {
         let contents = DamageTests.small.contents(of: "QUAL")
         #expect(contents.count == count)
         for length in [0, count - 1, count + 1, 2 * count, 8 * count] {
-            let error = try openingError(Self.replaced(Array((contents + [UInt8](repeating: 0, count: 8 * count)).prefix(length))))
+            let error = try openingError(
+                Self.replaced(Array((contents + [UInt8](repeating: 0, count: 8 * count)).prefix(length))))
             #expect(error?.kind == .corrupt, "\(length) bytes")
             #expect(error?.section == "QUAL", "\(length) bytes")
         }
