@@ -33,14 +33,15 @@ struct RankKey: Comparable {
 
     static func == (a: RankKey, b: RankKey) -> Bool { !(a < b) && !(b < a) }
 
-    /// Whether every key at or after `bound` (a candidate's best possible level, field and score,
-    /// without a place) ranks after this one.
-    func precedes(_ bound: KeyBound) -> Bool {
-        (level, field, -score) < (bound.level, bound.field, -Double(bound.score))
+    /// Whether every key a spot bounded by `bound` can have ranks after this one, its best score
+    /// (at no distance) given by `scoring`.
+    func precedes(_ bound: KeyBound, scoredBy scoring: Scoring) -> Bool {
+        (level, field, -score) < (bound.level, bound.field, -scoring.score(quality: bound.score, distance: 0))
     }
 }
 
-/// The best key any spot of a run of candidates can have: its level, field and quality score.
+/// The best key any spot of a run of candidates can have: its level, field and quality score
+/// (with a place, the score at no distance).
 struct KeyBound: Comparable, Hashable {
     let level: MatchLevel
     let field: NameField
@@ -63,5 +64,13 @@ struct Scoring {
     func score(quality: Int, distance: Double) -> Double {
         guard origin != nil else { return Double(quality) }
         return (1 + Double(quality) / Double(PlaceQuality.maximumScore)) * exp(-distance / scale)
+    }
+}
+
+extension Coordinate {
+    /// The distance in metres between the latitudes of this point and `other`: never more than
+    /// the great-circle distance between them, and cheap.
+    func metresAlongMeridian(to other: Coordinate) -> Double {
+        Double(abs(Int64(latitudeE7) - Int64(other.latitudeE7))) * 1e-7 * .pi / 180 * Coordinate.earthRadius
     }
 }

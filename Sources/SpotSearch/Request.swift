@@ -50,7 +50,8 @@ public struct SearchRequest: Sendable, Equatable {
     /// The distance in metres at which the location bias of a text query with a place falls to
     /// 1/e (README, "How results are ranked").
     public var distanceScale: Double
-    /// Whether each result says why it came back (`SearchResult.match`); `search` always does.
+    /// Whether each result says why it came back (`SearchResult.match`): a name match costs a
+    /// second reading of the result's names.
     public var explain: Bool
 
     /// The default `distanceScale`: 2 km, a walk across a city centre.

@@ -26,11 +26,10 @@ public final class SpotSearch: @unchecked Sendable {
         parser = QueryParser(categoryWords: try index.categoryWords())
     }
 
-    /// The spots that answer `request`, at most `request.limit`, each with why it matched.
+    /// The spots that answer `request`, at most `request.limit`, each with why it matched when
+    /// the request asks (`SearchRequest.explain`).
     public func search(_ request: SearchRequest) throws -> [SearchResult] {
-        var request = request
-        request.explain = true
-        return try rankedSpots(request).map {
+        try rankedSpots(request).map {
             SearchResult(spot: try index.spot(at: $0.spot), distance: $0.distance, match: $0.match)
         }
     }

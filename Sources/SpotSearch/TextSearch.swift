@@ -75,11 +75,13 @@ extension SpotSearch {
     ) throws -> [RankedSpot] {
         let words = query.words
         let scoring = Scoring(origin: origin, scale: request.distanceScale)
-        let stopsEarly = origin == nil && request.sort == .relevance
+        // Sorted by relevance, the walk stops at the first run whose best key ranks after the
+        // last kept; without a place, also within a run of keys that differ by reference only.
+        let stopsEarly = request.sort == .relevance
         var best = TopResults<RankKey>(limit: request.limit)
         var seen = SpotBits(count: index.count)
         for run in try CandidateRuns.gather(for: query, in: index) {
-            if stopsEarly, let worst = best.worst, worst.precedes(run.bound) { break }
+            if stopsEarly, let worst = best.worst, worst.precedes(run.bound, scoredBy: scoring) { break }
             var ranks = try RankMerge(run.lists)
             while let rank = try ranks.next() {
                 let spot = try index.spot(atRank: rank)
@@ -88,6 +90,15 @@ extension SpotSearch {
                 guard try filter.passes(spot, kind: kind) else { continue }
                 let coordinate = try index.coordinate(at: spot)
                 if let region = request.region, !region.contains(coordinate) { continue }
+                // A spot that even at the distance along the meridian alone (cheap, and no more
+                // than the true one) cannot outscore the last kept at its level is passed over.
+                if stopsEarly, let origin, let worst = best.worst, worst.level == run.bound.level,
+                    worst.field == run.bound.field,
+                    scoring.score(quality: run.bound.score, distance: coordinate.metresAlongMeridian(to: origin))
+                        < worst.score
+                {
+                    continue
+                }
                 let distance = origin.map { coordinate.distance(to: $0) }
                 if let distance, let radius = request.radius, distance > radius { continue }
                 let match: (level: MatchLevel, field: NameField, quality: Int)
@@ -113,7 +124,7 @@ extension SpotSearch {
                     sort: request.sort, level: match.level, field: match.field,
                     score: scoring.score(quality: match.quality, distance: distance ?? 0), distance: distance ?? 0,
                     ref: try index.ref(at: spot))
-                if stopsEarly && run.keyIsBound, let worst = best.worst, !(key < worst) { break }
+                if stopsEarly && origin == nil && run.keyIsBound, let worst = best.worst, !(key < worst) { break }
                 best.offer(key, spot: spot)
             }
         }

@@ -132,6 +132,7 @@ enum SearchCommand {
         request.naturalLanguageQuery = arguments.value("--query")
         if let limit = try arguments.integer("--limit", in: 0...) { request.limit = limit }
         if let sort = try arguments.choice("--sort", as: SearchSort.self) { request.sort = sort }
+        request.explain = arguments.flag("--explain")
         if let scale = try arguments.number("--distance-scale", in: 1...) { request.distanceScale = scale }
         return request
     }
