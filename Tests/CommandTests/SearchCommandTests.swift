@@ -95,7 +95,8 @@ struct SearchCommandTests {
             for arguments in [
                 ["--radius", "100"], ["--near", "91,0"], ["--near", "60.1"], ["--bbox", "1,2,3"],
                 ["--category", "cafee"],
-                ["--limit", "-1"], ["--format", "xml"],
+                ["--limit", "-1"], ["--format", "xml"], ["--query", "kiasma", "--sort", "nearest"],
+                ["--query", "kiasma", "--distance-scale", "0"],
             ] {
                 let run = try SpotsCLI.run(["search", index] + arguments)
                 #expect(run.status == 64, "\(arguments)")
@@ -104,6 +105,41 @@ struct SearchCommandTests {
             let broken = folder.url.appendingPathComponent("broken.spots")
             try Data("garbage".utf8).write(to: broken)
             #expect(try SpotsCLI.run(["search", broken.path, "--near", "0,0"]).status == 65)
+        }
+    }
+
+    @Test("--explain says why each text result came back; --sort distance orders them nearest first; batches do both")
+    func ranking() throws {
+        try withSampleIndex { _, index in
+            let query = ["search", index, "--query", "Kiasma", "--near", "60.1711,24.9375"]
+            let lines = try SpotsCLI.run(query + ["--explain", "--format", "ndjson"]).output.split(separator: "\n")
+            let results = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(results.map { $0["name"] as? String }.prefix(2) == ["Kiasma", "Kiasma kaupunkipyöräasema"])
+            let match = try #require(results.first?["match"] as? [String: Any])
+            #expect(match["level"] as? String == "exact" && match["field"] as? String == "name")
+            #expect(match["score"] is Double)
+            let plain = try SpotsCLI.run(query + ["--format", "ndjson"]).output
+            #expect(!plain.contains("\"match\""), "no match object without --explain")
+            let table = try SpotsCLI.run(query + ["--explain"]).output
+            #expect(table.split(separator: "\n").first?.hasSuffix("why") == true && table.contains("exact name"))
+            let nearest = try SpotsCLI.run(query + ["--sort", "distance", "--format", "ndjson"]).output
+            #expect(nearest.split(separator: "\n").first?.contains("kaupunkipyöräasema") == true)
+            let requests = """
+                {"query":"Kiasma","near":[60.1711,24.9375],"explain":true,"limit":2}
+                {"query":"Kiasma","near":[60.1711,24.9375],"sort":"distance","distance_scale":500,"limit":1}
+                {"query":"Kiasma","sort":"nearest"}
+                {"query":"Kiasma","explain":"yes"}
+
+                """
+            let run = try SpotsCLI.run(["search", index, "--batch", "-"], stdin: Data(requests.utf8))
+            let answers = run.output.split(separator: "\n").map {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let explained = try #require(answers[0]?["results"] as? [[String: Any]])
+            #expect((explained.first?["match"] as? [String: Any])?["level"] as? String == "exact")
+            let byDistance = try #require(answers[1]?["results"] as? [[String: Any]])
+            #expect(byDistance.first?["name"] as? String == "Kiasma kaupunkipyöräasema")
+            #expect(answers[2]?["error"] is String && answers[3]?["error"] is String)
         }
     }
 }

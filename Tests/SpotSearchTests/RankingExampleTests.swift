@@ -38,7 +38,7 @@ struct RankingExampleTests {
         // With a place the museum named exactly "Kiasma" 2 km away still comes first; among the
         // prefix matches the nearer one does.
         #expect(try ids(search, "kiasma", near: Self.square) == [2, 1, 4, 5, 3])
-        let explained = try search.search(SearchRequest(naturalLanguageQuery: "kiasma"))
+        let explained = try search.search(SearchRequest(naturalLanguageQuery: "kiasma", explain: true))
         #expect(explained.map { $0.match?.level } == [.exact, .prefix, .prefix, .prefix, .words])
         #expect(explained.map { $0.match?.score } == [6, 1, 0, 0, 0])
     }
@@ -55,7 +55,9 @@ struct RankingExampleTests {
         ])
         #expect(try ids(search, "caf") == [2, 4, 5, 3])
         #expect(try ids(search, "cafe") == [5, 3])
-        let fields = try search.search(SearchRequest(naturalLanguageQuery: "caf")).map { $0.match?.field }
+        let fields = try search.search(SearchRequest(naturalLanguageQuery: "caf", explain: true)).map {
+            $0.match?.field
+        }
         #expect(fields == ["name", "name:it", "name", "alt_name"])
     }
 

@@ -29,7 +29,8 @@ struct RankingTests {
     @Test("\"Kiasma\" gives the museum named exactly so before the bike station, with or without a place")
     func kiasmaExactBeforePrefix() throws {
         for near in [nil, Self.besideTheBikeStation] {
-            let results = try Self.helsinki.search(SearchRequest(naturalLanguageQuery: "Kiasma", near: near))
+            let results = try Self.helsinki.search(
+                SearchRequest(naturalLanguageQuery: "Kiasma", near: near, explain: true))
             #expect(Self.names(results).prefix(2) == ["Kiasma", "Kiasma kaupunkipyöräasema"])
             #expect(results.first?.match?.level == .exact && results.first?.match?.field == "name")
             #expect(results.dropFirst().first?.match?.level == .prefix)
@@ -49,7 +50,7 @@ struct RankingTests {
         for query in ["kia", "stock", "hotel", "cafe", "ravintola", "helsinki", "st", "museum of", "a"] {
             for near in [nil, Self.besideTheBikeStation] {
                 let results = try Self.helsinki.search(
-                    SearchRequest(naturalLanguageQuery: query, near: near, limit: 60))
+                    SearchRequest(naturalLanguageQuery: query, near: near, limit: 60, explain: true))
                 for (a, b) in zip(results, results.dropFirst()) {
                     let (x, y) = (try #require(a.match), try #require(b.match))
                     #expect(x.level <= y.level, "\(query)")
@@ -100,7 +101,7 @@ struct RankingTests {
         let ids = try search.search(SearchRequest(naturalLanguageQuery: "alpha")).map(\.spot.ref.id)
         // Exact; prefix in name by quality (6, 4, 0 and id); prefix in alt_name; words.
         #expect(ids == [4, 3, 5, 1, 2, 6])
-        let explained = try search.search(SearchRequest(naturalLanguageQuery: "alpha"))
+        let explained = try search.search(SearchRequest(naturalLanguageQuery: "alpha", explain: true))
         #expect(explained.map { $0.match?.level } == [.exact, .prefix, .prefix, .prefix, .prefix, .words])
         #expect(explained[4].match?.field == "alt_name")
     }
@@ -116,7 +117,8 @@ struct RankingTests {
         let here = Coordinate(latitudeE7: 600_000_000, longitudeE7: 250_000_000)!
         let results = try search.search(SearchRequest(naturalLanguageQuery: "harbour", near: here))
         #expect(results.map(\.spot.ref.id) == [1, 2, 3])
-        let scale = try search.search(SearchRequest(naturalLanguageQuery: "harbour", near: here, distanceScale: 100))
+        let scale = try search.search(
+            SearchRequest(naturalLanguageQuery: "harbour", near: here, distanceScale: 100, explain: true))
         #expect(scale.map(\.spot.ref.id) == [1, 2, 3], "levels come before any distance")
         #expect((scale[1].match?.score ?? 0) > (scale[2].match?.score ?? 0))
     }
@@ -130,7 +132,7 @@ struct RankingTests {
             Self.spot(4, "Alpha Betamax Gamma"),
         ]
         let search = try SpotSearch(index: try openIndex(of: spots))
-        let results = try search.search(SearchRequest(naturalLanguageQuery: "alpha beta"))
+        let results = try search.search(SearchRequest(naturalLanguageQuery: "alpha beta", explain: true))
         #expect(results.map(\.spot.ref.id) == [2, 4, 1, 3])
         #expect(results.map { $0.match?.level } == [.exact, .prefix, .words, .words])
     }
