@@ -101,16 +101,20 @@ struct KindTable {
 
 /// Collects name tokens and the spots (by reference rank) they belong to, for TOKN and POST.
 struct TextIndexBuilder {
-    /// Token → reference rank of a spot → the best place (lowest group key) the token has in
-    /// one of the spot's names.
-    private var lists: [[UInt8]: [Int: PostingGroup.Key]] = [:]
+    /// Token → reference rank of a spot → the keys under which the spot is listed for the token:
+    /// each place and name field its names give it that no other of them beats in both (at most
+    /// one per place), so that every level a query can reach has the spot's best field listed.
+    private var lists: [[UInt8]: [Int: [PostingGroup.Key]]] = [:]
 
     /// Adds the tokens of `name`, a name in `field` of the spot of rank `rank`, whose quality
     /// scores `score`.
     mutating func add(name: String, field: NameField, rank: Int, score: Int) {
         for (token, place) in SearchText.tokens(ofName: name) {
             let key = PostingGroup.Key(place: place, field: field, score: score)
-            lists[Array(token.utf8), default: [:]][rank] = min(key, lists[Array(token.utf8)]?[rank] ?? key)
+            var keys = lists[Array(token.utf8)]?[rank] ?? []
+            guard !keys.contains(where: { $0.place <= place && $0.field <= field }) else { continue }
+            keys.removeAll { $0.place >= place && $0.field >= field }
+            lists[Array(token.utf8), default: [:]][rank] = keys + [key]
         }
     }
 
@@ -130,11 +134,12 @@ struct TextIndexBuilder {
         var encodedLists = ByteWriter()
         for (index, token) in tokens.enumerated() {
             if index % IndexLayout.postingBlockSize == 0 { section.append(UInt32(encodedLists.bytes.count)) }
-            let groups = Dictionary(grouping: lists[token]!, by: \.value)
+            var groups: [PostingGroup.Key: [Int]] = [:]
+            for (rank, keys) in lists[token]! { for key in keys { groups[key, default: []].append(rank) } }
             encodedLists.appendVarint(UInt32(groups.count))
             for key in groups.keys.sorted() {
                 var ranks = ByteWriter()
-                ranks.appendRankList(groups[key]!.map(\.key).sorted())
+                ranks.appendRankList(groups[key]!.sorted())
                 encodedLists.appendVarint(key.rawValue)
                 encodedLists.appendVarint(UInt32(ranks.bytes.count))
                 encodedLists.append(ranks.bytes)

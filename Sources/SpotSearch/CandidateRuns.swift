@@ -54,17 +54,12 @@ enum CandidateRuns {
     }
 
     /// The best key a spot of a posting group of key `key` can have, and whether it is the spot's
-    /// key. The group's place gives the level (`bestLevel`) and its field the name field; but a
-    /// group holds each spot at its best place, so where a later place gives the same level, a
-    /// spot grouped by another name may match as well in `name` or `name:xx` at that later place:
-    /// then the bound is `name`'s and the names decide. With more than one term they always do.
+    /// key: with one query word it is (a spot is listed under every place and field its names
+    /// give that no other beats in both, FORMAT.md `POST`, so its first run is its best); with
+    /// more, the names decide, at this level or below.
     static func bound(of key: PostingGroup.Key, tokenIsTerm: Bool, termCount: Int) -> (bound: KeyBound, isKey: Bool) {
         let level = bestLevel(place: key.place, tokenIsTerm: tokenIsTerm, termCount: termCount)
-        let levelRecurs = TokenPlace.allCases.contains {
-            $0 > key.place && bestLevel(place: $0, tokenIsTerm: tokenIsTerm, termCount: termCount) == level
-        }
-        let field = levelRecurs ? NameField.primary : key.field
-        return (KeyBound(level: level, field: field, score: key.score), termCount == 1 && field == key.field)
+        return (KeyBound(level: level, field: key.field, score: key.score), termCount == 1)
     }
 
     /// The best level a spot can reach whose name has a token, standing at `place`, that the

@@ -34,7 +34,7 @@ struct ExpectedIndex {
     /// TOKN: every distinct token of every name, sorted by bytes.
     let tokens: [[UInt8]]
     /// POST: for each token (in `tokens` order), its groups, keys ascending: each spot in the
-    /// group of the lowest key its names give the token.
+    /// group of each place and field its names give the token that no other beats in both.
     let postings: [[Group]]
     /// QUAL: each spot's quality byte, by its own reference.
     let qualities: [OSMRef: UInt8]
@@ -45,8 +45,9 @@ struct ExpectedIndex {
         refs = spots.map(\.ref).sorted()
         rankOf = Dictionary(uniqueKeysWithValues: refs.enumerated().map { ($1, $0) })
         var strings: Set<[UInt8]> = []
-        // Token → rank → the lowest raw key of the token in the spot's names, with its parts.
-        var bestKeys: [[UInt8]: [Int: Group]] = [:]
+        // Token → rank → the places and fields of the token in the spot's names that no other
+        // beats in both.
+        var bestKeys: [[UInt8]: [Int: [Group]]] = [:]
         var kindRanks: [[[UInt8]]: [Int]] = [:]
         var qualities: [OSMRef: UInt8] = [:]
         for spot in spots {
@@ -64,8 +65,11 @@ struct ExpectedIndex {
                 for (token, place) in SearchText.tokens(ofName: name) {
                     let group = Group(place: Self.number(of: place), field: field, score: score, ranks: [rank])
                     let bytes = Array(token.utf8)
-                    if let known = bestKeys[bytes]?[rank], known.rawKey <= group.rawKey { continue }
-                    bestKeys[bytes, default: [:]][rank] = group
+                    var known = bestKeys[bytes]?[rank] ?? []
+                    func beats(_ a: Group, _ b: Group) -> Bool { a.place <= b.place && a.field <= b.field }
+                    if known.contains(where: { beats($0, group) }) { continue }
+                    known.removeAll { beats(group, $0) }
+                    bestKeys[bytes, default: [:]][rank] = known + [group]
                 }
             }
             kindRanks[Self.kindKey(spot.tagKey, spot.kind, spot.category?.rawValue), default: []].append(rank)
@@ -73,7 +77,7 @@ struct ExpectedIndex {
         self.strings = strings.sorted { $0.lexicographicallyPrecedes($1) }
         tokens = bestKeys.keys.sorted { $0.lexicographicallyPrecedes($1) }
         postings = tokens.map { token in
-            Dictionary(grouping: bestKeys[token]!.values, by: \.rawKey).values
+            Dictionary(grouping: bestKeys[token]!.values.flatMap { $0 }, by: \.rawKey).values
                 .map { groups in
                     var group = groups[0]
                     group.ranks = groups.flatMap(\.ranks).sorted()

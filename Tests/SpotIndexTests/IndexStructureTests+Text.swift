@@ -112,9 +112,16 @@ extension IndexStructureTests {
                 #expect(read.map(\.ranks) == want.map(\.ranks), comment)
                 #expect(zip(read, read.dropFirst()).allSatisfy { $0.key < $1.key }, comment)
                 keysSeen.formUnion(read.map(\.key))
-                // Each spot comes once per token: in the group of its best key.
-                let ranks = read.flatMap(\.ranks)
-                #expect(Set(ranks).count == ranks.count, comment)
+                // A spot comes once per place at most: under each place and field its names give
+                // the token that no other beats in both.
+                for rank in Set(read.flatMap(\.ranks)) {
+                    let keys = read.filter { $0.ranks.contains(rank) }.map(\.key)
+                    #expect(Set(keys.map(\.place)).count == keys.count, comment)
+                    #expect(
+                        keys.allSatisfy { a in keys.allSatisfy { b in a == b || a.place > b.place || a.field > b.field }
+                        },
+                        comment)
+                }
                 // A token is found by itself as a prefix, first of the tokens it starts.
                 let range = try reader.tokens(withPrefix: token)
                 #expect(range.lowerBound == number, comment)
