@@ -74,10 +74,13 @@ enum SearchCommand {
             Help.Mode(required: ["--batch"], optional: ["--output", "--overwrite"]),
         ],
         discussion: """
-            Results are nearest first (from --near, else the centre of --bbox), ties by OSM type and
-            id; a text search without a place is ordered by how well names match. Batch requests:
-            {"near":[lat,lon],"radius":m,"bbox":[minlon,minlat,maxlon,maxlat],"categories":[...],
-            "exclude":[...],"query":"...","limit":n}, every key optional; a bad line gives
+            Without text, results are nearest first (from --near, else the centre of --bbox), ties
+            by OSM type and id. Text results are ranked: the whole name, then names starting with
+            the query, then names holding its words, then category matches; within each, better
+            known and (with a place) nearer first (README, "How results are ranked"). Batch
+            requests: {"near":[lat,lon],"radius":m,"bbox":[minlon,minlat,maxlon,maxlat],
+            "categories":[...],"exclude":[...],"query":"...","limit":n,"sort":"relevance",
+            "distance_scale":m,"explain":true}, every key optional; a bad line gives
             {"error":"..."} and the rest go on. Without --format, -o's extension chooses: .ndjson or
             .jsonl NDJSON, .geojson or .json GeoJSON, .txt the table (.csv and .html are refused),
             any other the table.
