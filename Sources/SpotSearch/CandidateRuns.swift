@@ -26,18 +26,22 @@ enum CandidateRuns {
     static func gather(for query: ParsedQuery, in index: SpotIndexReader) throws -> [CandidateRun] {
         guard let first = query.words.first else { return [] }
         let category = KeyBound(level: .category, field: .primary, score: PlaceQuality.maximumScore)
-        // By whether the bound is the spots' key, then by bound.
-        var lists: [Bool: [KeyBound: [RankList]]] = [:]
+        var lists: [KeyBound: [RankList]] = [:]
         let tokens = try index.tokens(withPrefix: Array(first.utf8))
         for token in tokens {
             let isWord = try token == tokens.lowerBound && index.token(token).elementsEqual(first.utf8)
             for group in try index.postingGroups(ofToken: token) {
-                let (bound, isKey) = bound(of: group.key, tokenIsTerm: isWord, termCount: query.words.count)
-                lists[isKey, default: [:]][bound, default: []].append(group.ranks)
+                let level = bestLevel(place: group.key.place, tokenIsTerm: isWord, termCount: query.words.count)
+                lists[KeyBound(level: level, field: group.key.field, score: group.key.score), default: []]
+                    .append(group.ranks)
             }
         }
-        var runs = lists.flatMap { isKey, runs in
-            runs.map { CandidateRun(bound: $0.key, lists: $0.value, isCategory: false, keyIsBound: isKey) }
+        // With one query word a run's bound is its spots' key: a spot is listed under every place
+        // and field its names give that no other beats in both (FORMAT.md `POST`), so its first
+        // run is its best. With more, the names decide, at the run's level or below.
+        let keyIsBound = query.words.count == 1
+        var runs = lists.map {
+            CandidateRun(bound: $0.key, lists: $0.value, isCategory: false, keyIsBound: keyIsBound)
         }
         if query.startsWithPhrase, let term = query.terms.first {
             let groups = try index.tokens(withPrefix: Array(term.utf8)).flatMap { try index.postingGroups(ofToken: $0) }
@@ -51,15 +55,6 @@ enum CandidateRuns {
             runs.append(CandidateRun(bound: category, lists: kinds, isCategory: true, keyIsBound: false))
         }
         return runs.sorted { $0.bound < $1.bound }
-    }
-
-    /// The best key a spot of a posting group of key `key` can have, and whether it is the spot's
-    /// key: with one query word it is (a spot is listed under every place and field its names
-    /// give that no other beats in both, FORMAT.md `POST`, so its first run is its best); with
-    /// more, the names decide, at this level or below.
-    static func bound(of key: PostingGroup.Key, tokenIsTerm: Bool, termCount: Int) -> (bound: KeyBound, isKey: Bool) {
-        let level = bestLevel(place: key.place, tokenIsTerm: tokenIsTerm, termCount: termCount)
-        return (KeyBound(level: level, field: key.field, score: key.score), termCount == 1)
     }
 
     /// The best level a spot can reach whose name has a token, standing at `place`, that the
