@@ -45,7 +45,10 @@ enum ResultTable {
         var rows = [["distance", "category", "name", "osm", "lat,lon"] + (explain ? ["why"] : [])]
         for result in results {
             let spot = result.spot
-            let why = result.match.map { "\($0.level.name) \($0.field) \(String(format: "%.3f", $0.score))" } ?? "-"
+            let why = result.match.map { match in
+                let level = match.level == .fuzzy ? "fuzzy(\(match.edits))" : match.level.name
+                return "\(level) \(match.field) \(String(format: "%.3f", match.score))"
+            } ?? "-"
             rows.append(
                 [
                     result.distance.map { String(format: "%.0f m", $0) } ?? "-", spot.category?.rawValue ?? spot.tag,
@@ -98,6 +101,7 @@ enum MatchJSON {
         object.add("level", match.level.name)
         object.add("field", match.field)
         object.add("score", raw: String(format: "%.4f", match.score))
+        if match.level == .fuzzy { object.add("edits", integer: Int64(match.edits)) }
         return object.closed
     }
 }

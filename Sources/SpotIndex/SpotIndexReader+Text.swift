@@ -25,3 +25,34 @@ extension SpotIndexReader {
         try tokens.bytes(token)
     }
 }
+
+extension SpotIndexReader {
+    /// A walk through the tokens in their sorted (byte) order from the first that does not sort
+    /// before `key`: what a search that forgives typos walks, passing over the tokens below a
+    /// prefix no match can start with.
+    public func tokenCursor(atLeast key: [UInt8] = []) throws(IndexError) -> TokenCursor {
+        TokenCursor(cursor: try StringTable.Cursor(tokens, atLeast: key))
+    }
+}
+
+/// A position in the sorted tokens of the text index (`SpotIndexReader.tokenCursor`). Reading
+/// the next token decodes only what it does not share with the one before; skipping the tokens
+/// that share a prefix reads their entries' headers only, and binary-searches beyond a block.
+public struct TokenCursor {
+    fileprivate var cursor: StringTable.Cursor
+
+    /// The current token's number, as `postingGroups(ofToken:)` takes it; the token count past
+    /// the last.
+    public var token: Int { cursor.number }
+    /// The current token's folded UTF-8 bytes (empty past the last).
+    public var bytes: [UInt8] { cursor.bytes }
+    /// Whether the cursor is past the last token.
+    public var isAtEnd: Bool { cursor.isAtEnd }
+
+    /// Moves to the next token.
+    public mutating func advance() throws(IndexError) { try cursor.advance() }
+
+    /// Moves to the first later token that does not start with the current one's first
+    /// `length` bytes (at most its length).
+    public mutating func skip(sharing length: Int) throws(IndexError) { try cursor.skip(sharing: length) }
+}

@@ -186,31 +186,26 @@ struct StringTable {
 
     /// The numbers of the strings that start with `prefix`: a range, since strings are sorted.
     func range(withPrefix prefix: [UInt8]) throws(IndexError) -> Range<Int> {
-        // The last block whose first string sorts before the prefix holds the range's start.
-        var low = 0
+        var cursor = try Cursor(self, atLeast: prefix)
+        let first = cursor.number
+        if !cursor.isAtEnd && cursor.bytes.starts(with: prefix) { try cursor.skip(sharing: prefix.count) }
+        return first..<cursor.number
+    }
+
+    /// The number of the last block whose first string sorts before `key`, searched from block
+    /// `lowest` on (`lowest` when none after it does).
+    private func lastBlock(before key: [UInt8], from lowest: Int) throws(IndexError) -> Int {
+        var low = lowest
         var high = blockOffsets.count
+        var first: [UInt8] = []
         while low < high {
             let middle = (low + high) / 2
             var position = try start(ofBlock: middle)
-            var first: [UInt8] = []
+            first.removeAll(keepingCapacity: true)
             try advance(&position, &first)
-            if first.lexicographicallyPrecedes(prefix) { low = middle + 1 } else { high = middle }
+            if first.lexicographicallyPrecedes(key) { low = middle + 1 } else { high = middle }
         }
-        var index = max(low - 1, 0) * blockSize
-        var position = 0
-        var string: [UInt8] = []
-        var first: Int?
-        while index < count {
-            if index % blockSize == 0 {
-                position = try start(ofBlock: index / blockSize)
-                string.removeAll(keepingCapacity: true)
-            }
-            try advance(&position, &string)
-            if first == nil && !string.lexicographicallyPrecedes(prefix) { first = index }
-            if first != nil && !string.starts(with: prefix) { break }
-            index += 1
-        }
-        return (first ?? index)..<index
+        return max(low - 1, lowest)
     }
 
     /// Where block `block`'s first entry starts in `entries`.
@@ -221,14 +216,16 @@ struct StringTable {
     }
 
     /// Decodes the entry at `position` into `string`, which holds the string before it in its
-    /// block (empty at a block's start), and moves `position` to the next entry.
-    private func advance(_ position: inout Int, _ string: inout [UInt8]) throws(IndexError) {
-        let header = try header(at: position, previousLength: string.count)
+    /// block (empty at a block's start) at least as far as the entry shares it, and moves
+    /// `position` to the next entry. `previousLength` is the length of the string before.
+    private func advance(
+        _ position: inout Int, _ string: inout [UInt8], previousLength: Int? = nil
+    ) throws(IndexError) {
+        let header = try header(at: position, previousLength: previousLength ?? string.count)
         let length = header.shared + header.decodedLength
-        string = Self.bytes(capacity: length) { buffer in
-            _ = buffer.initialize(from: string.prefix(header.shared))
-            expand(header, into: buffer, from: header.shared, to: length)
-        }
+        string.removeSubrange(header.shared...)
+        string.append(contentsOf: repeatElement(0, count: header.decodedLength))
+        string.withUnsafeMutableBufferPointer { expand(header, into: $0, from: header.shared, to: length) }
         position = header.coded.upperBound
     }
 
@@ -244,4 +241,93 @@ struct StringTable {
     }
 
     private func corrupt(_ message: String) -> IndexError { entries.corrupt(message) }
+}
+
+extension StringTable {
+    /// A walk through the strings in sorted order that decodes each into one buffer, and can
+    /// pass over every string that starts with the current one's first bytes: within a block by
+    /// reading entry headers only (an entry that shares those bytes with the string before it
+    /// starts with them too), beyond it by a binary search of the blocks.
+    struct Cursor {
+        private let table: StringTable
+        /// The number of the current string; the table's count past the last.
+        private(set) var number: Int
+        /// The current string (empty past the last).
+        private(set) var bytes: [UInt8] = []
+        /// Where the entry after the current one starts.
+        private var position = 0
+
+        /// A cursor at the first string that does not sort before `key`.
+        init(_ table: StringTable, atLeast key: [UInt8]) throws(IndexError) {
+            self.table = table
+            number = table.count
+            try seek(atLeast: key, fromBlock: 0)
+        }
+
+        /// Whether the cursor is past the last string.
+        var isAtEnd: Bool { number >= table.count }
+
+        /// Moves to the next string.
+        mutating func advance() throws(IndexError) {
+            guard !isAtEnd else { return }
+            number += 1
+            guard !isAtEnd else { return bytes.removeAll() }
+            if number % table.blockSize == 0 {
+                position = try table.start(ofBlock: number / table.blockSize)
+                bytes.removeAll(keepingCapacity: true)
+            }
+            try table.advance(&position, &bytes)
+        }
+
+        /// Moves to the first later string that does not start with the current one's first
+        /// `length` bytes (at most its length).
+        mutating func skip(sharing length: Int) throws(IndexError) {
+            guard !isAtEnd else { return }
+            precondition(length <= bytes.count, "a skip past the current string")
+            // Only the shared bytes matter from here: every entry skipped keeps them.
+            var previousLength = bytes.count
+            bytes.removeSubrange(length...)
+            while number + 1 < table.count && (number + 1) % table.blockSize != 0 {
+                let header = try table.header(at: position, previousLength: previousLength)
+                number += 1
+                if header.shared < length {
+                    try table.advance(&position, &bytes, previousLength: previousLength)
+                    return
+                }
+                previousLength = header.shared + header.decodedLength
+                position = header.coded.upperBound
+            }
+            // Past this block: the first string after every one that starts with the bytes.
+            guard let successor = Self.successor(of: bytes) else {
+                number = table.count
+                return bytes.removeAll()
+            }
+            try seek(atLeast: successor, fromBlock: (number + 1) / table.blockSize)
+        }
+
+        /// Moves to the first string in block `lowest` or after that does not sort before `key`.
+        private mutating func seek(atLeast key: [UInt8], fromBlock lowest: Int) throws(IndexError) {
+            let blockCount = (table.count + table.blockSize - 1) / table.blockSize
+            guard lowest < blockCount else {
+                number = table.count
+                return bytes.removeAll()
+            }
+            let block = try table.lastBlock(before: key, from: lowest)
+            number = block * table.blockSize
+            position = try table.start(ofBlock: block)
+            bytes.removeAll(keepingCapacity: true)
+            try table.advance(&position, &bytes)
+            while bytes.lexicographicallyPrecedes(key) {
+                try advance()
+                if isAtEnd { return }
+            }
+        }
+
+        /// The least byte string after every string that starts with `prefix`, or nil when every
+        /// string after `prefix` starts with it (`prefix` is empty or all 0xFF bytes).
+        private static func successor(of prefix: [UInt8]) -> [UInt8]? {
+            guard let last = prefix.lastIndex(where: { $0 < 0xFF }) else { return nil }
+            return prefix[..<last] + [prefix[last] + 1]
+        }
+    }
 }

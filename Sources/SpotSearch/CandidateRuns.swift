@@ -8,11 +8,20 @@ struct CandidateRun {
     let bound: KeyBound
     /// The lists, each in reference order.
     var lists: [RankList]
-    /// Whether the spots come from kind lists (a category match) rather than name postings.
-    let isCategory: Bool
-    /// Whether each spot's level, name field and quality are the bound's: otherwise its names
-    /// (or its kind) decide.
-    let keyIsBound: Bool
+    /// How each spot's key is found.
+    let verification: Verification
+
+    /// How the key of a run's spot is found.
+    enum Verification {
+        /// It is the bound, but for the reference.
+        case bound
+        /// A category match: the spots come from kind lists.
+        case kind
+        /// Its names decide (`NameMatch`), or its kind where they do not hold the phrases.
+        case names
+        /// Its names and kind decide, typos forgiven (`TypoStage`).
+        case typos
+    }
 }
 
 /// The second stage of a text search: the runs of candidates for a query, best bound first. A
@@ -39,20 +48,18 @@ enum CandidateRuns {
         // With one query word a run's bound is its spots' key: a spot is listed under every place
         // and field its names give that no other beats in both (FORMAT.md `POST`), so its first
         // run is its best. With more, the names decide, at the run's level or below.
-        let keyIsBound = query.words.count == 1
-        var runs = lists.map {
-            CandidateRun(bound: $0.key, lists: $0.value, isCategory: false, keyIsBound: keyIsBound)
-        }
+        let verification: CandidateRun.Verification = query.words.count == 1 ? .bound : .names
+        var runs = lists.map { CandidateRun(bound: $0.key, lists: $0.value, verification: verification) }
         if query.startsWithPhrase, let term = query.terms.first {
             let groups = try index.tokens(withPrefix: Array(term.utf8)).flatMap { try index.postingGroups(ofToken: $0) }
-            runs.append(CandidateRun(bound: category, lists: groups.map(\.ranks), isCategory: false, keyIsBound: false))
+            runs.append(CandidateRun(bound: category, lists: groups.map(\.ranks), verification: .names))
         }
         if query.terms.isEmpty, let phrase = query.phrases.first {
             let kinds = try index.kinds.indices.filter {
                 index.kinds[$0].category.map(phrase.categories.contains) ?? false
             }
             .map { try index.kindList(ofKind: $0) }
-            runs.append(CandidateRun(bound: category, lists: kinds, isCategory: true, keyIsBound: false))
+            runs.append(CandidateRun(bound: category, lists: kinds, verification: .kind))
         }
         return runs.sorted { $0.bound < $1.bound }
     }

@@ -10,6 +10,8 @@ struct ParsedQuery {
     var terms: [String] = []
     /// Whether the first word belongs to a category phrase.
     var startsWithPhrase = false
+    /// Whether the last word is a term: then it may be unfinished (`FuzzyWord.isPrefix`).
+    var endsWithTerm = false
 }
 
 /// The first stage of a search: folds the query's words (`SearchText`) and finds among them the
@@ -42,6 +44,7 @@ struct QueryParser {
             } else {
                 query.terms.append(words[position])
                 position += 1
+                query.endsWithTerm = position == words.count
             }
         }
         return query

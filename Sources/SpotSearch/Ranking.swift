@@ -10,11 +10,14 @@ public enum SearchSort: String, Sendable, CaseIterable {
 }
 
 /// Where a candidate stands among the results of a text query. Compared by the request's sort:
-/// relevance orders by level, name field, higher score, then OSM type and id; distance by
-/// distance, level, then OSM type and id.
+/// relevance orders by level, edits (typos forgiven), name field, higher score, then OSM type
+/// and id; distance by distance, level, edits, then OSM type and id, but with every match that
+/// forgives typos after those that do not.
 struct RankKey: Comparable {
     let sort: SearchSort
     let level: MatchLevel
+    /// The typos forgiven (`FuzzyWord`): 0 but at the fuzzy level.
+    let edits: Int
     let field: NameField
     /// The score within the level: higher is better.
     let score: Double
@@ -25,9 +28,11 @@ struct RankKey: Comparable {
     static func < (a: RankKey, b: RankKey) -> Bool {
         switch a.sort {
         case .relevance:
-            (a.level, a.field, -a.score, a.ref.type, a.ref.id) < (b.level, b.field, -b.score, b.ref.type, b.ref.id)
+            (a.level, a.edits, a.field, -a.score, a.ref.type, a.ref.id)
+                < (b.level, b.edits, b.field, -b.score, b.ref.type, b.ref.id)
         case .distance:
-            (a.distance, a.level, a.ref.type, a.ref.id) < (b.distance, b.level, b.ref.type, b.ref.id)
+            (a.level == .fuzzy ? 1 : 0, a.distance, a.level, a.edits, a.ref.type, a.ref.id)
+                < (b.level == .fuzzy ? 1 : 0, b.distance, b.level, b.edits, b.ref.type, b.ref.id)
         }
     }
 
@@ -36,19 +41,29 @@ struct RankKey: Comparable {
     /// Whether every key a spot bounded by `bound` can have ranks after this one, its best score
     /// (at no distance) given by `scoring`.
     func precedes(_ bound: KeyBound, scoredBy scoring: Scoring) -> Bool {
-        (level, field, -score) < (bound.level, bound.field, -scoring.score(quality: bound.score, distance: 0))
+        (level, edits, field, -score)
+            < (bound.level, bound.edits, bound.field, -scoring.score(quality: bound.score, distance: 0))
     }
 }
 
-/// The best key any spot of a run of candidates can have: its level, field and quality score
-/// (with a place, the score at no distance).
+/// The best key any spot of a run of candidates can have: its level, edits, field and quality
+/// score (with a place, the score at no distance).
 struct KeyBound: Comparable, Hashable {
     let level: MatchLevel
+    let edits: Int
     let field: NameField
     let score: Int
 
+    /// A bound; `edits` is 0 but at the fuzzy level.
+    init(level: MatchLevel, edits: Int = 0, field: NameField, score: Int) {
+        self.level = level
+        self.edits = edits
+        self.field = field
+        self.score = score
+    }
+
     static func < (a: KeyBound, b: KeyBound) -> Bool {
-        (a.level, a.field, -a.score) < (b.level, b.field, -b.score)
+        (a.level, a.edits, a.field, -a.score) < (b.level, b.edits, b.field, -b.score)
     }
 }
 

@@ -10,6 +10,9 @@ public enum MatchLevel: Int, Comparable, Sendable, CaseIterable {
     case words
     /// The spot is of a category the query names, and its names hold the query's other words.
     case category
+    /// As one of the levels above once typos are forgiven (`FuzzyWord`): every query word
+    /// within its edits of a word of one name, or of a category word of the spot's kind.
+    case fuzzy
 
     /// The name `--explain` gives the level.
     public var name: String {
@@ -18,14 +21,15 @@ public enum MatchLevel: Int, Comparable, Sendable, CaseIterable {
         case .prefix: "prefix"
         case .words: "words"
         case .category: "category"
+        case .fuzzy: "fuzzy"
         }
     }
 
     public static func < (a: MatchLevel, b: MatchLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// Why a result came back (`--explain`): its match level, what it matched in, and its score
-/// within the level.
+/// Why a result came back (`--explain`): its match level, what it matched in, the typos
+/// forgiven, and its score within the level.
 public struct SearchMatch: Sendable, Equatable {
     /// The level.
     public let level: MatchLevel
@@ -35,12 +39,15 @@ public struct SearchMatch: Sendable, Equatable {
     /// The score within the level: the quality score (`PlaceQuality.score`), times the distance
     /// decay when the request has a place.
     public let score: Double
+    /// The edits forgiven: 0 but at the fuzzy level.
+    public let edits: Int
 
     /// A match.
-    public init(level: MatchLevel, field: String, score: Double) {
+    public init(level: MatchLevel, field: String, score: Double, edits: Int = 0) {
         self.level = level
         self.field = field
         self.score = score
+        self.edits = edits
     }
 }
 

@@ -34,6 +34,9 @@ struct CandidateFilter {
         return true
     }
 
+    /// Whether the query has category phrases.
+    var hasPhrases: Bool { !phrases.isEmpty }
+
     /// Whether the names of spot `spot` hold every category phrase's words (so that they may hold
     /// the whole query); false means the spot meets some phrase by its kind alone.
     func namesHoldEveryPhrase(_ spot: Int) throws -> Bool {
@@ -67,85 +70,43 @@ struct CandidateFilter {
 extension SpotSearch {
     /// The results of a query with name terms (or category phrases alone): the runs of
     /// candidates (`CandidateRuns`) read best bound first, each new spot that passes scored and
-    /// offered to the bounded list of the best. Without a place, sorted by relevance, the walk
-    /// stops once the list is full and no spot left can beat its last, so that a search reads
-    /// about as many postings as it returns.
+    /// offered to the bounded list of the best; then, while the list is short, the runs of the
+    /// typo stage (`TypoStage`). Without a place, sorted by relevance, the walk stops once the
+    /// list is full and no spot left can beat its last, so that a search reads about as many
+    /// postings as it returns.
     func rankedByText(
         _ query: ParsedQuery, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter
     ) throws -> [RankedSpot] {
-        let words = query.words
-        let scoring = Scoring(origin: origin, scale: request.distanceScale)
-        // Sorted by relevance, the walk stops at the first run whose best key ranks after the
-        // last kept; without a place, also within a run of keys that differ by reference only.
-        let stopsEarly = request.sort == .relevance
-        var best = TopResults<RankKey>(limit: request.limit)
-        var seen = SpotBits(count: index.count)
-        for run in try CandidateRuns.gather(for: query, in: index) {
-            if stopsEarly, let worst = best.worst, worst.precedes(run.bound, scoredBy: scoring) { break }
-            var ranks = try RankMerge(run.lists)
-            while let rank = try ranks.next() {
-                let spot = try index.spot(atRank: rank)
-                guard seen.insert(spot) else { continue }
-                let kind = try index.kindNumber(at: spot)
-                guard try filter.passes(spot, kind: kind) else { continue }
-                let coordinate = try index.coordinate(at: spot)
-                if let region = request.region, !region.contains(coordinate) { continue }
-                // A spot that even at the distance along the meridian alone (cheap, and no more
-                // than the true one) cannot outscore the last kept at its level is passed over.
-                if stopsEarly, let origin, let worst = best.worst, worst.level == run.bound.level,
-                    worst.field == run.bound.field,
-                    scoring.score(quality: run.bound.score, distance: coordinate.metresAlongMeridian(to: origin))
-                        < worst.score
-                {
-                    continue
-                }
-                let distance = origin.map { coordinate.distance(to: $0) }
-                if let distance, let radius = request.radius, distance > radius { continue }
-                let match: (level: MatchLevel, field: NameField, quality: Int)
-                if run.keyIsBound {
-                    // The run's key but for the reference.
-                    match = (run.bound.level, run.bound.field, run.bound.score)
-                } else {
-                    let quality = try index.quality(at: spot).score
-                    if run.isCategory {
-                        match = (.category, .primary, quality)
-                    } else if try filter.namesHoldEveryPhrase(spot),
-                        let named = NameMatch.best(in: try index.spot(at: spot), terms: words)
-                    {
-                        match = (named.level, NameField(ofKey: named.key), quality)
-                    } else if !query.phrases.isEmpty {
-                        // The names hold the terms, the kind meets the phrases.
-                        match = (.category, .primary, quality)
-                    } else {
-                        continue
-                    }
-                }
-                let key = RankKey(
-                    sort: request.sort, level: match.level, field: match.field,
-                    score: scoring.score(quality: match.quality, distance: distance ?? 0), distance: distance ?? 0,
-                    ref: try index.ref(at: spot))
-                if stopsEarly && origin == nil && run.keyIsBound, let worst = best.worst, !(key < worst) { break }
-                best.offer(key, spot: spot)
-            }
+        var walk = TextWalk(
+            index: index, request: request, origin: origin, filter: filter, words: query.words)
+        try walk.read(try CandidateRuns.gather(for: query, in: index))
+        let typos = TypoStage(query: query, categoryWords: parser.categoryWords)
+        if let typos, !walk.best.isFull {
+            walk.typos = typos
+            try walk.read(try typos.runs(in: index))
         }
-        return try best.entries.map { entry in
+        return try walk.best.entries.map { entry in
             RankedSpot(
                 spot: entry.spot, distance: origin == nil ? nil : entry.key.distance,
-                match: request.explain ? try explanation(of: entry.spot, key: entry.key, words: words) : nil)
+                match: request.explain
+                    ? try explanation(of: entry.spot, key: entry.key, words: query.words, typos: typos) : nil)
         }
     }
 
     /// Why spot `spot`, ranked at `key`, came back: its level and score, and the name key (or
     /// for a category match the selecting tag) that matched the query's `words`.
-    private func explanation(of spot: Int, key: RankKey, words: [String]) throws -> SearchMatch {
-        let field: String
-        if key.level == .category {
+    private func explanation(of spot: Int, key: RankKey, words: [String], typos: TypoStage?) throws -> SearchMatch {
+        var field: String?
+        switch key.level {
+        case .category: break
+        case .fuzzy: field = try typos?.match(try index.spot(at: spot))?.key
+        default: field = NameMatch.best(in: try index.spot(at: spot), terms: words)?.key ?? "name"
+        }
+        if field == nil {
             let kind = try index.kind(at: spot)
             field = kind.key + "=" + kind.value
-        } else {
-            field = NameMatch.best(in: try index.spot(at: spot), terms: words)?.key ?? "name"
         }
-        return SearchMatch(level: key.level, field: field, score: key.score)
+        return SearchMatch(level: key.level, field: field ?? "", score: key.score, edits: key.edits)
     }
 
     /// The first `limit` spots of `lists` that pass, in reference order; a spot is taken once.
@@ -180,5 +141,100 @@ struct SpotBits {
         guard words[spot >> 6] & bit == 0 else { return false }
         words[spot >> 6] |= bit
         return true
+    }
+}
+
+/// The walk of a text search through its runs of candidates: the spots seen and offered, and
+/// the bounded list of the best.
+struct TextWalk {
+    let index: SpotIndexReader
+    let request: SearchRequest
+    let origin: Coordinate?
+    let filter: CandidateFilter
+    /// The query's folded words.
+    let words: [String]
+    /// The typo stage, once its runs are read.
+    var typos: TypoStage?
+    private(set) var best: TopResults<RankKey>
+    /// The spots offered to `best`: a later stage passes over them.
+    private var offered: SpotBits
+    private let scoring: Scoring
+    /// Sorted by relevance, the walk stops at the first run whose best key ranks after the last
+    /// kept; without a place, also within a run of keys that differ by reference only.
+    private let stopsEarly: Bool
+
+    init(index: SpotIndexReader, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter, words: [String]) {
+        self.index = index
+        self.request = request
+        self.origin = origin
+        self.filter = filter
+        self.words = words
+        best = TopResults(limit: request.limit)
+        offered = SpotBits(count: index.count)
+        scoring = Scoring(origin: origin, scale: request.distanceScale)
+        stopsEarly = request.sort == .relevance
+    }
+
+    /// Reads `runs` (sorted by bound), offering each spot not seen in them before to `best`.
+    mutating func read(_ runs: [CandidateRun]) throws {
+        var seen = offered
+        for run in runs {
+            if stopsEarly, let worst = best.worst, worst.precedes(run.bound, scoredBy: scoring) { break }
+            var ranks = try RankMerge(run.lists)
+            while let rank = try ranks.next() {
+                let spot = try index.spot(atRank: rank)
+                guard seen.insert(spot) else { continue }
+                let kind = try index.kindNumber(at: spot)
+                let passes = try run.verification == .typos ? filter.allowedKinds[kind] : filter.passes(spot, kind: kind)
+                guard passes else { continue }
+                let coordinate = try index.coordinate(at: spot)
+                if let region = request.region, !region.contains(coordinate) { continue }
+                // A spot that even at the distance along the meridian alone (cheap, and no more
+                // than the true one) cannot outscore the last kept at its level is passed over.
+                if stopsEarly, let origin, let worst = best.worst, worst.level == run.bound.level,
+                    worst.edits == run.bound.edits, worst.field == run.bound.field,
+                    scoring.score(quality: run.bound.score, distance: coordinate.metresAlongMeridian(to: origin))
+                        < worst.score
+                {
+                    continue
+                }
+                let distance = origin.map { coordinate.distance(to: $0) }
+                if let distance, let radius = request.radius, distance > radius { continue }
+                guard let match = try match(of: spot, in: run) else { continue }
+                let key = RankKey(
+                    sort: request.sort, level: match.level, edits: match.edits, field: match.field,
+                    score: scoring.score(quality: match.quality, distance: distance ?? 0), distance: distance ?? 0,
+                    ref: try index.ref(at: spot))
+                if stopsEarly && origin == nil && run.verification == .bound, let worst = best.worst, !(key < worst) {
+                    break
+                }
+                best.offer(key, spot: spot)
+                _ = offered.insert(spot)
+            }
+        }
+    }
+
+    /// The key of spot `spot` of `run` but for its score's distance and its reference, or nil
+    /// when it does not match.
+    private func match(of spot: Int, in run: CandidateRun) throws -> (
+        level: MatchLevel, edits: Int, field: NameField, quality: Int
+    )? {
+        switch run.verification {
+        case .bound:
+            return (run.bound.level, run.bound.edits, run.bound.field, run.bound.score)
+        case .kind:
+            return (.category, 0, .primary, try index.quality(at: spot).score)
+        case .names:
+            let quality = try index.quality(at: spot).score
+            if try filter.namesHoldEveryPhrase(spot), let named = NameMatch.best(in: try index.spot(at: spot), terms: words)
+            {
+                return (named.level, 0, NameField(ofKey: named.key), quality)
+            }
+            // The names hold the terms, the kind meets the phrases.
+            return filter.hasPhrases ? (.category, 0, .primary, quality) : nil
+        case .typos:
+            guard let typos, let match = typos.match(try index.spot(at: spot)) else { return nil }
+            return (.fuzzy, match.edits, match.field, try index.quality(at: spot).score)
+        }
     }
 }

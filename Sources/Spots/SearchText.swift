@@ -64,7 +64,7 @@ public enum SearchText {
     }
 
     /// Han, kana and Hangul.
-    private static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x1100...0x11FF, 0x3130...0x318F,
             0xAC00...0xD7AF, 0x20000...0x2FFFF:

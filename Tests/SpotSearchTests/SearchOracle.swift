@@ -18,6 +18,15 @@ import Spots
 /// level, name field, score (the quality score, or with a place the quality weighed by the
 /// distance decay), then OSM type and id; or, sorted by distance, by distance, level, type and
 /// id. Without text: nearest first, or in reference order without a place.
+///
+/// When these leave fewer results than the limit, typos are forgiven (README, "Typos"): a term of
+/// 4 to 7 letters (alphabetic, not CJK) may be one edit from a token, of 8 or more two (the
+/// optimal-string-alignment distance); a token that starts with a word is 0 edits; the last
+/// word, when it is a term, is compared with every prefix of a token. A term is also met by the
+/// spot's category when a one-word category phrase of it is within the term's edits, a phrase
+/// by the category or by a name holding its words. A spot not already answered matches when one
+/// of its names (or its category alone) meets every part; it ranks after every other match, by
+/// total edits, field, score, type and id (sorted by distance: by distance, edits, type, id).
 struct Oracle {
     /// A spot's name as the oracle matches it.
     struct Name {
@@ -72,6 +81,7 @@ struct Oracle {
     /// Where a candidate ranks, smaller first.
     struct Key {
         let level: Int
+        var edits = 0
         let field: Int
         let score: Double
         let distance: Double
@@ -80,11 +90,11 @@ struct Oracle {
         func precedes(_ other: Key, sort: SearchSort) -> Bool {
             switch sort {
             case .relevance:
-                (level, field, -score, ref.type.rawValue, ref.id)
-                    < (other.level, other.field, -other.score, other.ref.type.rawValue, other.ref.id)
+                (level, edits, field, -score, ref.type.rawValue, ref.id)
+                    < (other.level, other.edits, other.field, -other.score, other.ref.type.rawValue, other.ref.id)
             case .distance:
-                (distance, level, ref.type.rawValue, ref.id)
-                    < (other.distance, other.level, other.ref.type.rawValue, other.ref.id)
+                (level == 4 ? 1 : 0, distance, level, edits, ref.type.rawValue, ref.id)
+                    < (other.level == 4 ? 1 : 0, other.distance, other.level, other.edits, other.ref.type.rawValue, other.ref.id)
             }
         }
     }
@@ -123,10 +133,109 @@ struct Oracle {
                     level: match?.level ?? 0, field: match?.field ?? 0, score: terms.isEmpty ? 0 : score,
                     distance: distance ?? 0, ref: spot.ref))
         }
+        if !terms.isEmpty && chosen.count < request.limit {
+            let answered = Set(chosen.map(\.ref))
+            chosen += typoMatches(query, request: request, origin: origin).filter { !answered.contains($0.ref) }
+        }
         // Without text, nearest first (or by reference), whatever the sort.
         let sort = terms.isEmpty ? .distance : request.sort
         chosen.sort { $0.precedes($1, sort: sort) }
         return chosen.prefix(request.limit).map { ($0.ref, origin == nil ? nil : $0.distance) }
+    }
+}
+
+extension Oracle {
+    /// The edits a term of `letters` scalars forgives.
+    static func maxEdits(of word: String, forgiving: Bool) -> Int {
+        let scalars = Array(word.unicodeScalars)
+        guard forgiving, scalars.allSatisfy({ $0.properties.isAlphabetic && !SearchText.isCJK($0) }) else { return 0 }
+        return scalars.count >= 8 ? 2 : scalars.count >= 4 ? 1 : 0
+    }
+
+    /// The optimal-string-alignment distance between `a` and `b`, the whole table.
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                table[i][j] = min(
+                    table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
+
+    /// The edits from `word` to `token`, or nil beyond what the word forgives.
+    static func edits(_ word: String, _ token: String, isLast: Bool, forgiving: Bool) -> Int? {
+        if token.unicodeScalars.starts(with: word.unicodeScalars) { return 0 }
+        let limit = maxEdits(of: word, forgiving: forgiving)
+        guard limit > 0 else { return nil }
+        let w = Array(word.unicodeScalars)
+        let t = Array(token.unicodeScalars)
+        // Strings whose lengths differ by more than the limit are farther apart than it.
+        let lengths = isLast ? max(0, w.count - limit)...min(t.count, w.count + limit) : t.count...t.count
+        guard !lengths.isEmpty, abs(lengths.lowerBound - w.count) <= limit else { return nil }
+        let edits = lengths.map { distance(w, Array(t[..<$0])) }.min()!
+        return edits <= limit ? edits : nil
+    }
+
+    /// The matches of the typo stage, every spot checked.
+    func typoMatches(_ query: ParsedQuery, request: SearchRequest, origin: Coordinate?) -> [Key] {
+        // The parts: (words, whether they forgive, is the last a term, categories with edits).
+        var parts: [(words: [String], forgiving: Bool, isLast: Bool, categories: [Category: Int])] = query.phrases.map {
+            ($0.words, false, false, Dictionary(uniqueKeysWithValues: $0.categories.map { ($0, 0) }))
+        }
+        for (position, term) in query.terms.enumerated() {
+            let isLast = query.endsWithTerm && position == query.terms.count - 1
+            var categories: [Category: Int] = [:]
+            if Self.maxEdits(of: term, forgiving: true) > 0 {
+                for (phrase, named) in search.parser.categoryWords where !phrase.contains(" ") {
+                    guard let edits = Self.edits(term, phrase, isLast: isLast, forgiving: true) else { continue }
+                    for category in named { categories[category] = min(categories[category] ?? edits, edits) }
+                }
+            }
+            parts.append(([term], true, isLast, categories))
+        }
+        guard query.terms.contains(where: { Self.maxEdits(of: $0, forgiving: true) > 0 }) else { return [] }
+        var found: [Key] = []
+        for spot in spots {
+            if let filter = request.pointOfInterestFilter, !filter.allows(spot.category) { continue }
+            if let region = request.region, !region.contains(spot.coordinate) { continue }
+            let distance = origin.map { spot.coordinate.distance(to: $0) }
+            if let radius = request.radius, let distance, distance > radius { continue }
+            let byKind = parts.map { part in spot.category.flatMap { part.categories[$0] } }
+            var best: (edits: Int, field: Int)?
+            if byKind.allSatisfy({ $0 != nil }) { best = (byKind.map { $0! }.reduce(0, +), 0) }
+            let fielded =
+                [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
+                + spot.otherNames.values.map { ($0, 1) }
+            for (name, field) in fielded {
+                let tokens = SearchText.tokens(ofName: name).map(\.token)
+                var total: Int? = 0
+                for (part, kindEdits) in zip(parts, byKind) {
+                    var byName: Int? = 0
+                    for word in part.words {
+                        let edits = tokens.compactMap {
+                            Self.edits(word, $0, isLast: part.isLast, forgiving: part.forgiving)
+                        }.min()
+                        byName = edits.flatMap { e in byName.map { $0 + e } }
+                    }
+                    let edits = [byName, kindEdits].compactMap { $0 }.min()
+                    total = edits.flatMap { e in total.map { $0 + e } }
+                }
+                if let total, best.map({ (total, field) < ($0.edits, $0.field) }) ?? true { best = (total, field) }
+            }
+            guard let best else { continue }
+            let quality = Double(Self.qualityScore(of: spot))
+            let score = distance.map { (1 + quality / 10) * exp(-$0 / request.distanceScale) } ?? quality
+            found.append(
+                Key(level: 4, edits: best.edits, field: best.field, score: score, distance: distance ?? 0, ref: spot.ref))
+        }
+        return found
     }
 }
 

@@ -59,17 +59,34 @@ func randomRequests(_ count: Int, around spots: [Spot], names: [String], using r
     }
 }
 
-/// A query made from `name`, to meet each match level: a prefix of one of its words (half the
-/// time), the whole name, its first words and a prefix of the next, or two of its words in any
-/// order.
+/// A query made from `name`, to meet each match level: a prefix of one of its words, the whole
+/// name, its first words and a prefix of the next, two of its words in any order, or one of its
+/// words misspelt (alone or in the name).
 func randomQuery(from name: String, using random: inout SplitMix64) -> String? {
     let words = SearchText.words(name)
     guard let word = words.randomElement(using: &random) else { return nil }
     func prefix(_ word: String) -> String {
         String(word.prefix(Int.random(in: 1...max(1, word.count), using: &random)))
     }
-    switch Int.random(in: 0..<6, using: &random) {
+    /// The word with one or two random edits.
+    func misspell(_ word: String) -> String {
+        var scalars = Array(word.unicodeScalars)
+        for _ in 0..<Int.random(in: 1...2, using: &random) {
+            let at = Int.random(in: 0...scalars.count, using: &random)
+            let letter = "aeikmnorstuäжк".unicodeScalars.randomElement(using: &random)!
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: scalars.insert(letter, at: at)
+            case 1 where at < scalars.count: scalars[at] = letter
+            case 2 where at + 1 < scalars.count: scalars.swapAt(at, at + 1)
+            default: if at < scalars.count && scalars.count > 1 { scalars.remove(at: at) }
+            }
+        }
+        return String(String.UnicodeScalarView(scalars))
+    }
+    switch Int.random(in: 0..<8, using: &random) {
     case 0: return name
+    case 6: return misspell(word)
+    case 7: return words.map { $0 == word ? misspell($0) : $0 }.joined(separator: " ")
     case 1:
         let count = Int.random(in: 1...words.count, using: &random)
         return (words.prefix(count - 1) + [prefix(words[count - 1])]).joined(separator: " ")

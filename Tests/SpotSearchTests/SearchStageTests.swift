@@ -56,16 +56,21 @@ struct SearchStageTests {
     @Test("a kept key precedes only bounds whose best key ranks after it")
     func bounds() {
         let key = RankKey(
-            sort: .relevance, level: .prefix, field: .primary, score: 3, distance: 0, ref: OSMRef(.node, 9))
+            sort: .relevance, level: .prefix, edits: 0, field: .primary, score: 3, distance: 0, ref: OSMRef(.node, 9))
         let quality = Scoring(origin: nil, scale: 2000)
         #expect(key.precedes(KeyBound(level: .prefix, field: .primary, score: 2), scoredBy: quality))
         #expect(!key.precedes(KeyBound(level: .prefix, field: .primary, score: 3), scoredBy: quality), "may tie")
         #expect(key.precedes(KeyBound(level: .words, field: .primary, score: 10), scoredBy: quality))
         #expect(!key.precedes(KeyBound(level: .exact, field: .other, score: 0), scoredBy: quality))
+        #expect(key.precedes(KeyBound(level: .fuzzy, edits: 0, field: .primary, score: 10), scoredBy: quality))
+        let typo = RankKey(
+            sort: .relevance, level: .fuzzy, edits: 1, field: .other, score: 0, distance: 0, ref: OSMRef(.node, 1))
+        #expect(typo.precedes(KeyBound(level: .fuzzy, edits: 2, field: .primary, score: 10), scoredBy: quality))
+        #expect(!typo.precedes(KeyBound(level: .fuzzy, edits: 1, field: .primary, score: 0), scoredBy: quality))
         // With a place a bound's score is its best at no distance: 1 + quality / 10.
         let place = Scoring(origin: Coordinate(latitudeE7: 0, longitudeE7: 0), scale: 2000)
         let near = RankKey(
-            sort: .relevance, level: .prefix, field: .primary, score: 1.45, distance: 50, ref: OSMRef(.node, 9))
+            sort: .relevance, level: .prefix, edits: 0, field: .primary, score: 1.45, distance: 50, ref: OSMRef(.node, 9))
         #expect(near.precedes(KeyBound(level: .prefix, field: .primary, score: 4), scoredBy: place))
         #expect(!near.precedes(KeyBound(level: .prefix, field: .primary, score: 5), scoredBy: place))
     }

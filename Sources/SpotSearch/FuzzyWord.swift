@@ -1,0 +1,195 @@
+import SpotIndex
+import Spots
+
+/// A folded query word and the typos it forgives (README, "Typos"): a word of 4 to 7 letters
+/// one edit, of 8 or more two (Elasticsearch's fuzziness AUTO:4,8); an edit is a scalar
+/// inserted, deleted, replaced, or two neighbours swapped (Damerau–Levenshtein distance, in its
+/// optimal-string-alignment form). A word with Chinese, Japanese or Korean characters or with
+/// digits forgives nothing.
+///
+/// Every word matches a token that starts with it, with no edit (as the exact levels take
+/// words); otherwise a word matches a token within its edits of it, and the last word of a
+/// query, which may be unfinished, a token that *starts* with something within its edits.
+struct FuzzyWord {
+    /// The folded word.
+    let text: String
+    /// Its Unicode scalars.
+    let scalars: [UInt32]
+    /// The most edits it forgives.
+    let maxEdits: Int
+    /// Whether it may match the start of a token (the last word of a query).
+    let isPrefix: Bool
+
+    /// The folded `word`; `isLast` when it ends the query, `forgiving` unless it must be met
+    /// as written (a word of a category phrase).
+    init(_ word: String, isLast: Bool, forgiving: Bool = true) {
+        text = word
+        scalars = word.unicodeScalars.map(\.value)
+        let forgives =
+            forgiving && word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && !SearchText.isCJK($0) }
+        maxEdits = forgives ? Self.maxEdits(forLength: scalars.count) : 0
+        isPrefix = isLast
+    }
+
+    /// The edits a word of `length` letters forgives.
+    static func maxEdits(forLength length: Int) -> Int {
+        length >= 8 ? 2 : length >= 4 ? 1 : 0
+    }
+
+    /// The edits between the word and `token` (folded), or nil beyond `maxEdits`: 0 when the
+    /// token starts with the word.
+    func edits(to token: String) -> Int? {
+        var rows = EditRows(word: scalars)
+        for scalar in token.unicodeScalars {
+            rows.push(scalar.value)
+            if let edits = rows.editsOfEveryLongerToken(isPrefix: isPrefix), edits <= maxEdits { return edits }
+            if rows.minimum > maxEdits { return nil }
+        }
+        let edits = rows.editsOfToken(isPrefix: isPrefix)
+        return edits <= maxEdits ? edits : nil
+    }
+
+    /// The tokens of `index` the word matches, as ranges of token numbers in order, each with
+    /// its edits.
+    ///
+    /// The tokens are sorted, so they are walked as a trie is: a token keeps the table rows of
+    /// the scalars it shares with the one before, and once a prefix is out of reach (every cell
+    /// of its row above `maxEdits`), or every token after it matches alike, the cursor passes
+    /// over all the tokens that start with it (`TokenCursor.skip(sharing:)`).
+    func tokenMatches(in index: SpotIndexReader) throws(IndexError) -> [TokenMatch] {
+        var matches: [TokenMatch] = []
+        func add(_ tokens: Range<Int>, edits: Int) {
+            if let last = matches.last, last.edits == edits, last.tokens.upperBound == tokens.lowerBound {
+                matches[matches.count - 1] = TokenMatch(tokens: last.tokens.lowerBound..<tokens.upperBound, edits: edits)
+            } else if !tokens.isEmpty {
+                matches.append(TokenMatch(tokens: tokens, edits: edits))
+            }
+        }
+        guard maxEdits > 0 else {
+            let tokens = try index.tokens(withPrefix: Array(text.utf8))
+            return tokens.isEmpty ? [] : [TokenMatch(tokens: tokens, edits: 0)]
+        }
+        var rows = EditRows(word: scalars)
+        // Where the path of scalars the rows hold ends in bytes, at each depth.
+        var ends = [0]
+        var path: [UInt8] = []
+        var cursor = try index.tokenCursor()
+        walk: while !cursor.isAtEnd {
+            let bytes = cursor.bytes
+            let shared = zip(path, bytes).prefix { $0 == $1 }.count
+            while ends[ends.count - 1] > shared { ends.removeLast() }
+            rows.truncate(toDepth: ends.count - 1)
+            var position = ends[ends.count - 1]
+            while position < bytes.count {
+                let (scalar, length) = UTF8Scalar.decode(bytes, at: position)
+                rows.push(scalar)
+                position += length
+                ends.append(position)
+                let everyLonger = rows.editsOfEveryLongerToken(isPrefix: isPrefix)
+                if rows.minimum > maxEdits || everyLonger.map({ $0 <= maxEdits }) == true {
+                    let start = cursor.token
+                    path = Array(bytes[..<position])
+                    try cursor.skip(sharing: position)
+                    if let everyLonger, everyLonger <= maxEdits { add(start..<cursor.token, edits: everyLonger) }
+                    continue walk
+                }
+            }
+            path = bytes
+            let edits = rows.editsOfToken(isPrefix: isPrefix)
+            if edits <= maxEdits { add(cursor.token..<cursor.token + 1, edits: edits) }
+            try cursor.advance()
+        }
+        return matches
+    }
+}
+
+/// Tokens a query word matches: a range of token numbers, and the edits it takes.
+struct TokenMatch: Equatable {
+    let tokens: Range<Int>
+    let edits: Int
+}
+
+/// The rows of the edit-distance table of a word against a token read one scalar at a time, so
+/// that tokens which share a prefix share its rows. Row *d* holds, for each *j*, the edits
+/// between the token's first *d* scalars and the word's first *j*.
+struct EditRows {
+    private let word: [UInt32]
+    /// The rows, each `word.count + 1` cells, one after the other.
+    private var cells: [Int]
+    /// The token's scalars read so far.
+    private var path: [UInt32] = []
+    /// Per depth, the fewest edits between the whole word and a prefix of the path up to it.
+    private var bestPrefixEdits: [Int]
+
+    /// The table of `word` against the empty token.
+    init(word: [UInt32]) {
+        self.word = word
+        cells = Array(0...word.count)
+        bestPrefixEdits = [word.count]
+    }
+
+    /// Drops the rows past the path's first `depth` scalars.
+    mutating func truncate(toDepth depth: Int) {
+        path.removeSubrange(depth...)
+        bestPrefixEdits.removeSubrange((depth + 1)...)
+        cells.removeSubrange(((depth + 1) * (word.count + 1))...)
+    }
+
+    /// Adds the row of the token's next scalar.
+    mutating func push(_ scalar: UInt32) {
+        let width = word.count + 1
+        let depth = path.count + 1
+        let above = (depth - 1) * width
+        path.append(scalar)
+        cells.append(depth)
+        for j in 1..<width {
+            var cell = Swift.min(
+                cells[above + j] + 1, cells[above + width + j - 1] + 1,
+                cells[above + j - 1] + (word[j - 1] == scalar ? 0 : 1))
+            if depth > 1, j > 1, word[j - 1] == path[depth - 2], word[j - 2] == scalar {
+                cell = Swift.min(cell, cells[above - width + j - 2] + 1)
+            }
+            cells.append(cell)
+        }
+        bestPrefixEdits.append(Swift.min(bestPrefixEdits[depth - 1], cells[cells.count - 1]))
+    }
+
+    /// The fewest cells of the last row: no token that starts with the path is nearer the word.
+    var minimum: Int {
+        let width = word.count + 1
+        return cells[(cells.count - width)...].min()!
+    }
+
+    /// The edits between the word and the path read as a whole token: with `isPrefix`, the
+    /// fewest between it and a prefix of the path; 0 once the path starts with the word.
+    func editsOfToken(isPrefix: Bool) -> Int {
+        let best = bestPrefixEdits[bestPrefixEdits.count - 1]
+        return isPrefix || best == 0 ? best : cells[cells.count - 1]
+    }
+
+    /// The edits of every token that starts with the path, when it is the same for all of them:
+    /// when a prefix of the path already matches the word (as a prefix, or with no edit) and no
+    /// longer token can come nearer.
+    func editsOfEveryLongerToken(isPrefix: Bool) -> Int? {
+        let best = bestPrefixEdits[bestPrefixEdits.count - 1]
+        return (isPrefix || best == 0) && minimum >= best ? best : nil
+    }
+}
+
+/// Decoding UTF-8 one scalar at a time, without trusting the bytes: a byte that does not start
+/// a well-formed scalar stands for itself, as a value no scalar has.
+enum UTF8Scalar {
+    /// The scalar at `position` of `bytes` and its length in bytes.
+    static func decode(_ bytes: [UInt8], at position: Int) -> (value: UInt32, length: Int) {
+        let lead = bytes[position]
+        guard lead >= 0x80 else { return (UInt32(lead), 1) }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        let continuation = position + 1..<position + length
+        guard length > 1, continuation.upperBound <= bytes.count,
+            bytes[continuation].allSatisfy({ $0 & 0xC0 == 0x80 })
+        else { return (0x11_0000 + UInt32(lead), 1) }
+        var value = UInt32(lead) & (0xFF >> (length + 1))
+        for byte in bytes[continuation] { value = value << 6 | UInt32(byte & 0x3F) }
+        return (value, length)
+    }
+}
