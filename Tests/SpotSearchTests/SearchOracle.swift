@@ -34,6 +34,8 @@ struct Oracle {
         let field: Int
         let words: [[UInt8]]
         let tokens: [[UInt8]]
+        /// The tokens as text.
+        var texts: [String] { tokens.map { String(decoding: $0, as: UTF8.self) } }
     }
 
     let spots: [Spot]
@@ -152,8 +154,9 @@ extension Oracle {
         return scalars.count >= 8 ? 2 : scalars.count >= 4 ? 1 : 0
     }
 
-    /// The optimal-string-alignment distance between `a` and `b`, the whole table.
-    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    /// The optimal-string-alignment distances between `a` and each prefix of `b` (from the empty
+    /// one), by the whole table.
+    static func distances(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> [Int] {
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in 0...a.count { table[i][0] = i }
         for j in 0...b.count { table[0][j] = j }
@@ -166,7 +169,7 @@ extension Oracle {
                 }
             }
         }
-        return table[a.count][b.count]
+        return table[a.count]
     }
 
     /// The edits from `word` to `token`, or nil beyond what the word forgives.
@@ -177,9 +180,9 @@ extension Oracle {
         let w = Array(word.unicodeScalars)
         let t = Array(token.unicodeScalars)
         // Strings whose lengths differ by more than the limit are farther apart than it.
-        let lengths = isLast ? max(0, w.count - limit)...min(t.count, w.count + limit) : t.count...t.count
-        guard !lengths.isEmpty, abs(lengths.lowerBound - w.count) <= limit else { return nil }
-        let edits = lengths.map { distance(w, Array(t[..<$0])) }.min()!
+        guard isLast ? t.count >= w.count - limit : abs(t.count - w.count) <= limit else { return nil }
+        let row = distances(w, t)
+        let edits = isLast ? row.min()! : row[t.count]
         return edits <= limit ? edits : nil
     }
 
@@ -202,7 +205,9 @@ extension Oracle {
         }
         guard query.terms.contains(where: { Self.maxEdits(of: $0, forgiving: true) > 0 }) else { return [] }
         var found: [Key] = []
-        for spot in spots {
+        // The edits of a word to a token, as worked out: names repeat their words.
+        var known: [String: Int?] = [:]
+        for (spot, spotNames) in zip(spots, names) {
             if let filter = request.pointOfInterestFilter, !filter.allows(spot.category) { continue }
             if let region = request.region, !region.contains(spot.coordinate) { continue }
             let distance = origin.map { spot.coordinate.distance(to: $0) }
@@ -210,24 +215,27 @@ extension Oracle {
             let byKind = parts.map { part in spot.category.flatMap { part.categories[$0] } }
             var best: (edits: Int, field: Int)?
             if byKind.allSatisfy({ $0 != nil }) { best = (byKind.map { $0! }.reduce(0, +), 0) }
-            let fielded =
-                [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
-                + spot.otherNames.values.map { ($0, 1) }
-            for (name, field) in fielded {
-                let tokens = SearchText.tokens(ofName: name).map(\.token)
+            for name in spotNames {
+                let tokens = name.texts
                 var total: Int? = 0
                 for (part, kindEdits) in zip(parts, byKind) {
                     var byName: Int? = 0
                     for word in part.words {
-                        let edits = tokens.compactMap {
-                            Self.edits(word, $0, isLast: part.isLast, forgiving: part.forgiving)
+                        let edits = tokens.compactMap { token in
+                            let key = word + "\t" + token + (part.isLast ? "\tlast" : "") + (part.forgiving ? "" : "\texact")
+                            if let known = known[key] { return known }
+                            let edits = Self.edits(word, token, isLast: part.isLast, forgiving: part.forgiving)
+                            known[key] = edits
+                            return edits
                         }.min()
                         byName = edits.flatMap { e in byName.map { $0 + e } }
                     }
                     let edits = [byName, kindEdits].compactMap { $0 }.min()
                     total = edits.flatMap { e in total.map { $0 + e } }
                 }
-                if let total, best.map({ (total, field) < ($0.edits, $0.field) }) ?? true { best = (total, field) }
+                if let total, best.map({ (total, name.field) < ($0.edits, $0.field) }) ?? true {
+                    best = (total, name.field)
+                }
             }
             guard let best else { continue }
             let quality = Double(Self.qualityScore(of: spot))

@@ -1,0 +1,143 @@
+import Foundation
+import SeededRandom
+import SpotIndex
+import SpotTestSupport
+import Spots
+import Testing
+
+@testable import SpotSearch
+
+/// Typos forgiven (README, "Typos"): how many edits a word forgives, the edits between a word and
+/// a token, the walk over the sorted tokens that finds every token within reach, and the fuzzy
+/// level of search.
+@Suite("Typos")
+struct TypoTests {
+    @Test("4 to 7 letters forgive one edit, 8 or more two; shorter words, digits and CJK none")
+    func tolerance() {
+        let cases: [(String, Int)] = [
+            ("caf", 0), ("cafe", 1), ("kahvila", 1), ("kaupunki", 2), ("restaurant", 2), ("музей", 1),
+            ("東京タワー", 0), ("タワーtower", 0), ("7eleven", 0), ("a1b2c3d4", 0),
+        ]
+        for (word, edits) in cases {
+            #expect(FuzzyWord(word, isLast: false).maxEdits == edits, "\(word)")
+        }
+        #expect(FuzzyWord("restaurant", isLast: false, forgiving: false).maxEdits == 0)
+    }
+
+    @Test("edits between a word and a token are the oracle's, as a whole word and as the last (a prefix)")
+    func editsAgreeWithTheTable() {
+        var random = SplitMix64(seed: 19)
+        let letters = Array("abcdeäжи".unicodeScalars)
+        func word(_ lengths: ClosedRange<Int>) -> String {
+            String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: lengths, using: &random)).map { _ in letters.randomElement(using: &random)! }))
+        }
+        for _ in 0..<20_000 {
+            let query = word(1...10)
+            let token = word(1...12)
+            for isLast in [false, true] {
+                let got = FuzzyWord(query, isLast: isLast).edits(to: token)
+                let want = Oracle.edits(query, token, isLast: isLast, forgiving: true)
+                #expect(got == want, "\(query) → \(token), last: \(isLast)")
+            }
+        }
+        #expect(FuzzyWord("pnada", isLast: false).edits(to: "panda") == 1, "a swap is one edit")
+        #expect(FuzzyWord("resturant", isLast: false).edits(to: "restaurant") == 1)
+        #expect(FuzzyWord("resturan", isLast: true).edits(to: "restaurants") == 1)
+        #expect(FuzzyWord("resturan", isLast: false).edits(to: "restaurants") == nil)
+        #expect(FuzzyWord("muse", isLast: false).edits(to: "museum") == 0, "a token that starts with the word")
+    }
+
+    @Test("the walk over the sorted tokens finds each token within reach once, with its edits, for any word")
+    func walkFindsWhatTheTableDoes() throws {
+        var random = SplitMix64(seed: 8)
+        let letters = Array("abcdeäжи".unicodeScalars)
+        func word(_ lengths: ClosedRange<Int>) -> String {
+            String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: lengths, using: &random)).map { _ in letters.randomElement(using: &random)! }))
+        }
+        let spots = (0..<3_000).map { number in
+            Spot(
+                ref: OSMRef(.node, Int64(number)), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!,
+                tagKey: "amenity", kind: "cafe", category: .cafe, name: word(1...9) + " " + word(1...12))
+        }
+        let index = try openIndex(of: spots)
+        let tokens = try (0..<index.tokenCount).map { String(decoding: try index.token($0), as: UTF8.self) }
+        #expect(tokens.count > 4_000)
+        for _ in 0..<100 {
+            let query = word(3...10)
+            for isLast in [false, true] {
+                let matches = try FuzzyWord(query, isLast: isLast).tokenMatches(in: index)
+                let got = matches.flatMap { match in match.tokens.map { ($0, match.edits) } }
+                let want = tokens.enumerated().compactMap { number, token in
+                    Oracle.edits(query, token, isLast: isLast, forgiving: true).map { (number, $0) }
+                }
+                #expect(got.map(\.0) == want.map(\.0), "\(query), last: \(isLast)")
+                #expect(got.map(\.1) == want.map(\.1), "\(query), last: \(isLast)")
+            }
+        }
+    }
+
+    /// A cafe named `name` at `metres` north of the equator's 25th meridian.
+    static func spot(_ id: Int64, _ name: String?, _ category: Category = .cafe, kind: String? = nil) -> Spot {
+        Spot(
+            ref: OSMRef(.node, id), coordinate: Coordinate(latitudeE7: Int32(id) * 100, longitudeE7: 250_000_000)!,
+            tagKey: category == .museum ? "tourism" : "amenity", kind: kind ?? category.rawValue, category: category,
+            name: name)
+    }
+
+    static func ids(_ search: SpotSearch, _ query: String, limit: Int = 20, sort: SearchSort = .relevance) throws
+        -> [Int64]
+    {
+        try search.search(SearchRequest(naturalLanguageQuery: query, limit: limit, sort: sort)).map(\.spot.ref.id)
+    }
+
+    @Test("a typo finds the name, below every match without one; fewer edits first; typos only fill the list")
+    func fuzzyLevel() throws {
+        let search = try searchOver([
+            Self.spot(1, "Panda Express"), Self.spot(2, "Pnada Tea"), Self.spot(3, "Pandas"),
+            Self.spot(4, "Kaupunginmuseo", .museum), Self.spot(5, "Kaupungintalo", .townHall),
+            Self.spot(6, "Pizzeria Napoli", .restaurant), Self.spot(7, "Hotel Kämp", .hotel),
+        ])
+        // "Pnada" is a word of spot 2; spots 1 and 3 are one swap away.
+        #expect(try Self.ids(search, "pnada") == [2, 1, 3])
+        #expect(try Self.ids(search, "pnada", limit: 1) == [2])
+        let explained = try search.search(SearchRequest(naturalLanguageQuery: "pnada", explain: true))
+        #expect(explained.map { $0.match?.level } == [.prefix, .fuzzy, .fuzzy])
+        #expect(explained.map { $0.match?.edits } == [0, 1, 1])
+        // Eight letters or more forgive two edits: "kaupungintalo" is two from "kaupungnitlao".
+        #expect(try Self.ids(search, "kaupungnitlao") == [5])
+        #expect(try Self.ids(search, "kaupunginmuseo kaupungintalo").isEmpty, "every word must be met")
+        #expect(try Self.ids(search, "pizzera napoli") == [6])
+        #expect(try Self.ids(search, "hotel kmp").isEmpty, "three letters forgive nothing")
+        #expect(try Self.ids(search, "pnada", sort: .distance) == [2, 1, 3], "by distance too, typos come last")
+    }
+
+    @Test("a misspelt category word finds its category; the last word may be an unfinished one")
+    func categoryWords() throws {
+        let search = try searchOver(
+            [
+                Self.spot(1, "Savoy", .restaurant), Self.spot(2, "Kiasma", .museum), Self.spot(3, "Restaurant Day"),
+                Self.spot(4, nil, .pharmacy),
+            ],
+            words: ["restaurant": [.restaurant], "museum": [.museum], "pharmacy": [.pharmacy]])
+        #expect(try Self.ids(search, "resturant") == [1, 3])
+        #expect(try Self.ids(search, "muzeum") == [2])
+        #expect(try Self.ids(search, "phramacy") == [4])
+        #expect(try Self.ids(search, "muse") == [2], "a prefix of a category word")
+        #expect(try Self.ids(search, "resturan") == [1, 3], "an unfinished word with a typo")
+        let why = try search.search(SearchRequest(naturalLanguageQuery: "muzeum", explain: true)).first?.match
+        #expect(why?.level == .fuzzy && why?.field == "tourism=museum" && why?.edits == 1)
+    }
+
+    @Test("Chinese, Japanese and Korean words keep substring matching and forgive nothing")
+    func cjk() throws {
+        let search = try searchOver([Self.spot(1, "姫路城"), Self.spot(2, "東京タワー"), Self.spot(3, "서울역")])
+        #expect(try Self.ids(search, "路城") == [1])
+        #expect(try Self.ids(search, "東京タワ") == [2])
+        #expect(try Self.ids(search, "東京タウー").isEmpty)
+        #expect(try Self.ids(search, "서울억").isEmpty)
+    }
+}
