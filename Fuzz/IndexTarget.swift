@@ -5,7 +5,9 @@ import SpotSearch
 import Spots
 
 // The index loader, then every kind of query on what it loaded: spots, names, references,
-// quality flags, metadata, checksums; every group of the first tokens' postings; nearby, radius, region (also across the antimeridian), text, category
+// quality flags, metadata, checksums; every group of the first tokens' postings; a walk of the
+// token cursor, reading and skipping; nearby, radius, region (also across the antimeridian),
+// text (with typos forgiven), category
 // filters; clusters at every zoom, with and without a filter, children, leaves; export in every
 // format. Errors are expected; a crash, a sanitizer report or a hang is a finding.
 // The header's size and checksum fields are rewritten to fit the input, so that mutations
@@ -48,6 +50,13 @@ private func query(_ index: SpotIndexReader) {
             while (try? group.ranks.next()) != nil {}
         }
     }
+    if var tokens = try? index.tokenCursor() {
+        for step in 0..<256 where !tokens.isAtEnd {
+            let moved: Void? =
+                step % 3 == 2 ? try? tokens.skip(sharing: min(1, tokens.bytes.count)) : try? tokens.advance()
+            if moved == nil { break }
+        }
+    }
     guard let search = try? SpotSearch(index: index) else { return }
     let centre = firstCoordinate ?? Coordinate(latitudeE7: 0, longitudeE7: 0)!
     let world = GeoBox.world
@@ -64,6 +73,9 @@ private func query(_ index: SpotIndexReader) {
         SearchRequest(naturalLanguageQuery: "cafe 博物館", near: centre),
         SearchRequest(naturalLanguageQuery: firstName ?? "c", near: centre, sort: .distance, distanceScale: 10),
         SearchRequest(naturalLanguageQuery: "c", limit: 3),
+        // Typos: the first name with its second letter dropped, and misspelt category words.
+        SearchRequest(naturalLanguageQuery: firstName.map { String($0.prefix(1) + $0.dropFirst(2)) } ?? "cfae"),
+        SearchRequest(naturalLanguageQuery: "resturant muzeum", near: centre),
         SearchRequest(pointOfInterestFilter: cafes, near: centre),
         SearchRequest(region: world, pointOfInterestFilter: PointOfInterestFilter(excluding: [.cafe])),
     ]

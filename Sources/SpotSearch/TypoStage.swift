@@ -3,9 +3,9 @@ import Spots
 
 /// The last stage of a text search (README, "Typos"): when the exact levels leave the list of
 /// results short, the query again with its typos forgiven, at the fuzzy level. Each term may
-/// be within its edits (`FuzzyWord`) of a word of a name, or of a one-word category phrase of
-/// the spot's kind ("resturant", "muzeum"); category phrases the parser found count as in the
-/// exact levels. A spot matches when one of its names (or its kind) meets every part, and
+/// be within its edits (`FuzzyWord`) of a word of a name, or start or be within its edits of a
+/// whole one-word category phrase of the spot's kind ("muse", "resturant", "muzeum"); category
+/// phrases the parser found count as in the exact levels. A spot matches when one of its names (or its kind) meets every part, and
 /// ranks by the edits it took, fewest first.
 struct TypoStage {
     /// The parts of the query, in order.
@@ -24,8 +24,11 @@ struct TypoStage {
             let word = FuzzyWord(term, isLast: query.endsWithTerm && position == query.terms.count - 1)
             var categories: [Category: Int] = [:]
             if word.maxEdits > 0 {
+                // A category word is met whole: a typo in its first letters with the rest unsaid
+                // ("poste" for "hoste…") names too many kinds to be meant.
+                let whole = FuzzyWord(term, isLast: false)
                 for (phrase, named) in oneWordPhrases {
-                    guard let edits = word.edits(to: phrase) else { continue }
+                    guard let edits = whole.edits(to: phrase) else { continue }
                     for category in named { categories[category] = min(categories[category] ?? edits, edits) }
                 }
             }

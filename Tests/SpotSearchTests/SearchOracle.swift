@@ -23,8 +23,8 @@ import Spots
 /// 4 to 7 letters (alphabetic, not CJK) may be one edit from a token, of 8 or more two (the
 /// optimal-string-alignment distance); a token that starts with a word is 0 edits; the last
 /// word, when it is a term, is compared with every prefix of a token. A term is also met by the
-/// spot's category when a one-word category phrase of it is within the term's edits, a phrase
-/// by the category or by a name holding its words. A spot not already answered matches when one
+/// spot's category when a one-word category phrase of it starts with the term or is within the
+/// term's edits of it, a phrase by the category or by a name holding its words. A spot not already answered matches when one
 /// of its names (or its category alone) meets every part; it ranks after every other match, by
 /// total edits, field, score, type and id (sorted by distance: by distance, edits, type, id).
 struct Oracle {
@@ -197,7 +197,7 @@ extension Oracle {
             var categories: [Category: Int] = [:]
             if Self.maxEdits(of: term, forgiving: true) > 0 {
                 for (phrase, named) in search.parser.categoryWords where !phrase.contains(" ") {
-                    guard let edits = Self.edits(term, phrase, isLast: isLast, forgiving: true) else { continue }
+                    guard let edits = Self.edits(term, phrase, isLast: false, forgiving: true) else { continue }
                     for category in named { categories[category] = min(categories[category] ?? edits, edits) }
                 }
             }
