@@ -36,6 +36,8 @@ NAME_TAG = re.compile(r'^(\s*<tag k="name(?::[^"]*)?" v=")([^"]*)("\s*/>\s*)$')
 POI_TAG = re.compile(r'<tag k="(?:amenity|tourism)"')
 START, END = "\x02", "\x03"  # a word's start and end symbols in the model
 MIN_LETTERS = 4  # shorter words are kept
+ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"),  # & first
+           ("\n", "&#10;"), ("\r", "&#13;"), ("\t", "&#9;"))
 
 
 @lru_cache(maxsize=None)
@@ -154,8 +156,8 @@ def train(path, copies):
 
 def escape(value):
     """An attribute value escaped for XML: & < > " and the white space a line must not hold."""
-    for a, b in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("\n", "&#10;"), ("\r", "&#13;"), ("\t", "&#9;")):
-        value = value.replace(a, b)
+    for c, escaped in ESCAPES:
+        value = value.replace(c, escaped)
     return value
 
 
