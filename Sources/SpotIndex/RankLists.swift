@@ -24,13 +24,24 @@ struct PostingLists {
 
     /// The groups of token `token`, best first.
     func groups(ofToken token: Int) throws(IndexError) -> [PostingGroup] {
-        precondition(token >= 0 && token < tokenCount, "token out of range")
+        try groups(ofTokens: token..<token + 1)[0]
+    }
+
+    /// The groups of each token of `tokens`, in order, each best first: the entries are read
+    /// one after the other from the block of the first.
+    func groups(ofTokens tokens: Range<Int>) throws(IndexError) -> [[PostingGroup]] {
+        precondition(tokens.lowerBound >= 0 && tokens.upperBound <= tokenCount, "token out of range")
         let entries = blocks.entries
-        var (reader, entry) = blocks.entries(fromBlockOf: token)
-        while true {
+        var result: [[PostingGroup]] = []
+        result.reserveCapacity(tokens.count)
+        guard !tokens.isEmpty else { return result }
+        var (reader, entry) = blocks.entries(fromBlockOf: tokens.lowerBound)
+        while entry < tokens.upperBound {
+            if entry % blocks.blockSize == 0 { reader = blocks.entries(fromBlockOf: entry).reader }
             guard let count = reader.next(), Int(count) <= entries.count - reader.position else {
                 throw entries.corrupt("a token's group count runs past the section")
             }
+            let wanted = entry >= tokens.lowerBound
             var groups: [PostingGroup] = []
             for _ in 0..<count {
                 guard let rawKey = reader.next(), let length = reader.next(),
@@ -38,7 +49,7 @@ struct PostingLists {
                 else { throw entries.corrupt("a token's groups run past the section") }
                 let start = reader.position
                 let end = start + Int(length)
-                if entry == token {
+                if wanted {
                     guard let key = PostingGroup.Key(rawValue: rawKey), groups.last.map({ $0.key < key }) ?? true else {
                         throw entries.corrupt("a token's group keys are unknown or out of order")
                     }
@@ -48,9 +59,10 @@ struct PostingLists {
                 }
                 reader = entries.varints(from: end)
             }
-            if entry == token { return groups }
+            if wanted { result.append(groups) }
             entry += 1
         }
+        return result
     }
 }
 

@@ -13,6 +13,11 @@ extension SpotIndexReader {
         try postings.groups(ofToken: token)
     }
 
+    /// The groups of each token of `tokens` (`postingGroups(ofToken:)`), read in one pass.
+    public func postingGroups(ofTokens tokens: Range<Int>) throws(IndexError) -> [[PostingGroup]] {
+        try postings.groups(ofTokens: tokens)
+    }
+
     /// The spots of kind `kind` (a position in `kinds`), in reference order.
     public func kindList(ofKind kind: Int) throws(IndexError) -> RankList {
         try kindLists.list(ofKind: kind)
@@ -55,4 +60,8 @@ public struct TokenCursor {
     /// Moves to the first later token that does not start with the current one's first
     /// `length` bytes (at most its length).
     public mutating func skip(sharing length: Int) throws(IndexError) { try cursor.skip(sharing: length) }
+
+    /// Moves forward to the first token that does not sort before `key` (bytes): nowhere when
+    /// the current one does not.
+    public mutating func advance(toAtLeast key: [UInt8]) throws(IndexError) { try cursor.advance(toAtLeast: key) }
 }

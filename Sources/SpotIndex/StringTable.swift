@@ -193,17 +193,30 @@ struct StringTable {
     }
 
     /// The number of the last block whose first string sorts before `key`, searched from block
-    /// `lowest` on (`lowest` when none after it does).
-    private func lastBlock(before key: [UInt8], from lowest: Int) throws(IndexError) -> Int {
-        var low = lowest
-        var high = blockOffsets.count
+    /// `lowest` on (`lowest` when none after it does). With `galloping`, the blocks are tried at
+    /// `lowest` + 1, 2, 4… before the binary search, so that a search that lands near where it
+    /// starts (a skip over a few blocks) decodes a few first strings, not the logarithm of all.
+    private func lastBlock(before key: [UInt8], from lowest: Int, galloping: Bool) throws(IndexError) -> Int {
         var first: [UInt8] = []
-        while low < high {
-            let middle = (low + high) / 2
-            var position = try start(ofBlock: middle)
+        func startsBefore(_ block: Int) throws(IndexError) -> Bool {
+            var position = try start(ofBlock: block)
             first.removeAll(keepingCapacity: true)
             try advance(&position, &first)
-            if first.lexicographicallyPrecedes(key) { low = middle + 1 } else { high = middle }
+            return first.lexicographicallyPrecedes(key)
+        }
+        var low = lowest
+        var high = blockOffsets.count
+        if galloping {
+            var step = 1
+            while lowest + step < high, try startsBefore(lowest + step) {
+                low = lowest + step + 1
+                step *= 2
+            }
+            high = min(high, lowest + step)
+        }
+        while low < high {
+            let middle = (low + high) / 2
+            if try startsBefore(middle) { low = middle + 1 } else { high = middle }
         }
         return max(low - 1, lowest)
     }
@@ -261,7 +274,7 @@ extension StringTable {
         init(_ table: StringTable, atLeast key: [UInt8]) throws(IndexError) {
             self.table = table
             number = table.count
-            try seek(atLeast: key, fromBlock: 0)
+            try seek(atLeast: key, fromBlock: 0, galloping: false)
         }
 
         /// Whether the cursor is past the last string.
@@ -302,25 +315,41 @@ extension StringTable {
                 number = table.count
                 return bytes.removeAll()
             }
-            try seek(atLeast: successor, fromBlock: (number + 1) / table.blockSize)
+            try seek(atLeast: successor, fromBlock: (number + 1) / table.blockSize, galloping: true)
         }
 
-        /// Moves to the first string in block `lowest` or after that does not sort before `key`.
-        private mutating func seek(atLeast key: [UInt8], fromBlock lowest: Int) throws(IndexError) {
+        /// Moves forward to the first string that does not sort before `key`: through the rest of
+        /// the current block when it holds it, else from the block a galloping search finds.
+        mutating func advance(toAtLeast key: [UInt8]) throws(IndexError) {
+            guard !isAtEnd, bytes.lexicographicallyPrecedes(key) else { return }
+            let block = number / table.blockSize
+            let found = try table.lastBlock(before: key, from: block, galloping: true)
+            if found == block {
+                while !isAtEnd && bytes.lexicographicallyPrecedes(key) { try advance() }
+            } else {
+                try scan(toAtLeast: key, fromBlock: found)
+            }
+        }
+
+        /// Moves to the first string in block `lowest` or after that does not sort before `key`,
+        /// `galloping` when it is likely near (`lastBlock(before:from:galloping:)`).
+        private mutating func seek(atLeast key: [UInt8], fromBlock lowest: Int, galloping: Bool) throws(IndexError) {
             let blockCount = (table.count + table.blockSize - 1) / table.blockSize
             guard lowest < blockCount else {
                 number = table.count
                 return bytes.removeAll()
             }
-            let block = try table.lastBlock(before: key, from: lowest)
+            try scan(toAtLeast: key, fromBlock: try table.lastBlock(before: key, from: lowest, galloping: galloping))
+        }
+
+        /// Moves to the first string from the start of block `block` on that does not sort
+        /// before `key`.
+        private mutating func scan(toAtLeast key: [UInt8], fromBlock block: Int) throws(IndexError) {
             number = block * table.blockSize
             position = try table.start(ofBlock: block)
             bytes.removeAll(keepingCapacity: true)
             try table.advance(&position, &bytes)
-            while bytes.lexicographicallyPrecedes(key) {
-                try advance()
-                if isAtEnd { return }
-            }
+            while !isAtEnd && bytes.lexicographicallyPrecedes(key) { try advance() }
         }
 
         /// The least byte string after every string that starts with `prefix`, or nil when every

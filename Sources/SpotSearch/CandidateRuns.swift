@@ -37,9 +37,9 @@ enum CandidateRuns {
         let category = KeyBound(level: .category, field: .primary, score: PlaceQuality.maximumScore)
         var lists: [KeyBound: [RankList]] = [:]
         let tokens = try index.tokens(withPrefix: Array(first.utf8))
-        for token in tokens {
+        for (token, groups) in zip(tokens, try index.postingGroups(ofTokens: tokens)) {
             let isWord = try token == tokens.lowerBound && index.token(token).elementsEqual(first.utf8)
-            for group in try index.postingGroups(ofToken: token) {
+            for group in groups {
                 let level = bestLevel(place: group.key.place, tokenIsTerm: isWord, termCount: query.words.count)
                 lists[KeyBound(level: level, field: group.key.field, score: group.key.score), default: []]
                     .append(group.ranks)
@@ -51,7 +51,7 @@ enum CandidateRuns {
         let verification: CandidateRun.Verification = query.words.count == 1 ? .bound : .names
         var runs = lists.map { CandidateRun(bound: $0.key, lists: $0.value, verification: verification) }
         if query.startsWithPhrase, let term = query.terms.first {
-            let groups = try index.tokens(withPrefix: Array(term.utf8)).flatMap { try index.postingGroups(ofToken: $0) }
+            let groups = try index.postingGroups(ofTokens: try index.tokens(withPrefix: Array(term.utf8))).joined()
             runs.append(CandidateRun(bound: category, lists: groups.map(\.ranks), verification: .names))
         }
         if query.terms.isEmpty, let phrase = query.phrases.first {

@@ -55,7 +55,9 @@ struct FuzzyWord {
     /// The tokens are sorted, so they are walked as a trie is: a token keeps the table rows of
     /// the scalars it shares with the one before, and once a prefix is out of reach (every cell
     /// of its row above `maxEdits`), or every token after it matches alike, the cursor passes
-    /// over all the tokens that start with it (`TokenCursor.skip(sharing:)`).
+    /// over all the tokens that start with it (`TokenCursor.skip(sharing:)`). A prefix that has
+    /// spent every edit can go on only with a letter of the word, so the cursor jumps from one
+    /// such letter to the next (`TokenCursor.advance(toAtLeast:)`) over the others.
     func tokenMatches(in index: SpotIndexReader) throws(IndexError) -> [TokenMatch] {
         var matches: [TokenMatch] = []
         func add(_ tokens: Range<Int>, edits: Int) {
@@ -69,6 +71,8 @@ struct FuzzyWord {
             let tokens = try index.tokens(withPrefix: Array(text.utf8))
             return tokens.isEmpty ? [] : [TokenMatch(tokens: tokens, edits: 0)]
         }
+        // The word's letters, ascending, with their UTF-8 bytes.
+        let letters = Set(text.unicodeScalars).sorted { $0.value < $1.value }.map { ($0.value, Array(String($0).utf8)) }
         var rows = EditRows(word: scalars)
         // Where the path of scalars the rows hold ends in bytes, at each depth.
         var ends = [0]
@@ -82,6 +86,15 @@ struct FuzzyWord {
             var position = ends[ends.count - 1]
             while position < bytes.count {
                 let (scalar, length) = UTF8Scalar.decode(bytes, at: position)
+                if rows.minimum == maxEdits, !letters.contains(where: { $0.0 == scalar }) {
+                    path = Array(bytes[..<position])
+                    if let next = letters.first(where: { $0.0 > scalar }) {
+                        try cursor.advance(toAtLeast: path + next.1)
+                    } else {
+                        try cursor.skip(sharing: position)
+                    }
+                    continue walk
+                }
                 rows.push(scalar)
                 position += length
                 ends.append(position)

@@ -21,11 +21,17 @@ struct QueryParser {
     let categoryWords: [String: [Category]]
     /// The most words a phrase has.
     let longestPhrase: Int
+    /// The phrases of one word, with their length in Unicode scalars: what a misspelt term may
+    /// mean (`TypoStage`).
+    let oneWordPhrases: [(phrase: String, length: Int, categories: [Category])]
 
     /// A parser of the phrases in `categoryWords`.
     init(categoryWords: [String: [Category]]) {
         self.categoryWords = categoryWords
         longestPhrase = categoryWords.keys.map { $0.split(separator: " ").count }.max() ?? 1
+        oneWordPhrases = categoryWords.filter { !$0.key.contains(" ") }.map {
+            ($0.key, $0.key.unicodeScalars.count, $0.value)
+        }
     }
 
     /// Splits the folded words of `text` into category phrases (longest first) and name terms.

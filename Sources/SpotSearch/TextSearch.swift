@@ -7,16 +7,16 @@ import Spots
 struct CandidateFilter {
     /// One flag per kind number: whether the request's category filter allows it.
     let allowedKinds: [Bool]
-    private let laterTerms: [SpotSet]
+    private let laterTerms: [LazySpotSet]
     private let phrases: [(kinds: [Bool], names: LazySpotSet)]
 
     /// The filter of `request`, parsed as `query`.
-    init(query: ParsedQuery, request: SearchRequest, search: SpotSearch) throws {
+    init(query: ParsedQuery, request: SearchRequest, search: SpotSearch) {
         let index = search.index
         allowedKinds = index.kinds.map { request.pointOfInterestFilter?.allows($0.category) ?? true }
         // Candidates come from the postings of the query's first word: the terms it is not.
         let unchecked = query.startsWithPhrase ? query.terms[...] : query.terms.dropFirst()
-        laterTerms = try unchecked.map { try Self.spots(holding: [$0], in: index) }
+        laterTerms = unchecked.map { term in LazySpotSet { try Self.spots(holding: [term], in: index) } }
         phrases = query.phrases.map { phrase in
             (
                 kinds: index.kinds.map { $0.category.map(phrase.categories.contains) ?? false },
@@ -27,7 +27,7 @@ struct CandidateFilter {
 
     /// Whether spot `spot` passes.
     func passes(_ spot: Int, kind: Int) throws -> Bool {
-        guard allowedKinds[kind], laterTerms.allSatisfy({ $0.contains(spot) }) else { return false }
+        guard allowedKinds[kind], try laterTerms.allSatisfy({ try $0.value().contains(spot) }) else { return false }
         for phrase in phrases where !phrase.kinds[kind] {
             guard try phrase.names.value().contains(spot) else { return false }
         }
@@ -53,8 +53,8 @@ struct CandidateFilter {
         var matched: SpotSet?
         for word in words {
             var hits: [Int] = []
-            for token in try index.tokens(withPrefix: Array(word.utf8)) {
-                for var group in try index.postingGroups(ofToken: token) {
+            for groups in try index.postingGroups(ofTokens: try index.tokens(withPrefix: Array(word.utf8))) {
+                for var group in groups {
                     while let rank = try group.ranks.next() {
                         let spot = try index.spot(atRank: rank)
                         if matched?.contains(spot) ?? true { hits.append(spot) }
@@ -80,10 +80,11 @@ extension SpotSearch {
         var walk = TextWalk(
             index: index, request: request, origin: origin, filter: filter, words: query.words)
         try walk.read(try CandidateRuns.gather(for: query, in: index))
-        let typos = TypoStage(query: query, categoryWords: parser.categoryWords)
+        let typos = TypoStage(query: query, parser: parser)
         if let typos, !walk.best.isFull {
-            walk.typos = typos
-            try walk.read(try typos.runs(in: index))
+            let candidates = try typos.candidates(in: index)
+            walk.typos = (typos, candidates)
+            try walk.read(candidates.runs)
         }
         return try walk.best.entries.map { entry in
             RankedSpot(
@@ -153,8 +154,8 @@ struct TextWalk {
     let filter: CandidateFilter
     /// The query's folded words.
     let words: [String]
-    /// The typo stage, once its runs are read.
-    var typos: TypoStage?
+    /// The typo stage and its candidates, once its runs are read.
+    var typos: (stage: TypoStage, candidates: TypoCandidates)?
     private(set) var best: TopResults<RankKey>
     /// The spots offered to `best`: a later stage passes over them.
     private var offered: SpotBits
@@ -223,7 +224,7 @@ struct TextWalk {
         case .bound:
             return (run.bound.level, run.bound.edits, run.bound.field, run.bound.score)
         case .kind:
-            return (.category, 0, .primary, try index.quality(at: spot).score)
+            return (run.bound.level, run.bound.edits, .primary, try index.quality(at: spot).score)
         case .names:
             let quality = try index.quality(at: spot).score
             if try filter.namesHoldEveryPhrase(spot), let named = NameMatch.best(in: try index.spot(at: spot), terms: words)
@@ -233,7 +234,8 @@ struct TextWalk {
             // The names hold the terms, the kind meets the phrases.
             return filter.hasPhrases ? (.category, 0, .primary, quality) : nil
         case .typos:
-            guard let typos, let match = typos.match(try index.spot(at: spot)) else { return nil }
+            guard let typos, try typos.candidates.mayMatch(spot), let match = typos.stage.match(try index.spot(at: spot))
+            else { return nil }
             return (.fuzzy, match.edits, match.field, try index.quality(at: spot).score)
         }
     }

@@ -5,16 +5,18 @@ import Spots
 /// results short, the query again with its typos forgiven, at the fuzzy level. Each term may
 /// be within its edits (`FuzzyWord`) of a word of a name, or start or be within its edits of a
 /// whole one-word category phrase of the spot's kind ("muse", "resturant", "muzeum"); category
-/// phrases the parser found count as in the exact levels. A spot matches when one of its names (or its kind) meets every part, and
-/// ranks by the edits it took, fewest first.
+/// phrases the parser found count as in the exact levels. A spot matches when one of its names
+/// (or its kind) meets every part, and ranks by the edits it took, fewest first.
+///
+/// The part whose tokens within reach and kinds list the fewest spots gathers the candidates;
+/// each other part gives the set of spots it lists, which a candidate must be in before its
+/// names are read (`TypoCandidates`).
 struct TypoStage {
     /// The parts of the query, in order.
     let parts: [FuzzyPart]
 
-    /// The stage for `query`, whose phrases come from `categoryWords`; nil when no term forgives
-    /// a typo or names a category once one is forgiven (the exact levels said all there is).
-    init?(query: ParsedQuery, categoryWords: [String: [Category]]) {
-        let oneWordPhrases = categoryWords.filter { !$0.key.contains(" ") }
+    /// The stage for `query`, parsed by `parser`; nil when no term forgives a typo.
+    init?(query: ParsedQuery, parser: QueryParser) {
         var parts = query.phrases.map {
             FuzzyPart(
                 words: $0.words.map { FuzzyWord($0, isLast: false, forgiving: false) },
@@ -25,34 +27,41 @@ struct TypoStage {
             var categories: [Category: Int] = [:]
             if word.maxEdits > 0 {
                 // A category word is met whole: a typo in its first letters with the rest unsaid
-                // ("poste" for "hoste…") names too many kinds to be meant.
+                // ("poste" for "hoste…") names too many kinds to be meant. One that is shorter
+                // than the term by more than its edits is out of reach.
                 let whole = FuzzyWord(term, isLast: false)
-                for (phrase, named) in oneWordPhrases {
-                    guard let edits = whole.edits(to: phrase) else { continue }
-                    for category in named { categories[category] = min(categories[category] ?? edits, edits) }
+                for phrase in parser.oneWordPhrases where phrase.length >= word.scalars.count - word.maxEdits {
+                    guard let edits = whole.edits(to: phrase.phrase) else { continue }
+                    for category in phrase.categories { categories[category] = min(categories[category] ?? edits, edits) }
                 }
             }
             parts.append(FuzzyPart(words: [word], categories: categories))
         }
-        guard parts.contains(where: { $0.forgives }) else { return nil }
+        guard parts.contains(where: \.forgives) else { return nil }
         self.parts = parts
     }
 
-    /// The runs of candidates: the postings of the tokens one part's words reach and the spots of
-    /// the kinds it names, of the part that gathers the fewest, grouped by the best key each
-    /// gives (with one part, the key itself).
-    func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
+    /// The candidates: the runs of the part that lists the fewest spots, grouped by the best key
+    /// each gives (with one part, the key itself), and the sets of spots the other parts list.
+    func candidates(in index: SpotIndexReader) throws -> TypoCandidates {
         let sources = try parts.map { try $0.sources(in: index, alone: parts.count == 1) }
-        guard let driver = sources.min(by: { $0.count < $1.count }) else { return [] }
+        let driver = sources.indices.min { sources[$0].count < sources[$1].count }!
         var lists: [FuzzySources.Origin: [RankList]] = [:]
-        for source in driver.lists { lists[source.origin, default: []].append(source.list) }
-        // With one part, a name's run bounds its spots' keys: they are the best their postings
-        // give, and a kind's run that does better comes first.
-        return lists.map { origin, lists in
-            let keyIsBound = parts.count == 1 && !origin.isKind
-            return CandidateRun(bound: origin.bound, lists: lists, verification: keyIsBound ? .bound : .typos)
+        for source in sources[driver].lists { lists[source.origin, default: []].append(source.list) }
+        // With one part, a run's bound is its spots' key but for their quality when they come
+        // from a kind's list: their names were read first where they do better (a name's run
+        // whose bound is below), and no better where they do as well.
+        let runs = lists.map { origin, lists in
+            let verification: CandidateRun.Verification =
+                parts.count > 1 ? .typos : origin.isKind ? .kind : .bound
+            return CandidateRun(bound: origin.bound, lists: lists, verification: verification)
         }
-        .sorted { $0.bound < $1.bound }
+        // Reading a spot's names costs about as much as reading ten postings: a part that lists
+        // many more spots than the candidates is checked on the names alone.
+        let others = sources.indices.filter { $0 != driver && sources[$0].count <= 10 * sources[driver].count }.map {
+            part in LazySpotSet { try sources[part].spots(in: index) }
+        }
+        return TypoCandidates(runs: runs.sorted { $0.bound < $1.bound }, otherParts: others)
     }
 
     /// How `spot` (its kind in `category`) meets the query with typos forgiven: the fewest edits,
@@ -108,10 +117,8 @@ struct FuzzyPart {
         var sources = FuzzySources()
         if let first = words.first {
             for match in try first.tokenMatches(in: index) where !(alone && match.edits == 0) {
-                for token in match.tokens {
-                    for group in try index.postingGroups(ofToken: token) {
-                        sources.add(group.ranks, edits: match.edits, key: group.key)
-                    }
+                for group in try index.postingGroups(ofTokens: match.tokens).joined() {
+                    sources.add(group.ranks, edits: match.edits, key: group.key)
                 }
             }
         }
@@ -151,5 +158,27 @@ struct FuzzySources {
     private mutating func add(_ list: RankList, _ origin: Origin) {
         lists.append((origin, list))
         count += list.remaining
+    }
+
+    /// The spots the lists hold, as a set.
+    func spots(in index: SpotIndexReader) throws -> SpotSet {
+        var spots: [Int] = []
+        spots.reserveCapacity(count)
+        for var source in lists {
+            while let rank = try source.list.next() { spots.append(try index.spot(atRank: rank)) }
+        }
+        return SpotSet(spots, estimatedCount: count, count: index.count)
+    }
+}
+
+/// The candidates of the typo stage: runs to read, and for each part but the one that gave the
+/// runs, the spots it lists, a candidate must be in all of them to be checked.
+struct TypoCandidates {
+    let runs: [CandidateRun]
+    let otherParts: [LazySpotSet]
+
+    /// Whether `spot` is listed by every other part.
+    func mayMatch(_ spot: Int) throws -> Bool {
+        try otherParts.allSatisfy { try $0.value().contains(spot) }
     }
 }

@@ -9,13 +9,17 @@ public enum SearchText {
     /// The words of `text`, folded.
     public static func words(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
-        let decomposed = text.precomposedStringWithCompatibilityMapping.lowercased()
-            .decomposedStringWithCanonicalMapping
+        // ASCII text is its own normal form: only its case needs folding.
+        let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+        let decomposed =
+            isASCII
+            ? String(decoding: text.utf8.map { $0 &+ ($0 >= 0x41 && $0 <= 0x5A ? 0x20 : 0) }, as: UTF8.self)
+            : text.precomposedStringWithCompatibilityMapping.lowercased().decomposedStringWithCanonicalMapping
         var words: [String] = []
         var word = String.UnicodeScalarView()
         var previousIsLatin = false
         func finishWord() {
-            if !word.isEmpty { words.append(String(word).precomposedStringWithCanonicalMapping) }
+            if !word.isEmpty { words.append(isASCII ? String(word) : String(word).precomposedStringWithCanonicalMapping) }
             word = String.UnicodeScalarView()
         }
         for scalar in decomposed.unicodeScalars {
