@@ -197,18 +197,11 @@ struct StringTable {
     /// `lowest` + 1, 2, 4… before the binary search, so that a search that lands near where it
     /// starts (a skip over a few blocks) decodes a few first strings, not the logarithm of all.
     private func lastBlock(before key: [UInt8], from lowest: Int, galloping: Bool) throws(IndexError) -> Int {
-        var first: [UInt8] = []
-        func startsBefore(_ block: Int) throws(IndexError) -> Bool {
-            var position = try start(ofBlock: block)
-            first.removeAll(keepingCapacity: true)
-            try advance(&position, &first)
-            return first.lexicographicallyPrecedes(key)
-        }
         var low = lowest
         var high = blockOffsets.count
         if galloping {
             var step = 1
-            while lowest + step < high, try startsBefore(lowest + step) {
+            while lowest + step < high, try firstString(ofBlock: lowest + step, precedes: key) {
                 low = lowest + step + 1
                 step *= 2
             }
@@ -216,9 +209,28 @@ struct StringTable {
         }
         while low < high {
             let middle = (low + high) / 2
-            if try startsBefore(middle) { low = middle + 1 } else { high = middle }
+            if try firstString(ofBlock: middle, precedes: key) { low = middle + 1 } else { high = middle }
         }
         return max(low - 1, lowest)
+    }
+
+    /// Whether the first string of block `block` sorts before `key`: compared as it is decoded,
+    /// up to the first byte that differs.
+    private func firstString(ofBlock block: Int, precedes key: [UInt8]) throws(IndexError) -> Bool {
+        let header = try header(at: try start(ofBlock: block), previousLength: 0)
+        return expansionBytes.withUnsafeBufferPointer { expansions in
+            expansionStarts.withUnsafeBufferPointer { starts in
+                var compared = 0
+                for symbol in entries.bytes(in: header.coded) {
+                    for byte in expansions[starts[Int(symbol)]..<starts[Int(symbol) + 1]] {
+                        guard compared < key.count else { return false }
+                        if byte != key[compared] { return byte < key[compared] }
+                        compared += 1
+                    }
+                }
+                return compared < key.count
+            }
+        }
     }
 
     /// Where block `block`'s first entry starts in `entries`.
@@ -237,8 +249,14 @@ struct StringTable {
         let header = try header(at: position, previousLength: previousLength ?? string.count)
         let length = header.shared + header.decodedLength
         string.removeSubrange(header.shared...)
-        string.append(contentsOf: repeatElement(0, count: header.decodedLength))
-        string.withUnsafeMutableBufferPointer { expand(header, into: $0, from: header.shared, to: length) }
+        string.reserveCapacity(length)
+        expansionBytes.withUnsafeBufferPointer { expansions in
+            expansionStarts.withUnsafeBufferPointer { starts in
+                for symbol in entries.bytes(in: header.coded) {
+                    string.append(contentsOf: expansions[starts[Int(symbol)]..<starts[Int(symbol) + 1]])
+                }
+            }
+        }
         position = header.coded.upperBound
     }
 
@@ -318,16 +336,15 @@ extension StringTable {
             try seek(atLeast: successor, fromBlock: (number + 1) / table.blockSize, galloping: true)
         }
 
-        /// Moves forward to the first string that does not sort before `key`: through the rest of
-        /// the current block when it holds it, else from the block a galloping search finds.
+        /// Moves forward to the first string that does not sort before `key` (nowhere when the
+        /// current one does not). The strings that share one byte more with the current one than
+        /// `key` does sort before it as the current one does, so they are passed over together
+        /// (`skip(sharing:)`): mostly by entry headers, without decoding.
         mutating func advance(toAtLeast key: [UInt8]) throws(IndexError) {
-            guard !isAtEnd, bytes.lexicographicallyPrecedes(key) else { return }
-            let block = number / table.blockSize
-            let found = try table.lastBlock(before: key, from: block, galloping: true)
-            if found == block {
-                while !isAtEnd && bytes.lexicographicallyPrecedes(key) { try advance() }
-            } else {
-                try scan(toAtLeast: key, fromBlock: found)
+            while !isAtEnd && bytes.lexicographicallyPrecedes(key) {
+                var common = 0
+                while common < bytes.count && common < key.count && bytes[common] == key[common] { common += 1 }
+                if common == bytes.count { try advance() } else { try skip(sharing: common + 1) }
             }
         }
 
@@ -349,7 +366,7 @@ extension StringTable {
             position = try table.start(ofBlock: block)
             bytes.removeAll(keepingCapacity: true)
             try table.advance(&position, &bytes)
-            while !isAtEnd && bytes.lexicographicallyPrecedes(key) { try advance() }
+            try advance(toAtLeast: key)
         }
 
         /// The least byte string after every string that starts with `prefix`, or nil when every

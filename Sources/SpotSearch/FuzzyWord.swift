@@ -71,48 +71,70 @@ struct FuzzyWord {
             let tokens = try index.tokens(withPrefix: Array(text.utf8))
             return tokens.isEmpty ? [] : [TokenMatch(tokens: tokens, edits: 0)]
         }
-        // The word's letters, ascending, with their UTF-8 bytes.
-        let letters = Set(text.unicodeScalars).sorted { $0.value < $1.value }.map { ($0.value, Array(String($0).utf8)) }
         var rows = EditRows(word: scalars)
-        // Where the path of scalars the rows hold ends in bytes, at each depth.
-        var ends = [0]
+        // The current token's bytes, copied (so that moving the cursor copies nothing), where
+        // the scalars the rows hold end in them at each depth, and a scratch key to jump to.
         var path: [UInt8] = []
+        var ends = [0]
+        var key: [UInt8] = []
         var cursor = try index.tokenCursor()
         walk: while !cursor.isAtEnd {
-            let bytes = cursor.bytes
-            let shared = zip(path, bytes).prefix { $0 == $1 }.count
+            let shared = Self.copy(cursor.bytes, over: &path)
             while ends[ends.count - 1] > shared { ends.removeLast() }
             rows.truncate(toDepth: ends.count - 1)
             var position = ends[ends.count - 1]
-            while position < bytes.count {
-                let (scalar, length) = UTF8Scalar.decode(bytes, at: position)
-                if rows.minimum == maxEdits, !letters.contains(where: { $0.0 == scalar }) {
-                    path = Array(bytes[..<position])
-                    if let next = letters.first(where: { $0.0 > scalar }) {
-                        try cursor.advance(toAtLeast: path + next.1)
-                    } else {
+            while position < path.count {
+                let (scalar, length) = UTF8Scalar.decode(path, at: position)
+                if rows.minimum == maxEdits {
+                    // The prefix has spent every edit: only some letters of the word keep it in
+                    // reach. Jump to the next, past the tokens that go on otherwise.
+                    let letter = rows.letterKeepingWithin(maxEdits, atLeast: scalar)
+                    if letter == nil {
+                        WalkCount.skips += 1
                         try cursor.skip(sharing: position)
+                        continue walk
                     }
-                    continue walk
+                    if let letter, letter != scalar {
+                        WalkCount.jumps += 1
+                        key.removeAll(keepingCapacity: true)
+                        key.append(contentsOf: path[..<position])
+                        if let letter = Unicode.Scalar(letter) { UTF8.encode(letter) { key.append($0) } }
+                        try cursor.advance(toAtLeast: key)
+                        continue walk
+                    }
                 }
+                WalkCount.pushes += 1
                 rows.push(scalar)
                 position += length
                 ends.append(position)
                 let everyLonger = rows.editsOfEveryLongerToken(isPrefix: isPrefix)
                 if rows.minimum > maxEdits || everyLonger.map({ $0 <= maxEdits }) == true {
+                    WalkCount.deadOrAll += 1
                     let start = cursor.token
-                    path = Array(bytes[..<position])
                     try cursor.skip(sharing: position)
                     if let everyLonger, everyLonger <= maxEdits { add(start..<cursor.token, edits: everyLonger) }
                     continue walk
                 }
             }
-            path = bytes
             let edits = rows.editsOfToken(isPrefix: isPrefix)
+            WalkCount.tokens += 1
             if edits <= maxEdits { add(cursor.token..<cursor.token + 1, edits: edits) }
             try cursor.advance()
         }
+        if ProcessInfo.processInfo.environment["WALK"] != nil { print(text, maxEdits, isPrefix, WalkCount.skips, WalkCount.jumps, WalkCount.pushes, WalkCount.deadOrAll, WalkCount.tokens, matches.count, to: &WalkCount.err) }
+        WalkCount.skips = 0; WalkCount.jumps = 0; WalkCount.pushes = 0; WalkCount.deadOrAll = 0; WalkCount.tokens = 0
         return matches
+    }
+}
+
+extension FuzzyWord {
+    /// Copies `bytes` over `path` past the prefix they share, and returns its length.
+    fileprivate static func copy(_ bytes: [UInt8], over path: inout [UInt8]) -> Int {
+        var shared = 0
+        while shared < bytes.count && shared < path.count && bytes[shared] == path[shared] { shared += 1 }
+        path.removeSubrange(shared...)
+        path.append(contentsOf: bytes[shared...])
+        return shared
     }
 }
 
@@ -173,6 +195,27 @@ struct EditRows {
         return cells[(cells.count - width)...].min()!
     }
 
+    /// The least scalar from `least` on after which some cell of the next row is at most
+    /// `maxEdits`, when every cell of this one is at least `maxEdits`; nil when none is. A cell
+    /// keeps its value only along a diagonal, from a cell of `maxEdits` whose word letter is the
+    /// next scalar, or by swapping the word's letter back with the path's last.
+    func letterKeepingWithin(_ maxEdits: Int, atLeast least: UInt32) -> UInt32? {
+        let width = word.count + 1
+        let row = cells.count - width
+        var best: UInt32?
+        func consider(_ letter: UInt32) {
+            if letter >= least && best.map({ letter < $0 }) ?? true { best = letter }
+        }
+        for j in 1..<width where cells[row + j - 1] <= maxEdits { consider(word[j - 1]) }
+        if let last = path.last {
+            for j in stride(from: 2, to: width, by: 1)
+            where word[j - 1] == last && cells[row - width + j - 2] + 1 <= maxEdits {
+                consider(word[j - 2])
+            }
+        }
+        return best
+    }
+
     /// The edits between the word and the path read as a whole token: with `isPrefix`, the
     /// fewest between it and a prefix of the path; 0 once the path starts with the word.
     func editsOfToken(isPrefix: Bool) -> Int {
@@ -205,4 +248,10 @@ enum UTF8Scalar {
         for byte in bytes[continuation] { value = value << 6 | UInt32(byte & 0x3F) }
         return (value, length)
     }
+}
+
+import Foundation
+enum WalkCount { nonisolated(unsafe) static var skips = 0, jumps = 0, pushes = 0, deadOrAll = 0, tokens = 0
+ struct E: TextOutputStream { mutating func write(_ s: String) { FileHandle.standardError.write(s.data(using: .utf8)!) } }
+ nonisolated(unsafe) static var err = E()
 }

@@ -23,14 +23,14 @@ struct QueryParser {
     let longestPhrase: Int
     /// The phrases of one word, with their length in Unicode scalars: what a misspelt term may
     /// mean (`TypoStage`).
-    let oneWordPhrases: [(phrase: String, length: Int, categories: [Category])]
+    let oneWordPhrases: [(phrase: String, utf8: [UInt8], length: Int, categories: [Category])]
 
     /// A parser of the phrases in `categoryWords`.
     init(categoryWords: [String: [Category]]) {
         self.categoryWords = categoryWords
         longestPhrase = categoryWords.keys.map { $0.split(separator: " ").count }.max() ?? 1
         oneWordPhrases = categoryWords.filter { !$0.key.contains(" ") }.map {
-            ($0.key, $0.key.unicodeScalars.count, $0.value)
+            ($0.key, Array($0.key.utf8), $0.key.unicodeScalars.count, $0.value)
         }
     }
 

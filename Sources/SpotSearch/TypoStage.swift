@@ -27,10 +27,13 @@ struct TypoStage {
             var categories: [Category: Int] = [:]
             if word.maxEdits > 0 {
                 // A category word is met whole: a typo in its first letters with the rest unsaid
-                // ("poste" for "hoste…") names too many kinds to be meant. One that is shorter
-                // than the term by more than its edits is out of reach.
+                // ("poste" for "hoste…") names too many kinds to be meant. One whose length
+                // differs from the term's by more than its edits is out of reach unless the term
+                // starts it.
                 let whole = FuzzyWord(term, isLast: false)
-                for phrase in parser.oneWordPhrases where phrase.length >= word.scalars.count - word.maxEdits {
+                let bytes = Array(term.utf8)
+                for phrase in parser.oneWordPhrases
+                where abs(phrase.length - word.scalars.count) <= word.maxEdits || phrase.utf8.starts(with: bytes) {
                     guard let edits = whole.edits(to: phrase.phrase) else { continue }
                     for category in phrase.categories { categories[category] = min(categories[category] ?? edits, edits) }
                 }
