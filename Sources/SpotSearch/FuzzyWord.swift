@@ -90,12 +90,10 @@ struct FuzzyWord {
                     // reach. Jump to the next, past the tokens that go on otherwise.
                     let letter = rows.letterKeepingWithin(maxEdits, atLeast: scalar)
                     if letter == nil {
-                        WalkCount.skips += 1
                         try cursor.skip(sharing: position)
                         continue walk
                     }
                     if let letter, letter != scalar {
-                        WalkCount.jumps += 1
                         key.removeAll(keepingCapacity: true)
                         key.append(contentsOf: path[..<position])
                         if let letter = Unicode.Scalar(letter) { UTF8.encode(letter) { key.append($0) } }
@@ -103,13 +101,11 @@ struct FuzzyWord {
                         continue walk
                     }
                 }
-                WalkCount.pushes += 1
                 rows.push(scalar)
                 position += length
                 ends.append(position)
                 let everyLonger = rows.editsOfEveryLongerToken(isPrefix: isPrefix)
                 if rows.minimum > maxEdits || everyLonger.map({ $0 <= maxEdits }) == true {
-                    WalkCount.deadOrAll += 1
                     let start = cursor.token
                     try cursor.skip(sharing: position)
                     if let everyLonger, everyLonger <= maxEdits { add(start..<cursor.token, edits: everyLonger) }
@@ -117,12 +113,9 @@ struct FuzzyWord {
                 }
             }
             let edits = rows.editsOfToken(isPrefix: isPrefix)
-            WalkCount.tokens += 1
             if edits <= maxEdits { add(cursor.token..<cursor.token + 1, edits: edits) }
             try cursor.advance()
         }
-        if ProcessInfo.processInfo.environment["WALK"] != nil { print(text, maxEdits, isPrefix, WalkCount.skips, WalkCount.jumps, WalkCount.pushes, WalkCount.deadOrAll, WalkCount.tokens, matches.count, to: &WalkCount.err) }
-        WalkCount.skips = 0; WalkCount.jumps = 0; WalkCount.pushes = 0; WalkCount.deadOrAll = 0; WalkCount.tokens = 0
         return matches
     }
 }
@@ -248,10 +241,4 @@ enum UTF8Scalar {
         for byte in bytes[continuation] { value = value << 6 | UInt32(byte & 0x3F) }
         return (value, length)
     }
-}
-
-import Foundation
-enum WalkCount { nonisolated(unsafe) static var skips = 0, jumps = 0, pushes = 0, deadOrAll = 0, tokens = 0
- struct E: TextOutputStream { mutating func write(_ s: String) { FileHandle.standardError.write(s.data(using: .utf8)!) } }
- nonisolated(unsafe) static var err = E()
 }
