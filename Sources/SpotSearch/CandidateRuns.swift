@@ -32,8 +32,19 @@ enum CandidateRuns {
     /// terms follow, the postings of the first term too, bounded as category matches (a spot of
     /// the category whose names hold the terms but not the word); and for a query of category
     /// phrases alone, the lists of the first phrase's kinds, as category matches.
-    static func gather(for query: ParsedQuery, in index: SpotIndexReader) throws -> [CandidateRun] {
+    static func gather(for query: ParsedQuery, leadTerm: Int = 0, in index: SpotIndexReader) throws -> [CandidateRun] {
         guard let first = query.words.first else { return [] }
+        if leadTerm > 0 {
+            // A later term gathers: where its token stands says nothing of the level.
+            var lists: [KeyBound: [RankList]] = [:]
+            let term = query.terms[leadTerm]
+            for group in try index.postingGroups(ofTokens: try index.tokens(withPrefix: Array(term.utf8))).joined() {
+                lists[KeyBound(level: .exact, field: group.key.field, score: group.key.score), default: []]
+                    .append(group.ranks)
+            }
+            return lists.map { CandidateRun(bound: $0.key, lists: $0.value, verification: .names) }
+                .sorted { $0.bound < $1.bound }
+        }
         let category = KeyBound(level: .category, field: .primary, score: PlaceQuality.maximumScore)
         var lists: [KeyBound: [RankList]] = [:]
         let tokens = try index.tokens(withPrefix: Array(first.utf8))
@@ -62,6 +73,16 @@ enum CandidateRuns {
             runs.append(CandidateRun(bound: category, lists: kinds, verification: .kind))
         }
         return runs.sorted { $0.bound < $1.bound }
+    }
+
+    /// Which of the query's terms gathers the candidates: the first, unless the query starts
+    /// with it and another starts a quarter as many tokens or fewer ("la oagtal": "la" starts
+    /// thousands of words), as a rule the rarer.
+    static func leadTerm(of query: ParsedQuery, in index: SpotIndexReader) throws -> Int {
+        guard !query.startsWithPhrase, query.terms.count > 1 else { return 0 }
+        let counts = try query.terms.map { try index.tokens(withPrefix: Array($0.utf8)).count }
+        let fewest = counts.indices.min { counts[$0] < counts[$1] }!
+        return counts[fewest] * 4 <= counts[0] ? fewest : 0
     }
 
     /// The best level a spot can reach whose name has a token, standing at `place`, that the

@@ -7,15 +7,21 @@ import Spots
 struct CandidateFilter {
     /// One flag per kind number: whether the request's category filter allows it.
     let allowedKinds: [Bool]
+    /// The term that gathers the candidates, which the filter does not check.
+    let leadTerm: Int
     private let laterTerms: [LazySpotSet]
     private let phrases: [(kinds: [Bool], names: LazySpotSet)]
 
-    /// The filter of `request`, parsed as `query`.
-    init(query: ParsedQuery, request: SearchRequest, search: SpotSearch) {
+    /// The filter of `request`, parsed as `query`, whose term `leadTerm` gathers the
+    /// candidates (`CandidateRuns.leadTerm`).
+    init(query: ParsedQuery, leadTerm: Int = 0, request: SearchRequest, search: SpotSearch) {
         let index = search.index
+        self.leadTerm = leadTerm
         allowedKinds = index.kinds.map { request.pointOfInterestFilter?.allows($0.category) ?? true }
-        // Candidates come from the postings of the query's first word: the terms it is not.
-        let unchecked = query.startsWithPhrase ? query.terms[...] : query.terms.dropFirst()
+        // Candidates come from the postings of the query's first word, or of the lead term: the
+        // terms they are not.
+        let unchecked =
+            query.startsWithPhrase ? query.terms : query.terms.indices.filter { $0 != leadTerm }.map { query.terms[$0] }
         laterTerms = unchecked.map { term in LazySpotSet { try Self.spots(holding: [term], in: index) } }
         phrases = query.phrases.map { phrase in
             (
@@ -79,7 +85,7 @@ extension SpotSearch {
     ) throws -> [RankedSpot] {
         var walk = TextWalk(
             index: index, request: request, origin: origin, filter: filter, words: query.words)
-        try walk.read(try CandidateRuns.gather(for: query, in: index))
+        try walk.read(try CandidateRuns.gather(for: query, leadTerm: filter.leadTerm, in: index))
         let typos = TypoStage(query: query, parser: parser)
         if let typos, !walk.best.isFull {
             let candidates = try typos.candidates(in: index)

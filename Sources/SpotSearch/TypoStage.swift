@@ -45,12 +45,25 @@ struct TypoStage {
     }
 
     /// The candidates: the runs of the part that lists the fewest spots, grouped by the best key
-    /// each gives (with one part, the key itself), and the sets of spots the other parts list.
+    /// each gives (with one part, the key itself), and the sets of spots some other parts list.
+    ///
+    /// Reading a spot's names costs about as much as reading ten postings, so a part that lists
+    /// more than ten times as many spots as the one that gathers is checked on the names alone,
+    /// its postings unread. Each token has a posting, so parts are read in the order of the
+    /// tokens they reach, and those that reach too many are not read.
     func candidates(in index: SpotIndexReader) throws -> TypoCandidates {
-        let sources = try parts.map { try $0.sources(in: index, alone: parts.count == 1) }
-        let driver = sources.indices.min { sources[$0].count < sources[$1].count }!
+        let tokens = try parts.map { try $0.tokenMatches(in: index, alone: parts.count == 1) }
+        let tokenCounts = tokens.map { $0.reduce(0) { $0 + $1.tokens.count } }
+        var sources: [Int: FuzzySources] = [:]
+        var fewest = Int.max
+        for part in parts.indices.sorted(by: { tokenCounts[$0] < tokenCounts[$1] }) {
+            guard fewest == .max || tokenCounts[part] <= 10 * fewest else { break }
+            sources[part] = try parts[part].sources(of: tokens[part], in: index)
+            fewest = min(fewest, sources[part]!.count)
+        }
+        let driver = sources.min { ($0.value.count, $0.key) < ($1.value.count, $1.key) }!
         var lists: [FuzzySources.Origin: [RankList]] = [:]
-        for source in sources[driver].lists { lists[source.origin, default: []].append(source.list) }
+        for source in driver.value.lists { lists[source.origin, default: []].append(source.list) }
         // With one part, a run's bound is its spots' key but for their quality when they come
         // from a kind's list: their names were read first where they do better (a name's run
         // whose bound is below), and no better where they do as well.
@@ -59,10 +72,8 @@ struct TypoStage {
                 parts.count > 1 ? .typos : origin.isKind ? .kind : .bound
             return CandidateRun(bound: origin.bound, lists: lists, verification: verification)
         }
-        // Reading a spot's names costs about as much as reading ten postings: a part that lists
-        // many more spots than the candidates is checked on the names alone.
-        let others = sources.indices.filter { $0 != driver && sources[$0].count <= 10 * sources[driver].count }.map {
-            part in LazySpotSet { try sources[part].spots(in: index) }
+        let others = sources.filter { $0.key != driver.key && $0.value.count <= 10 * driver.value.count }.map {
+            other in LazySpotSet { try other.value.spots(in: index) }
         }
         return TypoCandidates(runs: runs.sorted { $0.bound < $1.bound }, otherParts: others)
     }
@@ -113,16 +124,19 @@ struct FuzzyPart {
         return total
     }
 
-    /// Where the part's spots are listed: the postings of the tokens its first word reaches and
-    /// the lists of its kinds, each with the best key it can give. With the part `alone` in its
-    /// query, tokens it reaches with no edit are left out: the exact levels have read them.
-    func sources(in index: SpotIndexReader, alone: Bool) throws -> FuzzySources {
+    /// The tokens the part's first word reaches. With the part `alone` in its query, those it
+    /// reaches with no edit are left out: the exact levels have read them.
+    func tokenMatches(in index: SpotIndexReader, alone: Bool) throws -> [TokenMatch] {
+        try words.first.map { try $0.tokenMatches(in: index).filter { !(alone && $0.edits == 0) } } ?? []
+    }
+
+    /// Where the part's spots are listed: the postings of `tokens` (its `tokenMatches`) and the
+    /// lists of its kinds, each with the best key it can give.
+    func sources(of tokens: [TokenMatch], in index: SpotIndexReader) throws -> FuzzySources {
         var sources = FuzzySources()
-        if let first = words.first {
-            for match in try first.tokenMatches(in: index) where !(alone && match.edits == 0) {
-                for group in try index.postingGroups(ofTokens: match.tokens).joined() {
-                    sources.add(group.ranks, edits: match.edits, key: group.key)
-                }
+        for match in tokens {
+            for group in try index.postingGroups(ofTokens: match.tokens).joined() {
+                sources.add(group.ranks, edits: match.edits, key: group.key)
             }
         }
         for kind in index.kinds.indices {
