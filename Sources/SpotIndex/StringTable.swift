@@ -329,7 +329,7 @@ extension StringTable {
                 position = header.coded.upperBound
             }
             // Past this block: the first string after every one that starts with the bytes.
-            guard let successor = Self.successor(of: bytes) else {
+            guard number + 1 < table.count, let successor = Self.successor(of: bytes) else {
                 number = table.count
                 return bytes.removeAll()
             }
