@@ -147,6 +147,22 @@ public final class SpotIndexReader: @unchecked Sendable {
         return spot
     }
 
+    /// The names of spot `spot` with their keys, in `Spot.namesByKey` order: `name`, the
+    /// localized names, the other names. Only the names' values are decoded.
+    public func namesByKey(at spot: Int) throws(IndexError) -> [(key: String, name: String)] {
+        // A spot that holds the names alone, which orders them.
+        var names = Spot(
+            ref: OSMRef(.node, 0), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "", kind: "",
+            category: nil)
+        var pairs = try attributes.pairs(of: spot, in: spots)
+        while let (key, value) = try pairs.next() {
+            let key = try attributeString(key)
+            guard Spot.isNameKey(key) else { continue }
+            _ = names.setAttribute(key: key, value: try attributeString(value))
+        }
+        return names.namesByKey
+    }
+
     /// The `name` of spot `spot`, read without decoding its other attributes.
     public func name(at spot: Int) throws(IndexError) -> String? {
         var pairs = try attributes.pairs(of: spot, in: spots)

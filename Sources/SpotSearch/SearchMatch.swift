@@ -69,11 +69,11 @@ enum NameMatch {
         return .words
     }
 
-    /// The best match of `terms` among the names of `spot`: the strongest level, then `name` and
-    /// `name:xx` before other names, then the first in `Spot.namesByKey` order.
-    static func best(in spot: Spot, terms: [String]) -> (level: MatchLevel, key: String)? {
+    /// The best match of `terms` among the names of a spot (`Spot.namesByKey`): the strongest
+    /// level, then `name` and `name:xx` before other names, then the first.
+    static func best(in names: [(key: String, name: String)], terms: [String]) -> (level: MatchLevel, key: String)? {
         var best: (level: MatchLevel, field: NameField, key: String)?
-        for (key, name) in spot.namesByKey {
+        for (key, name) in names {
             guard let level = level(of: name, terms: terms) else { continue }
             let field = NameField(ofKey: key)
             if best.map({ (level, field) < ($0.level, $0.field) }) ?? true { best = (level, field, key) }

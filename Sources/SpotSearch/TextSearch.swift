@@ -106,8 +106,8 @@ extension SpotSearch {
         var field: String?
         switch key.level {
         case .category: break
-        case .fuzzy: field = try typos?.match(try index.spot(at: spot))?.key
-        default: field = NameMatch.best(in: try index.spot(at: spot), terms: words)?.key ?? "name"
+        case .fuzzy: field = try typos?.match(names: index.namesByKey(at: spot), category: index.kind(at: spot).category)?.key
+        default: field = NameMatch.best(in: try index.namesByKey(at: spot), terms: words)?.key ?? "name"
         }
         if field == nil {
             let kind = try index.kind(at: spot)
@@ -233,14 +233,15 @@ struct TextWalk {
             return (run.bound.level, run.bound.edits, .primary, try index.quality(at: spot).score)
         case .names:
             let quality = try index.quality(at: spot).score
-            if try filter.namesHoldEveryPhrase(spot), let named = NameMatch.best(in: try index.spot(at: spot), terms: words)
+            if try filter.namesHoldEveryPhrase(spot), let named = NameMatch.best(in: try index.namesByKey(at: spot), terms: words)
             {
                 return (named.level, 0, NameField(ofKey: named.key), quality)
             }
             // The names hold the terms, the kind meets the phrases.
             return filter.hasPhrases ? (.category, 0, .primary, quality) : nil
         case .typos:
-            guard let typos, try typos.candidates.mayMatch(spot), let match = typos.stage.match(try index.spot(at: spot))
+            guard let typos, try typos.candidates.mayMatch(spot),
+                let match = typos.stage.match(names: try index.namesByKey(at: spot), category: try index.kind(at: spot).category)
             else { return nil }
             return (.fuzzy, match.edits, match.field, try index.quality(at: spot).score)
         }

@@ -78,14 +78,16 @@ struct TypoStage {
         return TypoCandidates(runs: runs.sorted { $0.bound < $1.bound }, otherParts: others)
     }
 
-    /// How `spot` (its kind in `category`) meets the query with typos forgiven: the fewest edits,
+    /// How a spot with `names` (`Spot.namesByKey`) of `category` meets the query with typos forgiven: the fewest edits,
     /// then the best field, and the name key that gives them (nil when its kind meets every
     /// part); nil when it does not.
-    func match(_ spot: Spot) -> (edits: Int, field: NameField, key: String?)? {
-        let byKind = parts.map { part in spot.category.flatMap { part.categories[$0] } }
+    func match(names: [(key: String, name: String)], category: Category?) -> (
+        edits: Int, field: NameField, key: String?
+    )? {
+        let byKind = parts.map { part in category.flatMap { part.categories[$0] } }
         var best: (edits: Int, field: NameField, key: String?)?
         if byKind.allSatisfy({ $0 != nil }) { best = (byKind.reduce(0) { $0 + $1! }, .primary, nil) }
-        for (key, name) in spot.namesByKey {
+        for (key, name) in names {
             let tokens = SearchText.tokens(ofName: name).map(\.token)
             var edits = 0
             for (part, kindEdits) in zip(parts, byKind) {

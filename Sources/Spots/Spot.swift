@@ -95,6 +95,11 @@ public struct Spot: Hashable, Sendable {
         return true
     }
 
+    /// Whether OSM key `key` holds a name: `name`, `name:xx` or one of `otherNameKeys`.
+    public static func isNameKey(_ key: String) -> Bool {
+        key == "name" || languageCode(ofNameKey: key) != nil || otherNameKeys.contains(key)
+    }
+
     /// Every name of the place: `name`, the localized names and the other names.
     public var allNames: [String] { namesByKey.map(\.name) }
 
