@@ -45,10 +45,11 @@ enum ResultTable {
         var rows = [["distance", "category", "name", "osm", "lat,lon"] + (explain ? ["why"] : [])]
         for result in results {
             let spot = result.spot
-            let why = result.match.map { match in
-                let level = match.level == .fuzzy ? "fuzzy(\(match.edits))" : match.level.name
-                return "\(level) \(match.field) \(String(format: "%.3f", match.score))"
-            } ?? "-"
+            let why =
+                result.match.map { match in
+                    let level = match.level == .fuzzy ? "fuzzy(\(match.edits))" : match.level.name
+                    return "\(level) \(match.field) \(String(format: "%.3f", match.score))"
+                } ?? "-"
             rows.append(
                 [
                     result.distance.map { String(format: "%.0f m", $0) } ?? "-", spot.category?.rawValue ?? spot.tag,

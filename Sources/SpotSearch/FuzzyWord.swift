@@ -69,7 +69,8 @@ struct FuzzyWord {
         var matches: [TokenMatch] = []
         func add(_ tokens: Range<Int>, edits: Int) {
             if let last = matches.last, last.edits == edits, last.tokens.upperBound == tokens.lowerBound {
-                matches[matches.count - 1] = TokenMatch(tokens: last.tokens.lowerBound..<tokens.upperBound, edits: edits)
+                matches[matches.count - 1] = TokenMatch(
+                    tokens: last.tokens.lowerBound..<tokens.upperBound, edits: edits)
             } else if !tokens.isEmpty {
                 matches.append(TokenMatch(tokens: tokens, edits: edits))
             }

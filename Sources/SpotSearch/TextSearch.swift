@@ -106,7 +106,8 @@ extension SpotSearch {
         var field: String?
         switch key.level {
         case .category: break
-        case .fuzzy: field = try typos?.match(names: index.namesByKey(at: spot), category: index.kind(at: spot).category)?.key
+        case .fuzzy:
+            field = try typos?.match(names: index.namesByKey(at: spot), category: index.kind(at: spot).category)?.key
         default: field = NameMatch.best(in: try index.namesByKey(at: spot), terms: words)?.key ?? "name"
         }
         if field == nil {
@@ -170,7 +171,8 @@ struct TextWalk {
     /// kept; without a place, also within a run of keys that differ by reference only.
     private let stopsEarly: Bool
 
-    init(index: SpotIndexReader, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter, words: [String]) {
+    init(index: SpotIndexReader, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter, words: [String])
+    {
         self.index = index
         self.request = request
         self.origin = origin
@@ -192,7 +194,8 @@ struct TextWalk {
                 let spot = try index.spot(atRank: rank)
                 guard seen.insert(spot) else { continue }
                 let kind = try index.kindNumber(at: spot)
-                let passes = try run.verification == .typos ? filter.allowedKinds[kind] : filter.passes(spot, kind: kind)
+                let passes =
+                    try run.verification == .typos ? filter.allowedKinds[kind] : filter.passes(spot, kind: kind)
                 guard passes else { continue }
                 let coordinate = try index.coordinate(at: spot)
                 if let region = request.region, !region.contains(coordinate) { continue }
@@ -233,7 +236,8 @@ struct TextWalk {
             return (run.bound.level, run.bound.edits, .primary, try index.quality(at: spot).score)
         case .names:
             let quality = try index.quality(at: spot).score
-            if try filter.namesHoldEveryPhrase(spot), let named = NameMatch.best(in: try index.namesByKey(at: spot), terms: words)
+            if try filter.namesHoldEveryPhrase(spot),
+                let named = NameMatch.best(in: try index.namesByKey(at: spot), terms: words)
             {
                 return (named.level, 0, NameField(ofKey: named.key), quality)
             }
@@ -241,7 +245,8 @@ struct TextWalk {
             return filter.hasPhrases ? (.category, 0, .primary, quality) : nil
         case .typos:
             guard let typos, try typos.candidates.mayMatch(spot),
-                let match = typos.stage.match(names: try index.namesByKey(at: spot), category: try index.kind(at: spot).category)
+                let match = typos.stage.match(
+                    names: try index.namesByKey(at: spot), category: try index.kind(at: spot).category)
             else { return nil }
             return (.fuzzy, match.edits, match.field, try index.quality(at: spot).score)
         }

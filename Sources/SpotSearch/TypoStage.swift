@@ -35,7 +35,9 @@ struct TypoStage {
                 for phrase in parser.oneWordPhrases
                 where abs(phrase.length - word.scalars.count) <= word.maxEdits || phrase.utf8.starts(with: bytes) {
                     guard let edits = whole.edits(to: phrase.phrase) else { continue }
-                    for category in phrase.categories { categories[category] = min(categories[category] ?? edits, edits) }
+                    for category in phrase.categories {
+                        categories[category] = min(categories[category] ?? edits, edits)
+                    }
                 }
             }
             parts.append(FuzzyPart(words: [word], categories: categories))
@@ -164,7 +166,9 @@ struct FuzzySources {
 
     /// Adds the postings of a token reached with `edits` whose group key is `key`.
     mutating func add(_ list: RankList, edits: Int, key: PostingGroup.Key) {
-        add(list, Origin(bound: KeyBound(level: .fuzzy, edits: edits, field: key.field, score: key.score), isKind: false))
+        add(
+            list,
+            Origin(bound: KeyBound(level: .fuzzy, edits: edits, field: key.field, score: key.score), isKind: false))
     }
 
     /// Adds the spots of a kind the part names with `edits`: a name may do better, so the bound's

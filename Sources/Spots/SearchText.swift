@@ -19,7 +19,9 @@ public enum SearchText {
         var word = String.UnicodeScalarView()
         var previousIsLatin = false
         func finishWord() {
-            if !word.isEmpty { words.append(isASCII ? String(word) : String(word).precomposedStringWithCanonicalMapping) }
+            if !word.isEmpty {
+                words.append(isASCII ? String(word) : String(word).precomposedStringWithCanonicalMapping)
+            }
             word = String.UnicodeScalarView()
         }
         for scalar in decomposed.unicodeScalars {

@@ -10,7 +10,9 @@ import Testing
 /// of the list says, at block boundaries and at the end of a last block that is full or not.
 @Suite("Token cursor")
 struct TokenCursorTests {
-    @Test("reading, skipping and seeking forward land where a scan of the sorted tokens does", arguments: [1, 15, 16, 17, 300])
+    @Test(
+        "reading, skipping and seeking forward land where a scan of the sorted tokens does",
+        arguments: [1, 15, 16, 17, 300])
     func againstTheList(spotCount: Int) throws {
         var random = SplitMix64(seed: UInt64(spotCount))
         let letters = Array("abcä日")
@@ -45,7 +47,8 @@ struct TokenCursorTests {
             } else {
                 let key = Array(word().utf8)
                 try cursor.advance(toAtLeast: key)
-                let want = key.lexicographicallyPrecedes(tokens[start])
+                let want =
+                    key.lexicographicallyPrecedes(tokens[start])
                     ? start : tokens.firstIndex { !$0.lexicographicallyPrecedes(key) } ?? tokens.count
                 #expect(cursor.token == want, "to \(key) from \(start)")
             }

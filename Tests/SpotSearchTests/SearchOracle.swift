@@ -96,7 +96,10 @@ struct Oracle {
                     < (other.level, other.edits, other.field, -other.score, other.ref.type.rawValue, other.ref.id)
             case .distance:
                 (level == 4 ? 1 : 0, distance, level, edits, ref.type.rawValue, ref.id)
-                    < (other.level == 4 ? 1 : 0, other.distance, other.level, other.edits, other.ref.type.rawValue, other.ref.id)
+                    < (
+                        other.level == 4 ? 1 : 0, other.distance, other.level, other.edits, other.ref.type.rawValue,
+                        other.ref.id
+                    )
             }
         }
     }
@@ -222,7 +225,8 @@ extension Oracle {
                     var byName: Int? = 0
                     for word in part.words {
                         let edits = tokens.compactMap { token in
-                            let key = word + "\t" + token + (part.isLast ? "\tlast" : "") + (part.forgiving ? "" : "\texact")
+                            let key =
+                                word + "\t" + token + (part.isLast ? "\tlast" : "") + (part.forgiving ? "" : "\texact")
                             if let known = known[key] { return known }
                             let edits = Self.edits(word, token, isLast: part.isLast, forgiving: part.forgiving)
                             known[key] = edits
@@ -241,7 +245,9 @@ extension Oracle {
             let quality = Double(Self.qualityScore(of: spot))
             let score = distance.map { (1 + quality / 10) * exp(-$0 / request.distanceScale) } ?? quality
             found.append(
-                Key(level: 4, edits: best.edits, field: best.field, score: score, distance: distance ?? 0, ref: spot.ref))
+                Key(
+                    level: 4, edits: best.edits, field: best.field, score: score, distance: distance ?? 0, ref: spot.ref
+                ))
         }
         return found
     }

@@ -31,7 +31,8 @@ struct SearchStageTests {
             ref: OSMRef(.node, 1), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "amenity",
             kind: "cafe", category: .cafe, name: "Kahvila Kiasma", names: ["sv": "Kiasma"])
         spot.otherNames["alt_name"] = "Kiasma"
-        #expect(NameMatch.best(in: spot.namesByKey, terms: ["kiasma"])! == (.exact, "name:sv"), "name:xx before alt_name")
+        #expect(
+            NameMatch.best(in: spot.namesByKey, terms: ["kiasma"])! == (.exact, "name:sv"), "name:xx before alt_name")
         #expect(NameMatch.best(in: spot.namesByKey, terms: ["kahvila"])! == (.prefix, "name"))
     }
 
@@ -70,7 +71,8 @@ struct SearchStageTests {
         // With a place a bound's score is its best at no distance: 1 + quality / 10.
         let place = Scoring(origin: Coordinate(latitudeE7: 0, longitudeE7: 0), scale: 2000)
         let near = RankKey(
-            sort: .relevance, level: .prefix, edits: 0, field: .primary, score: 1.45, distance: 50, ref: OSMRef(.node, 9))
+            sort: .relevance, level: .prefix, edits: 0, field: .primary, score: 1.45, distance: 50,
+            ref: OSMRef(.node, 9))
         #expect(near.precedes(KeyBound(level: .prefix, field: .primary, score: 4), scoredBy: place))
         #expect(!near.precedes(KeyBound(level: .prefix, field: .primary, score: 5), scoredBy: place))
     }

@@ -24,15 +24,19 @@ struct TypoTests {
         #expect(FuzzyWord("restaurant", isLast: false, forgiving: false).maxEdits == 0)
     }
 
+    /// A word of a few Latin and Cyrillic letters, with and without diacritics, so that random
+    /// words are often a few edits apart.
+    static func randomWord(_ lengths: ClosedRange<Int>, using random: inout SplitMix64) -> String {
+        let letters = Array("abcdeäжи".unicodeScalars)
+        return String(
+            String.UnicodeScalarView(
+                (0..<Int.random(in: lengths, using: &random)).map { _ in letters.randomElement(using: &random)! }))
+    }
+
     @Test("edits between a word and a token are the oracle's, as a whole word and as the last (a prefix)")
     func editsAgreeWithTheTable() {
         var random = SplitMix64(seed: 19)
-        let letters = Array("abcdeäжи".unicodeScalars)
-        func word(_ lengths: ClosedRange<Int>) -> String {
-            String(
-                String.UnicodeScalarView(
-                    (0..<Int.random(in: lengths, using: &random)).map { _ in letters.randomElement(using: &random)! }))
-        }
+        func word(_ lengths: ClosedRange<Int>) -> String { Self.randomWord(lengths, using: &random) }
         for _ in 0..<20_000 {
             let query = word(1...10)
             let token = word(1...12)
@@ -52,12 +56,7 @@ struct TypoTests {
     @Test("the walk over the sorted tokens finds each token within reach once, with its edits, for any word")
     func walkFindsWhatTheTableDoes() throws {
         var random = SplitMix64(seed: 8)
-        let letters = Array("abcdeäжи".unicodeScalars)
-        func word(_ lengths: ClosedRange<Int>) -> String {
-            String(
-                String.UnicodeScalarView(
-                    (0..<Int.random(in: lengths, using: &random)).map { _ in letters.randomElement(using: &random)! }))
-        }
+        func word(_ lengths: ClosedRange<Int>) -> String { Self.randomWord(lengths, using: &random) }
         let spots = (0..<3_000).map { number in
             Spot(
                 ref: OSMRef(.node, Int64(number)), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!,
