@@ -210,7 +210,7 @@ struct TextWalk {
                 }
                 let distance = origin.map { coordinate.distance(to: $0) }
                 if let distance, let radius = request.radius, distance > radius { continue }
-                guard let match = try match(of: spot, in: run) else { continue }
+                guard let match = try match(of: spot, kind: kind, in: run) else { continue }
                 let key = RankKey(
                     sort: request.sort, level: match.level, edits: match.edits, field: match.field,
                     score: scoring.score(quality: match.quality, distance: distance ?? 0), distance: distance ?? 0,
@@ -224,9 +224,9 @@ struct TextWalk {
         }
     }
 
-    /// The key of spot `spot` of `run` but for its score's distance and its reference, or nil
-    /// when it does not match.
-    private func match(of spot: Int, in run: CandidateRun) throws -> (
+    /// The key of spot `spot` (of kind number `kind`) of `run` but for its score's distance and
+    /// its reference, or nil when it does not match.
+    private func match(of spot: Int, kind: Int, in run: CandidateRun) throws -> (
         level: MatchLevel, edits: Int, field: NameField, quality: Int
     )? {
         switch run.verification {
@@ -244,7 +244,7 @@ struct TextWalk {
             // The names hold the terms, the kind meets the phrases.
             return filter.hasPhrases ? (.category, 0, .primary, quality) : nil
         case .typos:
-            guard let typos, try typos.candidates.mayMatch(spot),
+            guard let typos, try typos.candidates.mayMatch(spot, kind: kind),
                 let match = typos.stage.match(
                     names: try index.namesByKey(at: spot), category: try index.kind(at: spot).category)
             else { return nil }

@@ -74,8 +74,12 @@ struct TypoStage {
                 parts.count > 1 ? .typos : origin.isKind ? .kind : .bound
             return CandidateRun(bound: origin.bound, lists: lists, verification: verification)
         }
-        let others = sources.filter { $0.key != driver.key && $0.value.count <= 10 * driver.value.count }.map {
-            other in LazySpotSet { try other.value.spots(in: index) }
+        // Another part lists a spot by its kind (a flag per kind) or by its names' postings.
+        let others = sources.filter { $0.key != driver.key && $0.value.nameCount <= 10 * driver.value.count }.map {
+            other in
+            TypoCandidates.Part(
+                kinds: index.kinds.map { $0.category.map { parts[other.key].categories[$0] != nil } ?? false },
+                names: LazySpotSet { try other.value.nameSpots(in: index) })
         }
         return TypoCandidates(runs: runs.sorted { $0.bound < $1.bound }, otherParts: others)
     }
@@ -163,6 +167,8 @@ struct FuzzySources {
     private(set) var lists: [(origin: Origin, list: RankList)] = []
     /// How many spots the lists hold, repeats counted.
     private(set) var count = 0
+    /// How many of them the names' postings hold.
+    private(set) var nameCount = 0
 
     /// Adds the postings of a token reached with `edits` whose group key is `key`.
     mutating func add(_ list: RankList, edits: Int, key: PostingGroup.Key) {
@@ -181,27 +187,35 @@ struct FuzzySources {
     private mutating func add(_ list: RankList, _ origin: Origin) {
         lists.append((origin, list))
         count += list.remaining
+        if !origin.isKind { nameCount += list.remaining }
     }
 
-    /// The spots the lists hold, as a set.
-    func spots(in index: SpotIndexReader) throws -> SpotSet {
+    /// The spots the names' postings hold, as a set.
+    func nameSpots(in index: SpotIndexReader) throws -> SpotSet {
         var spots: [Int] = []
-        spots.reserveCapacity(count)
-        for var source in lists {
+        spots.reserveCapacity(nameCount)
+        for var source in lists where !source.origin.isKind {
             while let rank = try source.list.next() { spots.append(try index.spot(atRank: rank)) }
         }
-        return SpotSet(spots, estimatedCount: count, count: index.count)
+        return SpotSet(spots, estimatedCount: nameCount, count: index.count)
     }
 }
 
-/// The candidates of the typo stage: runs to read, and for each part but the one that gave the
-/// runs, the spots it lists, a candidate must be in all of them to be checked.
+/// The candidates of the typo stage: runs to read, and for some parts but the one that gave the
+/// runs, what they list: a candidate must be listed by all of them to be checked.
 struct TypoCandidates {
-    let runs: [CandidateRun]
-    let otherParts: [LazySpotSet]
+    /// What a part lists: the spots of some kinds, and the spots its names' postings hold.
+    struct Part {
+        /// One flag per kind number.
+        let kinds: [Bool]
+        let names: LazySpotSet
+    }
 
-    /// Whether `spot` is listed by every other part.
-    func mayMatch(_ spot: Int) throws -> Bool {
-        try otherParts.allSatisfy { try $0.value().contains(spot) }
+    let runs: [CandidateRun]
+    let otherParts: [Part]
+
+    /// Whether `spot`, of kind number `kind`, is listed by every other part.
+    func mayMatch(_ spot: Int, kind: Int) throws -> Bool {
+        try otherParts.allSatisfy { try $0.kinds[kind] || $0.names.value().contains(spot) }
     }
 }
