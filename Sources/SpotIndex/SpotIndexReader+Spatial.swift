@@ -24,7 +24,9 @@ extension SpotIndexReader {
         precondition(allowed.map { $0.count == kinds.count } ?? true, "one flag per kind")
         let levels = zoom.map { _ in requireClusterLevels() }
         let allowedKinds = allowed ?? [Bool](repeating: true, count: kinds.count)
-        var picks = [Int](repeating: 0, count: tree.nodeSize)
+        // Room for the spots of a leaf, grown to the largest leaf met: the node size is read from
+        // the file, and a damaged one must not ask for gigabytes up front.
+        var picks: [Int] = []
         var found: [SpotInBox] = []
         found.reserveCapacity(expected)
         // At a zoom, boxes whose spots are all in clusters there are skipped.
@@ -38,6 +40,7 @@ extension SpotIndexReader {
         // through a local copy of their view, whose bounds then stay in registers.
         let spots = self.spots
         for leaf in tree.leaves(meeting: box, among: range, skipping: skipping) {
+            if picks.count < leaf.count { picks = [Int](repeating: 0, count: leaf.count) }
             var picked = 0
             for spot in leaf {
                 let kind = try spots.kindNumber(of: spot)
