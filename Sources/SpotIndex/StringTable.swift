@@ -130,15 +130,21 @@ struct StringTable {
 
     /// Reads the header of the entry at `position`, which follows a string of `previousLength` bytes.
     private func header(at position: Int, previousLength: Int) throws(IndexError) -> EntryHeader {
-        var varints = entries.varints(from: position)
-        guard let shared = varints.next(), let length = varints.next(), Int(shared) <= previousLength,
-            Int(length) <= entries.count - varints.position
-        else { throw corrupt("a string's entry runs past the table or shares too long a prefix") }
-        let coded = varints.position..<varints.position + Int(length)
+        let (shared, coded) = try sharedAndCoded(at: position)
+        guard shared <= previousLength else { throw corrupt("a string's entry shares too long a prefix") }
         let decodedLength = expansionStarts.withUnsafeBufferPointer { starts in
             entries.bytes(in: coded).reduce(0) { $0 + starts[Int($1) + 1] - starts[Int($1)] }
         }
-        return EntryHeader(shared: Int(shared), coded: coded, decodedLength: decodedLength)
+        return EntryHeader(shared: shared, coded: coded, decodedLength: decodedLength)
+    }
+
+    /// How much the entry at `position` shares with the string before it and where its coded
+    /// rest is: what passing over an entry needs, without its decoded length.
+    private func sharedAndCoded(at position: Int) throws(IndexError) -> (shared: Int, coded: Range<Int>) {
+        var varints = entries.varints(from: position)
+        guard let shared = varints.next(), let length = varints.next(), Int(length) <= entries.count - varints.position
+        else { throw corrupt("a string's entry runs past the table") }
+        return (Int(shared), varints.position..<varints.position + Int(length))
     }
 
     /// Writes the decoded rest of `entry` into `buffer` from `start` (where it follows the shared
@@ -247,13 +253,13 @@ struct StringTable {
         _ position: inout Int, _ string: inout [UInt8], previousLength: Int? = nil
     ) throws(IndexError) {
         let header = try header(at: position, previousLength: previousLength ?? string.count)
-        let length = header.shared + header.decodedLength
-        string.removeSubrange(header.shared...)
-        string.reserveCapacity(length)
+        string.removeLast(string.count - header.shared)
+        string.reserveCapacity(header.shared + header.decodedLength)
         expansionBytes.withUnsafeBufferPointer { expansions in
             expansionStarts.withUnsafeBufferPointer { starts in
+                // Byte by byte: an expansion is a few bytes, too short to be worth a copy's call.
                 for symbol in entries.bytes(in: header.coded) {
-                    string.append(contentsOf: expansions[starts[Int(symbol)]..<starts[Int(symbol) + 1]])
+                    for byte in starts[Int(symbol)]..<starts[Int(symbol) + 1] { string.append(expansions[byte]) }
                 }
             }
         }
@@ -315,18 +321,16 @@ extension StringTable {
         mutating func skip(sharing length: Int) throws(IndexError) {
             guard !isAtEnd else { return }
             precondition(length <= bytes.count, "a skip past the current string")
-            // Only the shared bytes matter from here: every entry skipped keeps them.
-            var previousLength = bytes.count
-            bytes.removeSubrange(length...)
+            // Only the shared bytes matter from here: every entry skipped keeps them, and the
+            // entry that keeps fewer is decoded over them. The entries passed over are not
+            // decoded, so their lengths are not checked against what they share (`advance()`
+            // checks them; nothing here reads past `bytes`).
+            bytes.removeLast(bytes.count - length)
             while number + 1 < table.count && (number + 1) % table.blockSize != 0 {
-                let header = try table.header(at: position, previousLength: previousLength)
+                let (shared, coded) = try table.sharedAndCoded(at: position)
                 number += 1
-                if header.shared < length {
-                    try table.advance(&position, &bytes, previousLength: previousLength)
-                    return
-                }
-                previousLength = header.shared + header.decodedLength
-                position = header.coded.upperBound
+                if shared < length { return try table.advance(&position, &bytes) }
+                position = coded.upperBound
             }
             // Past this block: the first string after every one that starts with the bytes.
             guard number + 1 < table.count, let successor = Self.successor(of: bytes) else {

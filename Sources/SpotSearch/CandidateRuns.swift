@@ -78,9 +78,9 @@ enum CandidateRuns {
     /// Which of the query's terms gathers the candidates: the first, unless the query starts
     /// with it and another starts a quarter as many tokens or fewer ("la oagtal": "la" starts
     /// thousands of words), as a rule the rarer.
-    static func leadTerm(of query: ParsedQuery, in index: SpotIndexReader) throws -> Int {
+    /// `tokenCounts` holds how many tokens each term starts.
+    static func leadTerm(of query: ParsedQuery, tokenCounts counts: [Int]) -> Int {
         guard !query.startsWithPhrase, query.terms.count > 1 else { return 0 }
-        let counts = try query.terms.map { try index.tokens(withPrefix: Array($0.utf8)).count }
         let fewest = counts.indices.min { counts[$0] < counts[$1] }!
         return counts[fewest] * 4 <= counts[0] ? fewest : 0
     }

@@ -40,8 +40,7 @@ public final class SpotSearch: @unchecked Sendable {
         try check(request)
         guard request.limit > 0, index.count > 0 else { return [] }
         let query = parser.parse(request.naturalLanguageQuery ?? "")
-        let filter = CandidateFilter(
-            query: query, leadTerm: try CandidateRuns.leadTerm(of: query, in: index), request: request, search: self)
+        let filter = try CandidateFilter(query: query, request: request, search: self)
         let origin = request.near ?? request.region?.center
         if query.words.isEmpty {
             if let origin {

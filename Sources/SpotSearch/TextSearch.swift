@@ -9,24 +9,34 @@ struct CandidateFilter {
     let allowedKinds: [Bool]
     /// The term that gathers the candidates, which the filter does not check.
     let leadTerm: Int
+    /// Whether some term starts no token: then no spot's names hold the query, and only typos
+    /// forgiven can answer it.
+    let someTermStartsNoToken: Bool
     private let laterTerms: [LazySpotSet]
     private let phrases: [(kinds: [Bool], names: LazySpotSet)]
 
-    /// The filter of `request`, parsed as `query`, whose term `leadTerm` gathers the
-    /// candidates (`CandidateRuns.leadTerm`).
-    init(query: ParsedQuery, leadTerm: Int = 0, request: SearchRequest, search: SpotSearch) {
+    /// The filter of `request`, parsed as `query`.
+    init(query: ParsedQuery, request: SearchRequest, search: SpotSearch) throws {
         let index = search.index
+        let termTokens = try query.terms.map { try index.tokens(withPrefix: Array($0.utf8)) }
+        let leadTerm = CandidateRuns.leadTerm(of: query, tokenCounts: termTokens.map(\.count))
         self.leadTerm = leadTerm
+        someTermStartsNoToken = termTokens.contains(where: \.isEmpty)
         allowedKinds = index.kinds.map { request.pointOfInterestFilter?.allows($0.category) ?? true }
         // Candidates come from the postings of the query's first word, or of the lead term: the
-        // terms they are not.
-        let unchecked =
-            query.startsWithPhrase ? query.terms : query.terms.indices.filter { $0 != leadTerm }.map { query.terms[$0] }
-        laterTerms = unchecked.map { term in LazySpotSet { try Self.spots(holding: [term], in: index) } }
+        // terms they are not, the rarest first, so that a spot is turned away by the smallest set
+        // and larger sets are seldom made.
+        let unchecked = query.terms.indices.filter { query.startsWithPhrase || $0 != leadTerm }
+        laterTerms = unchecked.sorted { termTokens[$0].count < termTokens[$1].count }.map { term in
+            LazySpotSet { try Self.spots(holdingTokens: [termTokens[term]], in: index) }
+        }
         phrases = query.phrases.map { phrase in
             (
                 kinds: index.kinds.map { $0.category.map(phrase.categories.contains) ?? false },
-                names: LazySpotSet { try Self.spots(holding: phrase.words, in: index) }
+                names: LazySpotSet {
+                    try Self.spots(
+                        holdingTokens: phrase.words.map { try index.tokens(withPrefix: Array($0.utf8)) }, in: index)
+                }
             )
         }
     }
@@ -54,12 +64,12 @@ struct CandidateFilter {
         try passes(spot, kind: try index.kindNumber(at: spot))
     }
 
-    /// The spots whose names have, for every word, a token that starts with it.
-    static func spots(holding words: [String], in index: SpotIndexReader) throws -> SpotSet {
+    /// The spots whose names have a token of every range (the tokens a word starts).
+    static func spots(holdingTokens ranges: [Range<Int>], in index: SpotIndexReader) throws -> SpotSet {
         var matched: SpotSet?
-        for word in words {
+        for tokens in ranges {
             var hits: [Int] = []
-            for groups in try index.postingGroups(ofTokens: try index.tokens(withPrefix: Array(word.utf8))) {
+            for groups in try index.postingGroups(ofTokens: tokens) {
                 for var group in groups {
                     while let rank = try group.ranks.next() {
                         let spot = try index.spot(atRank: rank)
@@ -85,7 +95,9 @@ extension SpotSearch {
     ) throws -> [RankedSpot] {
         var walk = TextWalk(
             index: index, request: request, origin: origin, filter: filter, words: query.words)
-        try walk.read(try CandidateRuns.gather(for: query, leadTerm: filter.leadTerm, in: index))
+        if !filter.someTermStartsNoToken {
+            try walk.read(try CandidateRuns.gather(for: query, leadTerm: filter.leadTerm, in: index))
+        }
         let typos = TypoStage(query: query, parser: parser)
         if let typos, !walk.best.isFull {
             let candidates = try typos.candidates(in: index)
