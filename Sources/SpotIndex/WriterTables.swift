@@ -103,7 +103,7 @@ struct KindTable {
 struct TextIndexBuilder {
     /// Token → reference rank of a spot → the keys under which the spot is listed for the token:
     /// each place and name field its names give it that no other of them beats in both (at most
-    /// one per place), so that every level a query can reach has the spot's best field listed.
+    /// one per name field), so that every level a query can reach has the spot's best field listed.
     private var lists: [[UInt8]: [Int: [PostingGroup.Key]]] = [:]
 
     /// Adds the tokens of `name`, a name in `field` of the spot of rank `rank`, whose quality

@@ -15,7 +15,8 @@ struct CandidateRun {
     enum Verification {
         /// It is the bound, but for the reference.
         case bound
-        /// A category match: the spots come from kind lists.
+        /// A spot of the run's lists matches at the run's bound by its kind (a category match,
+        /// or a misspelt category word's kind in the typo stage), its score its own.
         case kind
         /// Its names decide (`NameMatch`), or its kind where they do not hold the phrases.
         case names
@@ -27,12 +28,15 @@ struct CandidateRun {
 /// The second stage of a text search: the runs of candidates for a query, best bound first. A
 /// spot may come in several runs; its first is its best.
 enum CandidateRuns {
-    /// The runs for `query`: the postings of the tokens that the query's first word starts,
-    /// grouped by the bound their place in the name gives; when that word names a category and
-    /// terms follow, the postings of the first term too, bounded as category matches (a spot of
-    /// the category whose names hold the terms but not the word); and for a query of category
-    /// phrases alone, the lists of the first phrase's kinds, as category matches.
-    static func gather(for query: ParsedQuery, leadTerm: Int = 0, in index: SpotIndexReader) throws -> [CandidateRun] {
+    /// The runs for `query`. With a lead term (`leadTerm` > 0, `CandidateFilter.leadTerm`), the
+    /// postings of the tokens it starts, grouped by name field and score and bounded as exact,
+    /// the names deciding. Otherwise the postings of the tokens that the query's first word
+    /// starts, grouped by the bound their place in the name gives; when that word names a
+    /// category and terms follow, the postings of the first term too, bounded as category
+    /// matches (a spot of the category whose names hold the terms but not the word); and for a
+    /// query of category phrases alone, the lists of the first phrase's kinds, as category
+    /// matches.
+    static func gather(for query: ParsedQuery, leadTerm: Int, in index: SpotIndexReader) throws -> [CandidateRun] {
         guard let first = query.words.first else { return [] }
         if leadTerm > 0 {
             // A later term gathers: where its token stands says nothing of the level.

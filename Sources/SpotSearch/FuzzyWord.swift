@@ -156,6 +156,8 @@ struct EditRows {
     private var path: [UInt32] = []
     /// Per depth, the fewest edits between the whole word and a prefix of the path up to it.
     private var bestPrefixEdits: [Int]
+    /// Per depth, the fewest cells of its row (`minimum`).
+    private var rowMinimums: [Int] = [0]
 
     /// The table of `word` against the empty token.
     init(word: [UInt32]) {
@@ -168,6 +170,7 @@ struct EditRows {
     mutating func truncate(toDepth depth: Int) {
         path.removeSubrange(depth...)
         bestPrefixEdits.removeSubrange((depth + 1)...)
+        rowMinimums.removeSubrange((depth + 1)...)
         cells.removeSubrange(((depth + 1) * (word.count + 1))...)
     }
 
@@ -178,6 +181,7 @@ struct EditRows {
         let above = (depth - 1) * width
         path.append(scalar)
         cells.append(depth)
+        var rowMinimum = depth
         for j in 1..<width {
             var cell = Swift.min(
                 cells[above + j] + 1, cells[above + width + j - 1] + 1,
@@ -186,15 +190,14 @@ struct EditRows {
                 cell = Swift.min(cell, cells[above - width + j - 2] + 1)
             }
             cells.append(cell)
+            rowMinimum = Swift.min(rowMinimum, cell)
         }
+        rowMinimums.append(rowMinimum)
         bestPrefixEdits.append(Swift.min(bestPrefixEdits[depth - 1], cells[cells.count - 1]))
     }
 
     /// The fewest cells of the last row: no token that starts with the path is nearer the word.
-    var minimum: Int {
-        let width = word.count + 1
-        return cells[(cells.count - width)...].min()!
-    }
+    var minimum: Int { rowMinimums[rowMinimums.count - 1] }
 
     /// The least scalar from `least` on after which some cell of the next row is at most
     /// `maxEdits`, when every cell of this one is at least `maxEdits`; nil when none is. A cell
@@ -234,19 +237,25 @@ struct EditRows {
 }
 
 /// Decoding UTF-8 one scalar at a time, without trusting the bytes: a byte that does not start
-/// a well-formed scalar stands for itself, as a value no scalar has.
+/// a well-formed scalar (a stray continuation byte, a lead byte no scalar has, a sequence cut
+/// short, an overlong form, a surrogate or a value past U+10FFFF) stands for itself, as a value
+/// above every scalar. So a decoded scalar's bytes are its one encoding, and a jump to a larger
+/// scalar at the same place is a jump forward in byte order (`FuzzyWord.tokenMatches`).
 enum UTF8Scalar {
     /// The scalar at `position` of `bytes` and its length in bytes.
     static func decode(_ bytes: [UInt8], at position: Int) -> (value: UInt32, length: Int) {
         let lead = bytes[position]
         guard lead >= 0x80 else { return (UInt32(lead), 1) }
+        let invalid = (value: 0x11_0000 + UInt32(lead), length: 1)
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
         let continuation = position + 1..<position + length
         guard length > 1, continuation.upperBound <= bytes.count,
             bytes[continuation].allSatisfy({ $0 & 0xC0 == 0x80 })
-        else { return (0x11_0000 + UInt32(lead), 1) }
+        else { return invalid }
         var value = UInt32(lead) & (0xFF >> (length + 1))
         for byte in bytes[continuation] { value = value << 6 | UInt32(byte & 0x3F) }
+        let least: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x1_0000
+        guard value >= least, value <= 0x10_FFFF, !(0xD800...0xDFFF).contains(value) else { return invalid }
         return (value, length)
     }
 }

@@ -1,9 +1,10 @@
 import SpotIndex
 import Spots
 
-/// What every candidate of a request must pass, whatever gathered it: the category filter, the
-/// name terms but one that the query starts with (each must start a token of the spot's names),
-/// and each category phrase (met by the spot's kind or by its names holding the phrase).
+/// What every candidate of the exact levels must pass, whatever gathered it: the category
+/// filter, the name terms but the one whose postings gathered the candidates (each must start a
+/// token of the spot's names), and each category phrase (met by the spot's kind or by its names
+/// holding the phrase).
 struct CandidateFilter {
     /// One flag per kind number: whether the request's category filter allows it.
     let allowedKinds: [Bool]
@@ -98,11 +99,9 @@ extension SpotSearch {
         if !filter.someTermStartsNoToken {
             try walk.read(try CandidateRuns.gather(for: query, leadTerm: filter.leadTerm, in: index))
         }
-        let typos = TypoStage(query: query, parser: parser)
-        if let typos, !walk.best.isFull {
-            let candidates = try typos.candidates(in: index)
-            walk.typos = (typos, candidates)
-            try walk.read(candidates.runs)
+        let typos = walk.best.isFull ? nil : TypoStage(query: query, parser: parser)
+        if let typos {
+            try walk.read(try typos.candidates(in: index), of: typos)
         }
         return try walk.best.entries.map { entry in
             RankedSpot(
@@ -174,7 +173,7 @@ struct TextWalk {
     /// The query's folded words.
     let words: [String]
     /// The typo stage and its candidates, once its runs are read.
-    var typos: (stage: TypoStage, candidates: TypoCandidates)?
+    private var typos: (stage: TypoStage, candidates: TypoCandidates)?
     private(set) var best: TopResults<RankKey>
     /// The spots offered to `best`: a later stage passes over them.
     private var offered: SpotBits
@@ -194,6 +193,13 @@ struct TextWalk {
         offered = SpotBits(count: index.count)
         scoring = Scoring(origin: origin, scale: request.distanceScale)
         stopsEarly = request.sort == .relevance
+    }
+
+    /// Reads the runs of the typo stage's `candidates` (`TypoStage.candidates`), which `stage`
+    /// verifies.
+    mutating func read(_ candidates: TypoCandidates, of stage: TypoStage) throws {
+        typos = (stage, candidates)
+        try read(candidates.runs)
     }
 
     /// Reads `runs` (sorted by bound), offering each spot not seen in them before to `best`.

@@ -79,7 +79,8 @@ enum SearchCommand {
             the query, then names holding its words, then category matches; within each, better
             known and (with a place) nearer first (README, "How results are ranked"). While these
             are fewer than the limit, typos are forgiven (a word of 4 letters one edit, of 8 two)
-            and those matches follow, fewest edits first (README, "Typos"). Batch
+            and those matches follow the others, fewest edits first (with --sort distance
+            nearest first; README, "Typos"). Batch
             requests: {"near":[lat,lon],"radius":m,"bbox":[minlon,minlat,maxlon,maxlat],
             "categories":[...],"exclude":[...],"query":"...","limit":n,"sort":"relevance",
             "distance_scale":m,"explain":true}, every key optional; a bad line gives

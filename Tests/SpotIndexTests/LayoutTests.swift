@@ -40,12 +40,12 @@ struct LayoutTests {
         "QUAL",
     ]
 
-    @Test("the header holds the magic, version 3, fourteen sections, the file size and zlib's CRC of header and table")
+    @Test("the header holds the magic, version 4, fourteen sections, the file size and zlib's CRC of header and table")
     func header() {
         let bytes = Self.bytes
         #expect(Array(bytes[0..<8]) == [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A])
-        #expect(bytes.load(UInt32.self, at: 8) == 3)
-        #expect(SpotIndexReader.formatVersion == 3)
+        #expect(bytes.load(UInt32.self, at: 8) == 4)
+        #expect(SpotIndexReader.formatVersion == 4)
         #expect(bytes.load(UInt32.self, at: 12) == 14)
         #expect(bytes.load(UInt64.self, at: 16) == UInt64(bytes.count))
         #expect(

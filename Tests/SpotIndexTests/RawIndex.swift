@@ -140,7 +140,9 @@ struct RawIndex {
     /// `version`), section table, each section 8-byte aligned with zlib's CRC, the header's CRC and
     /// size. Lets a test give a section another length without upsetting the header, so that
     /// only the section's own consistency is in question.
-    static func assemble(_ sections: [(name: String, bytes: [UInt8])], version: UInt32 = 3) -> [UInt8] {
+    static func assemble(
+        _ sections: [(name: String, bytes: [UInt8])], version: UInt32 = UInt32(SpotIndexReader.formatVersion)
+    ) -> [UInt8] {
         var file: [UInt8] = [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A] + [UInt8](repeating: 0, count: 24)
         file.store(version, at: 8)
         file.store(UInt32(sections.count), at: 12)

@@ -142,4 +142,27 @@ struct TypoTests {
         #expect(try Self.ids(search, "東京タウー").isEmpty)
         #expect(try Self.ids(search, "서울억").isEmpty)
     }
+
+    @Test(
+        "UTF-8 is decoded as Swift decodes it; a malformed byte (overlong, surrogate, past U+10FFFF, stray, cut short) stands for itself above every scalar"
+    )
+    func utf8Decoding() {
+        let text = Array("aé日😀".utf8)
+        var position = 0
+        var scalars: [UInt32] = []
+        while position < text.count {
+            let (value, length) = UTF8Scalar.decode(text, at: position)
+            scalars.append(value)
+            position += length
+        }
+        #expect(scalars == "aé日😀".unicodeScalars.map(\.value))
+        let malformed: [[UInt8]] = [
+            [0xC1, 0xA1], [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xF0, 0x80, 0x80, 0x80], [0xED, 0xA0, 0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x80, 0x80, 0x80], [0x80], [0xE6, 0x97], [0xFF],
+        ]
+        for bytes in malformed {
+            let (value, length) = UTF8Scalar.decode(bytes, at: 0)
+            #expect(value == 0x11_0000 + UInt32(bytes[0]) && length == 1, "\(bytes)")
+        }
+    }
 }
