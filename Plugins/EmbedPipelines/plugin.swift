@@ -8,11 +8,11 @@ import PackagePlugin
 struct EmbedPipelines: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let folder = context.package.directoryURL.appending(path: "Pipelines")
-        let inputs = ["default.json", "categories.json", "category-words.json"].map { folder.appending(path: $0) }
+        let inputs = ["default.json", "categories.json", "category-words.json", "value-words.json"].map { folder.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedPipelines.swift")
         return [
             .buildCommand(
-                displayName: "Embedding Pipelines/default.json, categories.json and category-words.json",
+                displayName: "Embedding Pipelines/default.json, categories.json, category-words.json and value-words.json",
                 executable: try context.tool(named: "embed-files").url,
                 arguments: [output.path] + inputs.map(\.path),
                 inputFiles: inputs,

@@ -100,8 +100,8 @@ public final class SpotIndexReader: @unchecked Sendable {
         }
     }
 
-    /// Folded query words and the categories they name, stored by the build.
-    public func categoryWords() throws(IndexError) -> [String: [Category]] {
+    /// Folded query words and the categories and values they name, stored by the build.
+    public func searchWords() throws(IndexError) -> SearchWords {
         try words.decode()
     }
 

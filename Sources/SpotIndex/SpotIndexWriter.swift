@@ -11,12 +11,13 @@ public enum SpotIndexWriter {
     /// OpenStreetMap's ids are below 2^34; a builder drops spots outside this range.
     public static let storableIDs: ClosedRange<Int64> = -(1 << 45)...(1 << 45) - 1
 
-    /// The index bytes for `spots` with `metadata`, and `categoryWords` (folded query words to
-    /// the categories they name) for search; with cluster levels made with `clusters` when
-    /// given. Every spot's id must be in `storableIDs`.
+    /// The index bytes for `spots` with `metadata`, and `categoryWords` and `valueWords` (folded
+    /// query words to the categories and the `key=value` OSM values they name, `SearchWords`)
+    /// for search; with cluster levels made with `clusters` when given. Every spot's id must be
+    /// in `storableIDs`.
     public static func encode(
         _ spots: consuming [Spot], metadata: IndexMetadata, categoryWords: [String: [Category]] = [:],
-        clusters: ClusterSettings? = nil
+        valueWords: [String: [String]] = [:], clusters: ClusterSettings? = nil
     ) -> [UInt8] {
         precondition(
             spots.allSatisfy { storableIDs.contains($0.ref.id) }, "an OSM id outside SpotIndexWriter.storableIDs")
@@ -93,16 +94,22 @@ public enum SpotIndexWriter {
                     StringTableWriter.encode(text.sortedTokens, blockSize: IndexLayout.tokenBlockSize)
                 ),
                 (IndexLayout.Tag.postings, text.postings()),
-                (IndexLayout.Tag.words, encodeWords(categoryWords)),
+                (IndexLayout.Tag.words, encodeWords(categoryWords, valueWords)),
                 (IndexLayout.Tag.qualities, qualities.bytes),
             ] + (clusterLevels ?? []))
     }
 
-    /// One line per category: its name, then the words that name it, separated by tabs.
-    private static func encodeWords(_ categoryWords: [String: [Category]]) -> [UInt8] {
+    /// One line per category or value: its name (`key=value` for a value), then the words that
+    /// name it, separated by tabs.
+    private static func encodeWords(
+        _ categoryWords: [String: [Category]], _ valueWords: [String: [String]]
+    ) -> [UInt8] {
         var wordLists: [String: [String]] = [:]
         for (word, categories) in categoryWords {
             for category in categories { wordLists[category.rawValue, default: []].append(word) }
+        }
+        for (word, values) in valueWords {
+            for value in values { wordLists[value, default: []].append(word) }
         }
         return Array(
             wordLists.keys.sorted().map { ([$0] + wordLists[$0]!.sorted()).joined(separator: "\t") + "\n" }.joined()

@@ -105,7 +105,6 @@ struct TextIndexBuilder {
     /// each place and name field its names give it that no other of them beats in both (at most
     /// one per name field), so that every level a query can reach has the spot's best field listed.
     private var lists: [[UInt8]: [Int: [PostingGroup.Key]]] = [:]
-
     /// Adds the tokens of `name`, a name in `field` of the spot of rank `rank`, whose quality
     /// scores `score`.
     mutating func add(name: String, field: NameField, rank: Int, score: Int) {

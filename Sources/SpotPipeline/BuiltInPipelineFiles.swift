@@ -7,6 +7,8 @@ enum BuiltInPipelineFiles {
     static var categories: String { file("categories.json") }
     /// Pipelines/category-words.json: the query words that name categories.
     static var categoryWords: String { file("category-words.json") }
+    /// Pipelines/value-words.json: the query words that name OSM values, in 20 languages.
+    static var valueWords: String { file("value-words.json") }
 
     /// The embedded file `name`; the plugin embeds every file of Pipelines/, so its absence is
     /// a build mistake, not an input error.

@@ -77,3 +77,46 @@ enum CategoryWordsFile {
         return words
     }
 }
+
+/// Reads a value words file (Pipelines/value-words.json, made by Scripts/value-words.py): the
+/// words of a search query that name an OSM value, by language, folded as search folds them.
+///
+///     {"schema_version": 1, "values": {"amenity=dentist": {"en": ["dentist"], "de": ["zahnarzt"]}}}
+///
+/// Its `cuisine` words (dishes and drinks by `cuisine` value) are not read yet: the index has
+/// no way to list spots by cuisine (issue 20, part 2).
+enum ValueWordsFile {
+    static func parse(_ text: String, file: String) throws(PipelineError) -> ValueWords {
+        let root = try JSONNode.parse(text, file: file).object(
+            allowing: ["schema_version", "about", "languages", "values", "cuisine"])
+        guard let version = root["schema_version"] else {
+            throw PipelineError(file: file, path: ".schema_version", message: "missing")
+        }
+        guard try version.integer(atLeast: 1) == 1 else {
+            throw version.error("unsupported version; this program reads 1")
+        }
+        guard let values = root["values"] else { throw PipelineError(file: file, path: ".values", message: "missing") }
+        var words = ValueWords()
+        for (tag, languages) in try values.object() {
+            let parts = tag.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !tag.contains("\t"), !tag.contains("\n")
+            else { throw languages.error("expected key=value, not \"\(tag)\"") }
+            for (_, list) in try languages.object() {
+                for item in try list.array() {
+                    let phrase = SearchText.words(try item.string()).joined(separator: " ")
+                    guard !phrase.isEmpty else { throw item.error("expected a word") }
+                    if !(words.byPhrase[phrase]?.contains(tag) ?? false) {
+                        words.byPhrase[phrase, default: []].append(tag)
+                    }
+                }
+            }
+        }
+        return words
+    }
+}
+
+/// The words of a value words file (`ValueWordsFile`).
+public struct ValueWords: Equatable, Sendable {
+    /// Folded phrases and the values they name, as `key=value` (`cuisine=pizza` for a dish).
+    public var byPhrase: [String: [String]] = [:]
+}

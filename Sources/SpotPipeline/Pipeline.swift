@@ -37,6 +37,8 @@ public struct Pipeline: Sendable {
     public var categories: CategoryTable
     /// Folded query words and phrases that name categories, stored in the index for search.
     public var categoryWords: [String: [Category]]
+    /// Folded query words and phrases that name OSM values, stored in the index for search.
+    public var valueWords: ValueWords
     /// Selecting tags ("amenity=bench") whose objects are not places.
     public var exclude: Set<String>
     /// Keep every amenity/tourism object: no exclusions, unmapped values kept with no category.

@@ -7,7 +7,8 @@ import Spots
 enum PipelineFile {
     /// The top-level keys a pipeline file may have.
     static let keys = Set([
-        "inputs", "output", "categories", "category_words", "exclude", "keep_all", "areas", "dedupe", "clusters",
+        "inputs", "output", "categories", "category_words", "value_words", "exclude", "keep_all", "areas", "dedupe",
+        "clusters",
         "limits", "overwrite",
     ]).union(PipelineFields.keys)
 
@@ -40,6 +41,11 @@ enum PipelineFile {
             let text = try dataFile(node, folder: folder, builtIn: BuiltInPipelineFiles.categoryWords)
             return try CategoryWordsFile.parse(text, file: try node.string())
         }
+        let valueWords = try root.value("value_words", inherited: base?.valueWords) {
+            (node) throws(PipelineError) in
+            let text = try dataFile(node, folder: folder, builtIn: BuiltInPipelineFiles.valueWords)
+            return try ValueWordsFile.parse(text, file: try node.string())
+        }
         let exclude = try root.value("exclude", inherited: base?.exclude) { (node) throws(PipelineError) in
             Set(try node.array().map { (item) throws(PipelineError) in try tag(item).key + "=" + tag(item).value })
         }
@@ -55,7 +61,8 @@ enum PipelineFile {
         return Pipeline(
             file: nil, fileSHA256: nil, inputs: inputs, output: output, overwrite: overwrite,
             categories: categories,
-            categoryWords: categoryWords, exclude: exclude, keepAll: keepAll, areas: areas, dedupe: dedupe,
+            categoryWords: categoryWords, valueWords: valueWords, exclude: exclude, keepAll: keepAll, areas: areas,
+            dedupe: dedupe,
             refreshFields: PipelineFields(of: root, over: base?.refreshFields), clusters: clusters, limits: limits)
     }
 

@@ -129,7 +129,9 @@ public struct SpotBuild {
             stages: statistics.stages,
             pipeline: pipeline.settings)
         let index = SpotIndexWriter.encode(
-            consume spots, metadata: metadata, categoryWords: pipeline.categoryWords, clusters: pipeline.clusters)
+            consume spots, metadata: metadata, categoryWords: pipeline.categoryWords,
+            valueWords: pipeline.valueWords.byPhrase,
+            clusters: pipeline.clusters)
         return (index, statistics)
     }
 

@@ -70,10 +70,9 @@ enum CandidateRuns {
             runs.append(CandidateRun(bound: category, lists: groups.map(\.ranks), verification: .names))
         }
         if query.terms.isEmpty, let phrase = query.phrases.first {
-            let kinds = try index.kinds.indices.filter {
-                index.kinds[$0].category.map(phrase.categories.contains) ?? false
-            }
-            .map { try index.kindList(ofKind: $0) }
+            let kinds =
+                try index.kinds.indices.filter { phrase.targets.names(index.kinds[$0]) }
+                .map { try index.kindList(ofKind: $0) }
             runs.append(CandidateRun(bound: category, lists: kinds, verification: .kind))
         }
         return runs.sorted { $0.bound < $1.bound }

@@ -1,11 +1,30 @@
+import SpotIndex
 import Spots
+
+/// What a phrase of a query names: categories (every spot of each) and OSM values (the spots
+/// of each, whatever their category).
+struct PhraseTargets {
+    /// The categories named.
+    var categories: Set<Category> = []
+    /// The values named, as `key=value`.
+    var values: Set<String> = []
+
+    /// Whether a spot selected by `key`=`value`, of `category`, is of what the phrase names.
+    func names(key: String, value: String, category: Category?) -> Bool {
+        category.map(categories.contains) ?? false || values.contains(key + "=" + value)
+    }
+
+    /// Whether the spots of `kind` are of what the phrase names.
+    func names(_ kind: SelectingTag) -> Bool { names(key: kind.key, value: kind.value, category: kind.category) }
+
+}
 
 /// A query cut into category phrases and the words left to match names.
 struct ParsedQuery {
     /// Every folded word, in order: what a name that matches the whole query holds.
     var words: [String] = []
-    /// Phrases that name categories, with their folded words.
-    var phrases: [(categories: Set<Category>, words: [String])] = []
+    /// Phrases that name categories or values, with their folded words.
+    var phrases: [(targets: PhraseTargets, words: [String])] = []
     /// The other words.
     var terms: [String] = []
     /// Whether the first word belongs to a category phrase.
@@ -15,21 +34,26 @@ struct ParsedQuery {
 }
 
 /// The first stage of a search: folds the query's words (`SearchText`) and finds among them the
-/// phrases that name categories, longest first.
+/// phrases that name categories or values (`SearchWords`), longest first.
 struct QueryParser {
-    /// Folded query phrases (one to three words) and the categories they name.
-    let categoryWords: [String: [Category]]
+    /// Folded query phrases (one to three words) and what they name.
+    let phrases: [String: PhraseTargets]
     /// The most words a phrase has.
     let longestPhrase: Int
     /// The phrases of one word, with their length in Unicode scalars: what a misspelt term may
     /// mean (`TypoStage`).
-    let oneWordPhrases: [(phrase: String, utf8: [UInt8], length: Int, categories: [Category])]
+    let oneWordPhrases: [(phrase: String, utf8: [UInt8], length: Int, targets: PhraseTargets)]
 
-    /// A parser of the phrases in `categoryWords`.
-    init(categoryWords: [String: [Category]]) {
-        self.categoryWords = categoryWords
-        longestPhrase = categoryWords.keys.map { $0.split(separator: " ").count }.max() ?? 1
-        oneWordPhrases = categoryWords.filter { !$0.key.contains(" ") }.map {
+    /// A parser of the phrases of `words`.
+    init(words: SearchWords) {
+        var phrases: [String: PhraseTargets] = [:]
+        for (phrase, categories) in words.categories {
+            phrases[phrase, default: .init()].categories.formUnion(categories)
+        }
+        for (phrase, values) in words.values { phrases[phrase, default: .init()].values.formUnion(values) }
+        self.phrases = phrases
+        longestPhrase = phrases.keys.map { $0.split(separator: " ").count }.max() ?? 1
+        oneWordPhrases = phrases.filter { !$0.key.contains(" ") }.map {
             ($0.key, Array($0.key.utf8), $0.key.unicodeScalars.count, $0.value)
         }
     }
@@ -42,9 +66,9 @@ struct QueryParser {
         while position < words.count {
             let phrase = stride(from: min(longestPhrase, words.count - position), through: 1, by: -1).lazy
                 .map { Array(words[position..<position + $0]) }
-                .first { self.categoryWords[$0.joined(separator: " ")] != nil }
-            if let phrase, let categories = categoryWords[phrase.joined(separator: " ")] {
-                query.phrases.append((Set(categories), phrase))
+                .first { self.phrases[$0.joined(separator: " ")] != nil }
+            if let phrase, let targets = phrases[phrase.joined(separator: " ")] {
+                query.phrases.append((targets, phrase))
                 if position == 0 { query.startsWithPhrase = true }
                 position += phrase.count
             } else {

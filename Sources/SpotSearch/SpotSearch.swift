@@ -23,7 +23,7 @@ public final class SpotSearch: @unchecked Sendable {
     /// A search over `index`.
     public init(index: SpotIndexReader) throws(IndexError) {
         self.index = index
-        parser = QueryParser(categoryWords: try index.categoryWords())
+        parser = QueryParser(words: try index.searchWords())
     }
 
     /// The spots that answer `request`, at most `request.limit`, each with why it matched when

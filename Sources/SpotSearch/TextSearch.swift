@@ -33,7 +33,7 @@ struct CandidateFilter {
         }
         phrases = query.phrases.map { phrase in
             (
-                kinds: index.kinds.map { $0.category.map(phrase.categories.contains) ?? false },
+                kinds: index.kinds.map(phrase.targets.names),
                 names: LazySpotSet {
                     try Self.spots(
                         holdingTokens: phrase.words.map { try index.tokens(withPrefix: Array($0.utf8)) }, in: index)
@@ -99,7 +99,7 @@ extension SpotSearch {
         if !filter.someTermStartsNoToken {
             try walk.read(try CandidateRuns.gather(for: query, leadTerm: filter.leadTerm, in: index))
         }
-        let typos = walk.best.isFull ? nil : TypoStage(query: query, parser: parser)
+        let typos = walk.best.isFull ? nil : TypoStage(query: query, parser: parser, kinds: index.kinds)
         if let typos {
             try walk.read(try typos.candidates(in: index), of: typos)
         }
@@ -118,7 +118,7 @@ extension SpotSearch {
         switch key.level {
         case .category: break
         case .fuzzy:
-            field = try typos?.match(names: index.namesByKey(at: spot), category: index.kind(at: spot).category)?.key
+            field = try typos?.match(names: index.namesByKey(at: spot), kind: index.kindNumber(at: spot))?.key
         default: field = NameMatch.best(in: try index.namesByKey(at: spot), terms: words)?.key ?? "name"
         }
         if field == nil {
@@ -264,7 +264,7 @@ struct TextWalk {
         case .typos:
             guard let typos, try typos.candidates.mayMatch(spot, kind: kind),
                 let match = typos.stage.match(
-                    names: try index.namesByKey(at: spot), category: try index.kind(at: spot).category)
+                    names: try index.namesByKey(at: spot), kind: kind)
             else { return nil }
             return (.fuzzy, match.edits, match.field, try index.quality(at: spot).score)
         }

@@ -15,16 +15,18 @@ struct TypoStage {
     /// The parts of the query, in order.
     let parts: [FuzzyPart]
 
-    /// The stage for `query`, parsed by `parser`; nil when no term forgives a typo.
-    init?(query: ParsedQuery, parser: QueryParser) {
-        var parts = query.phrases.map {
+    /// The stage for `query`, parsed by `parser`, over an index of `kinds`; nil when no term
+    /// forgives a typo.
+    init?(query: ParsedQuery, parser: QueryParser, kinds: [SelectingTag]) {
+        var parts = query.phrases.map { phrase in
             FuzzyPart(
-                words: $0.words.map { FuzzyWord($0, isLast: false, forgiving: false) },
-                categories: Dictionary(uniqueKeysWithValues: $0.categories.map { ($0, 0) }))
+                words: phrase.words.map { FuzzyWord($0, isLast: false, forgiving: false) },
+                kinds: Dictionary(
+                    uniqueKeysWithValues: kinds.indices.filter { phrase.targets.names(kinds[$0]) }.map { ($0, 0) }))
         }
         for (position, term) in query.terms.enumerated() {
             let word = FuzzyWord(term, isLast: query.endsWithTerm && position == query.terms.count - 1)
-            var categories: [Category: Int] = [:]
+            var kindEdits: [Int: Int] = [:]
             if word.maxEdits > 0 {
                 // A category word is met whole: a typo in its first letters with the rest unsaid
                 // ("poste" for "hoste…") names too many kinds to be meant. One whose length
@@ -35,12 +37,12 @@ struct TypoStage {
                 for phrase in parser.oneWordPhrases
                 where abs(phrase.length - word.scalars.count) <= word.maxEdits || phrase.utf8.starts(with: bytes) {
                     guard let edits = whole.edits(to: phrase.phrase) else { continue }
-                    for category in phrase.categories {
-                        categories[category] = min(categories[category] ?? edits, edits)
+                    for kind in kinds.indices where phrase.targets.names(kinds[kind]) {
+                        kindEdits[kind] = min(kindEdits[kind] ?? edits, edits)
                     }
                 }
             }
-            parts.append(FuzzyPart(words: [word], categories: categories))
+            parts.append(FuzzyPart(words: [word], kinds: kindEdits))
         }
         guard parts.contains(where: \.forgives) else { return nil }
         self.parts = parts
@@ -78,19 +80,19 @@ struct TypoStage {
         let others = sources.filter { $0.key != driver.key && $0.value.nameCount <= 10 * driver.value.count }.map {
             other in
             TypoCandidates.Part(
-                kinds: index.kinds.map { $0.category.map { parts[other.key].categories[$0] != nil } ?? false },
+                kinds: index.kinds.indices.map { parts[other.key].kinds[$0] != nil },
                 names: LazySpotSet { try other.value.nameSpots(in: index) })
         }
         return TypoCandidates(runs: runs.sorted { $0.bound < $1.bound }, otherParts: others)
     }
 
-    /// How a spot with `names` (`Spot.namesByKey`) of `category` meets the query with typos forgiven: the fewest edits,
-    /// then the best field, and the name key that gives them (nil when its kind meets every
-    /// part); nil when it does not.
-    func match(names: [(key: String, name: String)], category: Category?) -> (
+    /// How a spot with `names` (`Spot.namesByKey`) of kind number `kind` meets the query with
+    /// typos forgiven: the fewest edits, then the best field, and the name key that gives them
+    /// (nil when its kind meets every part); nil when it does not.
+    func match(names: [(key: String, name: String)], kind: Int) -> (
         edits: Int, field: NameField, key: String?
     )? {
-        let byKind = parts.map { part in category.flatMap { part.categories[$0] } }
+        let byKind = parts.map { $0.kinds[kind] }
         var best: (edits: Int, field: NameField, key: String?)?
         if byKind.allSatisfy({ $0 != nil }) { best = (byKind.reduce(0) { $0 + $1! }, .primary, nil) }
         for (key, name) in names {
@@ -112,15 +114,15 @@ struct TypoStage {
 }
 
 /// One part of a query in the typo stage: a term, or a category phrase; met by a name that
-/// holds its words (each within its edits of a word of the name) or by a kind of its categories.
+/// holds its words (each within its edits of a word of the name) or by a kind it names.
 struct FuzzyPart {
     /// The words a name must hold.
     let words: [FuzzyWord]
-    /// The categories whose spots meet the part by their kind, with the edits that takes.
-    let categories: [Category: Int]
+    /// The kind numbers whose spots meet the part by their kind, with the edits that takes.
+    let kinds: [Int: Int]
 
     /// Whether the part forgives any typo.
-    var forgives: Bool { words.contains { $0.maxEdits > 0 } || categories.values.contains { $0 > 0 } }
+    var forgives: Bool { words.contains { $0.maxEdits > 0 } || kinds.values.contains { $0 > 0 } }
 
     /// The edits with which the tokens of one name meet the part's words, or nil.
     func edits(ofNameTokens tokens: [String]) -> Int? {
@@ -147,8 +149,7 @@ struct FuzzyPart {
                 sources.add(group.ranks, edits: match.edits, key: group.key)
             }
         }
-        for kind in index.kinds.indices {
-            guard let edits = index.kinds[kind].category.flatMap({ categories[$0] }) else { continue }
+        for (kind, edits) in kinds.sorted(by: { $0.key < $1.key }) {
             sources.add(kindList: try index.kindList(ofKind: kind), edits: edits)
         }
         return sources

@@ -2,9 +2,12 @@ import Foundation
 
 /// How names and queries are folded and cut into words, the same way when the index is
 /// written and when it is searched: Unicode NFKC (full- and half-width forms folded),
-/// lowercase, diacritics removed from Latin letters, words split at white space and punctuation.
-/// Marks on other scripts are kept, because there they make different letters (Japanese ハ,
-/// バ, パ; Cyrillic й and и).
+/// lowercase, diacritics removed from Latin and Greek letters, words split at white space and
+/// punctuation. Marks on other scripts are kept, because there they make different letters
+/// (Japanese ハ, バ, パ; Cyrillic й and и), but for the spellings people write either way:
+/// ß as ss, Cyrillic ё as е, Greek final ς as σ, Arabic alef with hamza or madda (أ إ آ) and
+/// alef wasla (ٱ) as alef (ا), alef maksura (ى) and Farsi yeh (ی) as yeh (ي), and no tatweel
+/// (ـ).
 public enum SearchText {
     /// The words of `text`, folded.
     public static func words(_ text: String) -> [String] {
@@ -17,7 +20,7 @@ public enum SearchText {
             : text.precomposedStringWithCompatibilityMapping.lowercased().decomposedStringWithCanonicalMapping
         var words: [String] = []
         var word = String.UnicodeScalarView()
-        var previousIsLatin = false
+        var previous: Unicode.Scalar = " "
         func finishWord() {
             if !word.isEmpty {
                 words.append(isASCII ? String(word) : String(word).precomposedStringWithCanonicalMapping)
@@ -27,16 +30,16 @@ public enum SearchText {
         for scalar in decomposed.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .nonspacingMark, .enclosingMark, .spacingMark:
-                if !previousIsLatin { word.append(scalar) }
+                if !dropsMark(scalar, after: previous) { word.append(scalar) }
+                continue
             case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format,
                 .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
                 .initialPunctuation, .finalPunctuation, .otherPunctuation:
                 finishWord()
-                previousIsLatin = false
             default:
-                word.append(scalar)
-                previousIsLatin = isLatin(scalar)
+                appendFolded(scalar, to: &word)
             }
+            previous = scalar
         }
         finishWord()
         return words
@@ -61,11 +64,29 @@ public enum SearchText {
         return tokens
     }
 
-    /// Latin letters: Basic Latin, Latin-1 Supplement, Latin Extended-A/B and Additional.
-    private static func isLatin(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x41...0x5A, 0x61...0x7A, 0xC0...0x24F, 0x1E00...0x1EFF: true
+    /// Whether the mark `mark`, after the letter `letter` (canonically decomposed), is folded
+    /// away: every mark on a Latin or Greek letter, the diaeresis of Cyrillic е (ё), and the
+    /// hamza and madda of Arabic alef.
+    private static func dropsMark(_ mark: Unicode.Scalar, after letter: Unicode.Scalar) -> Bool {
+        switch (letter.value, mark.value) {
+        case (0x41...0x5A, _), (0x61...0x7A, _), (0xC0...0x24F, _), (0x1E00...0x1EFF, _): true
+        case (0x370...0x3FF, _), (0x1F00...0x1FFF, _): true
+        case (0x435, 0x308): true
+        case (0x627, 0x653...0x655): true
         default: false
+        }
+    }
+
+    /// Appends a letter (canonically decomposed, lowercase) to `word` as a folded word writes
+    /// it: most as they are; ß, ς, ٱ, ى, ی and tatweel as `SearchText` says.
+    private static func appendFolded(_ scalar: Unicode.Scalar, to word: inout String.UnicodeScalarView) {
+        switch scalar.value {
+        case 0xDF: word.append(contentsOf: ["s", "s"])
+        case 0x3C2: word.append("\u{3C3}")
+        case 0x671: word.append("\u{627}")
+        case 0x649, 0x6CC: word.append("\u{64A}")
+        case 0x640: break
+        default: word.append(scalar)
         }
     }
 

@@ -185,7 +185,7 @@ struct DamageTests {
         for (level, boxes) in reader.tree.levelCounts.enumerated() {
             for index in 0..<boxes { _ = reader.tree.box(level: level, node: index) }
         }
-        _ = attempt("category words") { try reader.categoryWords() }
+        _ = attempt("category words") { try reader.searchWords() }
         _ = attempt("metadata") { try reader.metadata() }
         outcome.badSections = reader.verifyChecksums().filter { !$0.isValid }.map(\.section.name)
         return outcome

@@ -26,7 +26,7 @@ extension HostileHeaderTests {
                 let error = #expect(throws: IndexError.self) { try reader.metadata() }
                 #expect(error?.kind == .corrupt)
                 #expect(error?.section == "META")
-                #expect(try reader.categoryWords().count == 3, "the rest of the index still reads")
+                #expect(try reader.searchWords().categories.count == 3, "the rest of the index still reads")
                 try RoundTripTests.expectHolds(reader, DamageTests.smallSpots)
             }
         }
@@ -49,7 +49,7 @@ extension HostileHeaderTests {
                 let reader = try SpotIndexReader(path: path)
                 let error = #expect(
                     throws: IndexError.self, "\(String(decoding: patch, as: UTF8.self).debugDescription)"
-                ) { try reader.categoryWords() }
+                ) { try reader.searchWords() }
                 #expect(error?.kind == .corrupt)
                 #expect(error?.section == "WORD")
                 #expect(try reader.metadata().generator == "spots", "the rest of the index still reads")
@@ -57,7 +57,7 @@ extension HostileHeaderTests {
         }
         // Lines run together read as other words, not as an error; the rest still reads.
         try withTemporaryFile(Self.patched("WORD", with: glued)) { path in
-            let read = try SpotIndexReader(path: path).categoryWords()
+            let read = try SpotIndexReader(path: path).searchWords().categories
             #expect(read["water"] == [.castle])
             #expect(read["drinkingWater"] == [.castle])
         }
@@ -84,7 +84,7 @@ extension HostileHeaderTests {
                 defer { try? FileManager.default.removeItem(atPath: path) }
                 let reader = try SpotIndexReader(path: path)
                 do throws(IndexError) {
-                    _ = try reader.categoryWords()
+                    _ = try reader.searchWords()
                 } catch {
                     guard error.kind == .corrupt, error.section == "WORD" else { exit(2) }
                 }

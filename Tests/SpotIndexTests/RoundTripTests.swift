@@ -66,7 +66,7 @@ struct RoundTripTests {
             #expect(reader.fileSize == bytes.count)
             #expect(reader.file == path)
             #expect(try reader.metadata() == metadata)
-            #expect(try reader.categoryWords() == storedCategoryWords(words))
+            #expect(try reader.searchWords().categories == storedCategoryWords(words))
             try expectHolds(reader, spots)
             let checks = reader.verifyChecksums()
             #expect(checks.count == 14)
@@ -91,7 +91,7 @@ struct RoundTripTests {
             let reader = try SpotIndexReader(path: path)
             #expect(reader.count == 0)
             #expect(try reader.metadata() == metadata)
-            #expect(try reader.categoryWords().isEmpty)
+            #expect(try reader.searchWords().categories.isEmpty)
             #expect(reader.tree.levelCounts.isEmpty)
             #expect(reader.tokenCount == 0)
             #expect(try reader.tokens(withPrefix: []) == 0..<0)
@@ -133,7 +133,7 @@ struct RoundTripTests {
         try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)) { path in
             let reader = try SpotIndexReader(path: path)
             #expect(try reader.metadata() == metadata)
-            #expect(try reader.categoryWords() == storedCategoryWords(words))
+            #expect(try reader.searchWords().categories == storedCategoryWords(words))
             #expect(
                 try (0..<reader.count).map { try reader.spot(at: $0) }.sorted { $0.ref < $1.ref }
                     == spots.sorted { $0.ref < $1.ref })
@@ -271,20 +271,26 @@ struct RoundTripTests {
         }
     }
 
-    @Test("category words read back with each list sorted by name")
+    @Test("category and value words read back with each list sorted by name")
     func categoryWords() throws {
         let words: [String: [Category]] = [
             "kahvila": [.cafe, .bakery], "cafe": [.cafe], "zoo": [.zoo, .aquarium, .zoo], "日本": [.museum],
         ]
-        let bytes = SpotIndexWriter.encode([], metadata: Self.emptyMetadata, categoryWords: words)
+        let values = ["zahnarzt": ["amenity=dentist"], "cafe": ["amenity=cafe", "amenity=internet_cafe"]]
+        let bytes = SpotIndexWriter.encode(
+            [], metadata: Self.emptyMetadata, categoryWords: words, valueWords: values)
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
-            let read = try reader.categoryWords()
+            let read = try reader.searchWords().categories
             #expect(Set(read.keys) == Set(words.keys))
             #expect(read["kahvila"] == [.bakery, .cafe])
             #expect(read["zoo"]?.contains(.aquarium) == true)
             #expect(read["日本"] == [.museum])
             #expect(read["cafe"] == [.cafe])
+            let readValues = try reader.searchWords().values
+            #expect(readValues["zahnarzt"] == ["amenity=dentist"])
+            #expect(readValues["cafe"] == ["amenity=cafe", "amenity=internet_cafe"])
+            #expect(readValues.count == 2)
         }
     }
 }

@@ -136,6 +136,35 @@ struct PipelineFileTests {
         #expect(error?.path == path)
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
     }
+
+    @Test("value words are read folded, each naming its key=value, from every language")
+    func valueWords() throws {
+        let words =
+            #"{"schema_version": 1, "values": {"amenity=dentist": {"en": ["Dentist"], "de": ["Zahnärzte", "Zahnarzt"]}, "amenity=clinic": {"de": ["Zahnarzt"]}}}"#
+        let pipeline = try loadPipeline(#"{"value_words": "v.json"}"#, files: ["v.json": words])
+        #expect(pipeline.valueWords.byPhrase["dentist"] == ["amenity=dentist"])
+        #expect(pipeline.valueWords.byPhrase["zahnarzte"] == ["amenity=dentist"])
+        #expect(Set(pipeline.valueWords.byPhrase["zahnarzt"] ?? []) == ["amenity=dentist", "amenity=clinic"])
+        #expect(!(try loadPipeline("{}").valueWords.byPhrase.isEmpty), "the built-in words")
+    }
+
+    @Test(
+        "a value words file's errors name the file's path",
+        arguments: [
+            (#"{"schema_version": 1, "values": {"dentist": {"en": ["dentist"]}}}"#, ".values.dentist", "key=value"),
+            (#"{"schema_version": 1, "values": {"amenity=": {"en": ["x"]}}}"#, ".values.amenity=", "key=value"),
+            (
+                #"{"schema_version": 1, "values": {"amenity=dentist": {"en": ["  "]}}}"#,
+                ".values.amenity=dentist.en[0]", "expected a word"
+            ),
+            (#"{"schema_version": 2, "values": {}}"#, ".schema_version", "unsupported version"),
+            (#"{"schema_version": 1}"#, ".values", "missing"),
+        ])
+    func refusesInvalidValueWords(_ file: String, _ path: String, _ message: String) {
+        let error = pipelineError(#"{"value_words": "v.json"}"#, files: ["v.json": file])
+        #expect(error?.path == path)
+        #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+    }
 }
 
 @Suite("Select and categorize")

@@ -115,7 +115,7 @@ struct Oracle {
             let tokens = names.flatMap(\.tokens)
             func holds(_ word: [UInt8]) -> Bool { tokens.contains { $0.starts(with: word) } }
             let phrasesMet = query.phrases.allSatisfy { phrase in
-                (spot.category.map(phrase.categories.contains) ?? false)
+                phrase.targets.names(key: spot.tagKey, value: spot.kind, category: spot.category)
                     || phrase.words.allSatisfy { holds(Array($0.utf8)) }
             }
             if !phrasesMet || !query.terms.allSatisfy({ holds(Array($0.utf8)) }) { continue }
@@ -191,20 +191,19 @@ extension Oracle {
 
     /// The matches of the typo stage, every spot checked.
     func typoMatches(_ query: ParsedQuery, request: SearchRequest, origin: Coordinate?) -> [Key] {
-        // The parts: (words, whether they forgive, is the last a term, categories with edits).
-        var parts: [(words: [String], forgiving: Bool, isLast: Bool, categories: [Category: Int])] = query.phrases.map {
-            ($0.words, false, false, Dictionary(uniqueKeysWithValues: $0.categories.map { ($0, 0) }))
-        }
+        // The parts: (words, whether they forgive, is the last a term, what they name with edits).
+        var parts: [(words: [String], forgiving: Bool, isLast: Bool, named: [(PhraseTargets, Int)])] =
+            query.phrases.map { ($0.words, false, false, [($0.targets, 0)]) }
         for (position, term) in query.terms.enumerated() {
             let isLast = query.endsWithTerm && position == query.terms.count - 1
-            var categories: [Category: Int] = [:]
+            var named: [(PhraseTargets, Int)] = []
             if Self.maxEdits(of: term, forgiving: true) > 0 {
-                for (phrase, named) in search.parser.categoryWords where !phrase.contains(" ") {
+                for (phrase, targets) in search.parser.phrases where !phrase.contains(" ") {
                     guard let edits = Self.edits(term, phrase, isLast: false, forgiving: true) else { continue }
-                    for category in named { categories[category] = min(categories[category] ?? edits, edits) }
+                    named.append((targets, edits))
                 }
             }
-            parts.append(([term], true, isLast, categories))
+            parts.append(([term], true, isLast, named))
         }
         guard query.terms.contains(where: { Self.maxEdits(of: $0, forgiving: true) > 0 }) else { return [] }
         var found: [Key] = []
@@ -215,7 +214,10 @@ extension Oracle {
             if let region = request.region, !region.contains(spot.coordinate) { continue }
             let distance = origin.map { spot.coordinate.distance(to: $0) }
             if let radius = request.radius, let distance, distance > radius { continue }
-            let byKind = parts.map { part in spot.category.flatMap { part.categories[$0] } }
+            let byKind = parts.map { part in
+                part.named.filter { $0.0.names(key: spot.tagKey, value: spot.kind, category: spot.category) }
+                    .map(\.1).min()
+            }
             var best: (edits: Int, field: Int)?
             if byKind.allSatisfy({ $0 != nil }) { best = (byKind.map { $0! }.reduce(0, +), 0) }
             for name in spotNames {

@@ -8,9 +8,12 @@ import Testing
 
 @testable import SpotSearch
 
-/// Writes `spots` as an index and opens a search over it.
-func searchOver(_ spots: [Spot], words: [String: [Category]] = [:]) throws -> SpotSearch {
-    try SpotSearch(index: try openIndex(of: spots, categoryWords: words))
+/// Writes `spots` as an index with category `words` and `values` words, and opens a search
+/// over it.
+func searchOver(
+    _ spots: [Spot], words: [String: [Category]] = [:], values: [String: [String]] = [:]
+) throws -> SpotSearch {
+    try SpotSearch(index: try openIndex(of: spots, categoryWords: words, valueWords: values))
 }
 
 /// Random requests of every kind around `spots`.
@@ -100,7 +103,8 @@ func randomQuery(from name: String, using random: inout SplitMix64) -> String? {
 func randomSpots(_ count: Int, using random: inout SplitMix64) -> [Spot] {
     let names = [
         "Café Central", "Кофе Хауз", "スターバックス 吉祥寺店", "Museo del Prado", "姫路城", "Hotel Kämp", "7-Eleven",
-        "Пушкинский музей", "カフェ・ド・クリエ", "Bar Ä", "Bar", "Café", "Central", "Museo", "吉祥寺",
+        "Пушкинский музей", "カフェ・ド・クリエ", "Bar Ä", "Bar", "Café", "Central", "Museo", "吉祥寺", "Kahvila Engel",
+        "Baari",
     ]
     let centres: [(Double, Double)] = [
         (60.17, 24.94), (35.70, 139.58), (-16.5, 179.99), (-16.5, -179.99), (89.99, 0), (-89.99, 45), (0, 0),
@@ -116,7 +120,10 @@ func randomSpots(_ count: Int, using random: inout SplitMix64) -> [Spot] {
             ref: OSMRef(OSMType.allCases.randomElement(using: &random)!, Int64(number)),
             coordinate: Coordinate(
                 latitudeE7: Int32((latitude * 1e7).rounded()), longitudeE7: Int32((longitude * 1e7).rounded()))!,
-            tagKey: "amenity", kind: category?.rawValue ?? "other", category: category)
+            tagKey: "amenity",
+            // Two values for each category, so that a value word names some spots of a category.
+            kind: category.map { $0.rawValue + ["", "_2"].randomElement(using: &random)! } ?? "other",
+            category: category)
         if Int.random(in: 0..<5, using: &random) > 0 { spot.name = names.randomElement(using: &random)! }
         if Bool.random(using: &random) { spot.names["en"] = names.randomElement(using: &random)! }
         if Int.random(in: 0..<3, using: &random) == 0 {
@@ -142,7 +149,8 @@ struct SearchOracleTests {
             words: [
                 "cafe": [.cafe], "カフェ": [.cafe], "museum": [.museum], "музей": [.museum], "cafe central": [.cafe],
                 "hotel kamp": [.hotel],
-            ])
+            ],
+            values: ["kahvila": ["amenity=cafe"], "baari": ["amenity=nightlife_2"], "cafe": ["amenity=museum_2"]])
         let requests = randomRequests(2000, around: spots, names: spots.flatMap(\.allNames), using: &random)
         let failures = try mismatches(search, spots, requests)
         #expect(failures.isEmpty, "\(failures)")

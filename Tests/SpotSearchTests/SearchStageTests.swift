@@ -10,9 +10,15 @@ import Testing
 struct SearchStageTests {
     @Test("the parser takes the longest category phrase first and leaves the rest as name terms")
     func parser() {
-        let parser = QueryParser(categoryWords: ["coffee shop": [.cafe], "coffee": [.cafe], "bar": [.nightlife]])
+        let parser = QueryParser(
+            words: SearchWords(
+                categories: ["coffee shop": [.cafe], "coffee": [.cafe], "bar": [.nightlife]],
+                values: ["pub": ["amenity=pub"], "bar": ["amenity=bar"]]))
         let query = parser.parse("Coffee Shop near the BAR")
         #expect(query.phrases.map(\.words) == [["coffee", "shop"], ["bar"]])
+        #expect(
+            query.phrases[1].targets.categories == [.nightlife] && query.phrases[1].targets.values == ["amenity=bar"])
+        #expect(parser.parse("pub").phrases.first?.targets.values == ["amenity=pub"])
         #expect(query.terms == ["near", "the"])
         #expect(query.words == ["coffee", "shop", "near", "the", "bar"] && query.startsWithPhrase)
         #expect(!parser.parse("the bar").startsWithPhrase)

@@ -15,11 +15,13 @@ public func openIndex(_ bytes: [UInt8]) throws -> SpotIndexReader {
     try withTemporaryFile(bytes) { path in try SpotIndexReader(path: path) }
 }
 
-/// An index of `spots` with `metadata` and `categoryWords`, and cluster levels made with
-/// `clusters` when given, opened as a file.
+/// An index of `spots` with `metadata`, `categoryWords` and `valueWords`, and cluster levels
+/// made with `clusters` when given, opened as a file.
 public func openIndex(
     of spots: [Spot], metadata: IndexMetadata = .tests, categoryWords: [String: [Category]] = [:],
-    clusters: ClusterSettings? = nil
+    valueWords: [String: [String]] = [:], clusters: ClusterSettings? = nil
 ) throws -> SpotIndexReader {
-    try openIndex(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: categoryWords, clusters: clusters))
+    try openIndex(
+        SpotIndexWriter.encode(
+            spots, metadata: metadata, categoryWords: categoryWords, valueWords: valueWords, clusters: clusters))
 }

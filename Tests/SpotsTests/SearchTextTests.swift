@@ -1,0 +1,24 @@
+import Spots
+import Testing
+
+/// Folding names and queries into words (`SearchText`), beyond case, width and Latin accents.
+@Suite("Search text folding")
+struct SearchTextTests {
+    @Test(
+        "spellings written either way fold alike: ß and ss, ё and е, Greek accents and final sigma, Arabic alef, yeh and tatweel",
+        arguments: [
+            ("Straße", "strasse"), ("STRASSE", "strasse"), ("Ёлка", "елка"), ("Οδός Ερμού", "οδοσ ερμου"),
+            ("ΟΔΟΣ", "οδοσ"), ("أحمد", "احمد"), ("إبراهيم", "ابراهيم"), ("آمنة", "امنة"), ("ٱلله", "الله"),
+            ("مستشفى", "مستشفي"), ("کافی شاپ", "کافي شاپ"), ("قهـــوة", "قهوة"), ("Café Zoë", "cafe zoe"),
+        ])
+    func foldsAlike(_ text: String, _ folded: String) {
+        #expect(SearchText.words(text).joined(separator: " ") == folded)
+    }
+
+    @Test("letters that marks make different stay apart: й and и, ї and і, Japanese voicing")
+    func keepsDistinctLetters() {
+        #expect(SearchText.words("Йога") == ["йога"])
+        #expect(SearchText.words("Київ") == ["київ"])
+        #expect(SearchText.words("パン") != SearchText.words("ハン"))
+    }
+}
