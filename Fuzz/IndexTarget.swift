@@ -32,7 +32,7 @@ private func sealHeader(_ bytes: inout [UInt8]) {
 private func query(_ index: SpotIndexReader) {
     _ = index.verifyChecksums()
     _ = try? index.metadata()
-    _ = try? index.categoryWords()
+    _ = try? index.searchWords()
     var firstName: String?
     var firstCoordinate: Coordinate?
     for spot in 0..<min(index.count, 64) {
