@@ -7,14 +7,7 @@ import Spots
 enum CategoryFile {
     /// The table in `text`, the contents of `file`; refuses anything off-schema with the field's path.
     static func parse(_ text: String, file: String) throws(PipelineError) -> CategoryTable {
-        let root = try JSONNode.parse(text, file: file).object(allowing: ["schema_version", "about", "tags"])
-        guard let version = root["schema_version"] else {
-            throw PipelineError(file: file, path: ".schema_version", message: "missing")
-        }
-        guard try version.integer(atLeast: 1) == 1 else {
-            throw version.error("unsupported version; this program reads 1")
-        }
-        guard let tags = root["tags"] else { throw PipelineError(file: file, path: ".tags", message: "missing") }
+        let tags = try DataFileRoot.parse(text, file: file, key: "tags", allowing: ["about"])
         var rules: [String: [String: CategoryTable.Rule]] = [:]
         for (key, values) in try tags.object() {
             for (value, entry) in try values.object() {
@@ -57,14 +50,7 @@ enum CategoryFile {
 ///     {"schema_version": 1, "words": {"cafe": ["cafe", "coffee shop", "カフェ"], ...}}
 enum CategoryWordsFile {
     static func parse(_ text: String, file: String) throws(PipelineError) -> [String: [Category]] {
-        let root = try JSONNode.parse(text, file: file).object(allowing: ["schema_version", "about", "words"])
-        guard let version = root["schema_version"] else {
-            throw PipelineError(file: file, path: ".schema_version", message: "missing")
-        }
-        guard try version.integer(atLeast: 1) == 1 else {
-            throw version.error("unsupported version; this program reads 1")
-        }
-        guard let lists = root["words"] else { throw PipelineError(file: file, path: ".words", message: "missing") }
+        let lists = try DataFileRoot.parse(text, file: file, key: "words", allowing: ["about"])
         var words: [String: [Category]] = [:]
         for (name, list) in try lists.object() {
             guard let category = Category(rawValue: name) else { throw list.error("unknown category \"\(name)\"") }
@@ -86,17 +72,10 @@ enum CategoryWordsFile {
 /// Its `cuisine` words (dishes and drinks by `cuisine` value) are not read yet: the index has
 /// no way to list spots by cuisine (issue 20, part 2).
 enum ValueWordsFile {
-    static func parse(_ text: String, file: String) throws(PipelineError) -> ValueWords {
-        let root = try JSONNode.parse(text, file: file).object(
-            allowing: ["schema_version", "about", "languages", "values", "cuisine"])
-        guard let version = root["schema_version"] else {
-            throw PipelineError(file: file, path: ".schema_version", message: "missing")
-        }
-        guard try version.integer(atLeast: 1) == 1 else {
-            throw version.error("unsupported version; this program reads 1")
-        }
-        guard let values = root["values"] else { throw PipelineError(file: file, path: ".values", message: "missing") }
-        var words = ValueWords()
+    static func parse(_ text: String, file: String) throws(PipelineError) -> [String: [String]] {
+        let values = try DataFileRoot.parse(
+            text, file: file, key: "values", allowing: ["about", "languages", "cuisine"])
+        var words: [String: [String]] = [:]
         for (tag, languages) in try values.object() {
             let parts = tag.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !tag.contains("\t"), !tag.contains("\n")
@@ -105,9 +84,7 @@ enum ValueWordsFile {
                 for item in try list.array() {
                     let phrase = SearchText.words(try item.string()).joined(separator: " ")
                     guard !phrase.isEmpty else { throw item.error("expected a word") }
-                    if !(words.byPhrase[phrase]?.contains(tag) ?? false) {
-                        words.byPhrase[phrase, default: []].append(tag)
-                    }
+                    if !(words[phrase]?.contains(tag) ?? false) { words[phrase, default: []].append(tag) }
                 }
             }
         }
@@ -115,8 +92,21 @@ enum ValueWordsFile {
     }
 }
 
-/// The words of a value words file (`ValueWordsFile`).
-public struct ValueWords: Equatable, Sendable {
-    /// Folded phrases and the values they name, as `key=value` (`cuisine=pizza` for a dish).
-    public var byPhrase: [String: [String]] = [:]
+/// The top level of a data file of Pipelines/: `schema_version` 1 and one required member.
+enum DataFileRoot {
+    /// The member `key` of the object in `text`, the contents of `file`, after checking that
+    /// `schema_version` is 1 and that no members but those and `allowing` are there.
+    static func parse(
+        _ text: String, file: String, key: String, allowing others: Set<String>
+    ) throws(PipelineError) -> JSONNode {
+        let root = try JSONNode.parse(text, file: file).object(allowing: others.union(["schema_version", key]))
+        guard let version = root["schema_version"] else {
+            throw PipelineError(file: file, path: ".schema_version", message: "missing")
+        }
+        guard try version.integer(atLeast: 1) == 1 else {
+            throw version.error("unsupported version; this program reads 1")
+        }
+        guard let member = root[key] else { throw PipelineError(file: file, path: "." + key, message: "missing") }
+        return member
+    }
 }

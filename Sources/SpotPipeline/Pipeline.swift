@@ -38,7 +38,7 @@ public struct Pipeline: Sendable {
     /// Folded query words and phrases that name categories, stored in the index for search.
     public var categoryWords: [String: [Category]]
     /// Folded query words and phrases that name OSM values, stored in the index for search.
-    public var valueWords: ValueWords
+    public var valueWords: [String: [String]]
     /// Selecting tags ("amenity=bench") whose objects are not places.
     public var exclude: Set<String>
     /// Keep every amenity/tourism object: no exclusions, unmapped values kept with no category.

@@ -130,7 +130,7 @@ public struct SpotBuild {
             pipeline: pipeline.settings)
         let index = SpotIndexWriter.encode(
             consume spots, metadata: metadata, categoryWords: pipeline.categoryWords,
-            valueWords: pipeline.valueWords.byPhrase,
+            valueWords: pipeline.valueWords,
             clusters: pipeline.clusters)
         return (index, statistics)
     }

@@ -16,7 +16,6 @@ struct PhraseTargets {
 
     /// Whether the spots of `kind` are of what the phrase names.
     func names(_ kind: SelectingTag) -> Bool { names(key: kind.key, value: kind.value, category: kind.category) }
-
 }
 
 /// A query cut into category phrases and the words left to match names.
