@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "SpotCluster", dependencies: ["Spots"]),
         // The index file format: writer and memory-mapped reader. Foundation only.
         .target(
-            name: "SpotIndex", dependencies: ["Spots", "SpotCluster"], exclude: ["FORMAT.md", "FORMAT-CHANGELOG.md"]),
+            name: "SpotIndex", dependencies: ["Spots", "SpotCluster", "SpotJSON"],
+            exclude: ["FORMAT.md", "FORMAT-CHANGELOG.md"], plugins: ["EmbedPipelines"]),
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedPipelines plugin.
         .target(

@@ -62,6 +62,9 @@ import unicodedata
 
 LANGUAGES = ["en", "de", "fr", "es", "it", "pt", "nl", "pl", "cs", "sv",
              "nb", "da", "fi", "ru", "uk", "tr", "ar", "zh", "ja", "ko"]
+# Languages that write compounds as one word ("Taidemuseo", "Stadtapotheke"): a word of theirs
+# of at least this many letters also matches at the end of a longer name word.
+COMPOUNDS = {"languages": ["da", "de", "fi", "nb", "nl", "sv"], "minimum_letters": 5}
 # iD locale codes per language: (merged codes, fallback codes used only when the merged ones
 # have no entry for a preset or field option).
 ID_CODES = {
@@ -375,12 +378,15 @@ def main():
             "same kind of place, their plurals and common inflected forms; terms naming a broader "
             "or different place, activities, objects and brands were dropped; values and "
             "languages iD lacks were filled in by hand. Lowercased, accents kept; multi-word "
-            "entries are phrases. Made by Scripts/value-words.py."
+            "entries are phrases. compounds: the languages that write compounds as one word, "
+            "whose words of at least minimum_letters letters also match at the end of a longer "
+            "name word. Made by Scripts/value-words.py."
             % (src.rev or "v" + version, src.commit or "unknown", version)
         ),
         "languages": LANGUAGES,
         "values": values,
         "cuisine": cuisine,
+        "compounds": COMPOUNDS,
     }
     text = json.dumps(out, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
     with open(args.out, "w", encoding="utf-8") as f:

@@ -1,18 +1,23 @@
 import Foundation
 import PackagePlugin
 
-/// Compiles the pipeline files that builds use by default (Pipelines/default.json,
-/// categories.json and category-words.json) into the target as string constants, so that the `spots` binary
-/// carries its defaults wherever it is copied, and Pipelines/ stays their one source.
+/// Compiles the files of Pipelines/ that a target uses by default into it as string constants,
+/// so that the `spots` binary and the libraries carry their defaults wherever they are copied,
+/// and Pipelines/ stays their one source: into SpotIndex the search words (category-words.json,
+/// value-words.json), into SpotPipeline the default pipeline and category table (default.json,
+/// categories.json).
 @main
 struct EmbedPipelines: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let folder = context.package.directoryURL.appending(path: "Pipelines")
-        let inputs = ["default.json", "categories.json", "category-words.json", "value-words.json"].map { folder.appending(path: $0) }
+        let names =
+            target.name == "SpotIndex"
+            ? ["category-words.json", "value-words.json"] : ["default.json", "categories.json"]
+        let inputs = names.map { folder.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedPipelines.swift")
         return [
             .buildCommand(
-                displayName: "Embedding Pipelines/default.json, categories.json, category-words.json and value-words.json",
+                displayName: "Embedding Pipelines/" + names.joined(separator: ", ") + " into " + target.name,
                 executable: try context.tool(named: "embed-files").url,
                 arguments: [output.path] + inputs.map(\.path),
                 inputFiles: inputs,

@@ -7,17 +7,25 @@ public struct SearchWords: Equatable, Sendable {
     /// Folded phrases and the OSM values they name, as `key=value` ("zahnarzt":
     /// `amenity=dentist`, the spots of that value whatever their category).
     public var values: [String: [String]]
+    /// Folded words that also name their values at the end of a longer name word, in the
+    /// languages that compound ("museo": `tourism=museum`, met by "Taidemuseo"). The build
+    /// resolves them into the index's word lists (WLST); WORD does not store them.
+    public var compounds: [String: [String]]
 
-    /// The words `categories` and `values`.
-    public init(categories: [String: [Category]] = [:], values: [String: [String]] = [:]) {
+    /// The words `categories`, `values` and `compounds`.
+    public init(
+        categories: [String: [Category]] = [:], values: [String: [String]] = [:],
+        compounds: [String: [String]] = [:]
+    ) {
         self.categories = categories
         self.values = values
+        self.compounds = compounds
     }
 }
 
-/// The search words (WORD; FORMAT.md): a line per category or OSM value, its name (a category,
-/// or `key=value`), then tab-separated the folded query phrases that name it. Read on demand,
-/// every line checked.
+/// The search words (WORD; FORMAT.md) of an index built with words other than the built-in
+/// ones: a line per category or OSM value, its name (a category, or `key=value`), then
+/// tab-separated the folded query phrases that name it. Read on demand, every line checked.
 struct CategoryWordTable {
     private let bytes: SectionBytes
 

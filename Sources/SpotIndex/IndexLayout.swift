@@ -39,12 +39,15 @@ enum IndexLayout {
         static let tree = tag("TREE")
         static let tokens = tag("TOKN")
         static let postings = tag("POST")
+        /// The search words, when they are not the built-in ones: optional (FORMAT.md).
         static let words = tag("WORD")
         static let qualities = tag("QUAL")
         static let required = [
             metadata, strings, kinds, spots, attributes, refs, merged, mergedOrder, kindLists, tree, tokens, postings,
-            words, qualities,
+            qualities,
         ]
+        /// The spots of each search word line beyond their kinds: optional (FORMAT.md).
+        static let wordLists = tag("WLST")
         static let clusters = tag("CLUS")
         static let clusterTrees = tag("CTRE")
         static let clusterDetails = tag("CDET")

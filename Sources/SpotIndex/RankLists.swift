@@ -113,19 +113,21 @@ public struct PostingGroup {
     }
 }
 
-/// The spots of each kind (KLST; FORMAT.md): per kind of KIND a rank list, and where each list
-/// ends. Opening checks the kind count against KIND's and that the last list ends at the end
-/// of the section; each list's bounds and ranks are checked as it is read.
-struct KindLists {
+/// Numbered rank lists and where each ends (FORMAT.md): the spots of each kind (KLST). Opening
+/// checks that the last list ends at the end of the section; the caller checks `count` against
+/// what the lists are numbered by. Each list's bounds and ranks are checked as it is read.
+struct NumberedRankLists {
     private let ends: RecordTable
     private let lists: SectionBytes
     private let spotCount: Int
+    /// How many lists there are.
+    var count: Int { ends.count }
 
-    /// The lists in `section`, for `kindCount` kinds and `spotCount` spots.
-    init(_ section: SectionBytes, kindCount: Int, spotCount: Int) throws(IndexError) {
+    /// The lists in `section`, of spots below `spotCount`.
+    init(_ section: SectionBytes, spotCount: Int) throws(IndexError) {
         let count = section.count >= 4 ? Int(try section.uint32(at: 0)) : -1
         guard count >= 0, count <= (section.count - 4) / 4 else {
-            throw section.corrupt("does not hold one list per kind")
+            throw section.corrupt("does not hold the ends of its lists")
         }
         ends = try RecordTable(try section.subrange(from: 4, to: 4 + 4 * count), recordSize: 4)
         lists = try section.subrange(from: 4 + 4 * count)
@@ -133,20 +135,71 @@ struct KindLists {
         guard (count == 0 ? 0 : end(ofList: count - 1)) == lists.count else {
             throw section.corrupt("the lists do not end at the end of the section")
         }
-        guard count == kindCount else { throw section.corrupt("holds \(count) lists for \(kindCount) kinds") }
     }
 
-    /// The spots of kind `kind`, in reference order.
-    func list(ofKind kind: Int) throws(IndexError) -> RankList {
-        precondition(kind >= 0 && kind < ends.count, "kind out of range")
-        let start = kind == 0 ? 0 : end(ofList: kind - 1)
-        let end = end(ofList: kind)
-        guard start <= end, end <= lists.count else { throw lists.corrupt("list \(kind) is out of bounds") }
-        return try RankList(in: lists, from: start, to: end, spotCount: spotCount)
+    /// List `number` (0 ..< `count`), in reference order.
+    func list(_ number: Int) throws(IndexError) -> RankList {
+        let bounds = try self.bounds(of: number)
+        return try RankList(in: lists, from: bounds.lowerBound, to: bounds.upperBound, spotCount: spotCount)
     }
 
-    private func end(ofList kind: Int) -> Int {
-        Int(ends.field(at: 0, of: kind) as UInt32)
+    /// The bytes of list `number` (0 ..< `count`) in `lists`, checked to lie within them.
+    fileprivate func bounds(of number: Int) throws(IndexError) -> Range<Int> {
+        precondition(number >= 0 && number < ends.count, "list number out of range")
+        let start = number == 0 ? 0 : end(ofList: number - 1)
+        let end = end(ofList: number)
+        guard start <= end, end <= lists.count else { throw lists.corrupt("list \(number) is out of bounds") }
+        return start..<end
+    }
+
+    /// The bytes of the lists.
+    fileprivate var listBytes: SectionBytes { lists }
+
+    private func end(ofList number: Int) -> Int {
+        Int(ends.field(at: 0, of: number) as UInt32)
+    }
+}
+
+/// Rank lists by name (WLST; FORMAT.md): entries sorted by their names' bytes, each a varint
+/// name length, the name and a rank list, laid out as `NumberedRankLists`. A list is found by a
+/// binary search over the names; every entry it passes is checked as it is read.
+struct NamedRankLists {
+    private let entries: NumberedRankLists
+    private let spotCount: Int
+
+    /// The lists in `section`, of spots below `spotCount`.
+    init(_ section: SectionBytes, spotCount: Int) throws(IndexError) {
+        entries = try NumberedRankLists(section, spotCount: spotCount)
+        self.spotCount = spotCount
+    }
+
+    /// The list named `name`, or nil when there is none.
+    func list(named name: String) throws(IndexError) -> RankList? {
+        let wanted = Array(name.utf8)
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            let entry = try self.entry(middle)
+            if entry.name == wanted {
+                return try RankList(
+                    in: entries.listBytes, from: entry.list.lowerBound, to: entry.list.upperBound, spotCount: spotCount)
+            }
+            if entry.name.lexicographicallyPrecedes(wanted) { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Entry `number`'s name and where its rank list lies.
+    private func entry(_ number: Int) throws(IndexError) -> (name: [UInt8], list: Range<Int>) {
+        let bounds = try entries.bounds(of: number)
+        let bytes = entries.listBytes
+        var varints = bytes.varints(from: bounds.lowerBound, to: bounds.upperBound)
+        guard let length = varints.next(), Int(length) <= bounds.upperBound - varints.position else {
+            throw bytes.corrupt("entry \(number)'s name runs past it")
+        }
+        let nameEnd = varints.position + Int(length)
+        return (Array(bytes.bytes(in: varints.position..<nameEnd)), nameEnd..<bounds.upperBound)
     }
 }
 

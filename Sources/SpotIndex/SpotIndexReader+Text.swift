@@ -20,7 +20,15 @@ extension SpotIndexReader {
 
     /// The spots of kind `kind` (a position in `kinds`), in reference order.
     public func kindList(ofKind kind: Int) throws(IndexError) -> RankList {
-        try kindLists.list(ofKind: kind)
+        try kindLists.list(kind)
+    }
+
+    /// The spots that meet `target`, a category's name or a value as `key=value`, otherwise than
+    /// by their kind: by an attribute that holds the value (`cuisine=pizza`) or by a name word
+    /// that ends with one of its compound words ("Taidemuseo"), in reference order; nil when
+    /// there are none (or the file has no WLST).
+    public func wordList(of target: String) throws(IndexError) -> RankList? {
+        try wordLists?.list(named: target)
     }
 }
 

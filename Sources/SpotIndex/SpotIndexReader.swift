@@ -50,13 +50,15 @@ public final class SpotIndexReader: @unchecked Sendable {
     /// MERG and MRGO.
     let mergedReferences: MergedReferences
     /// KLST.
-    let kindLists: KindLists
+    let kindLists: NumberedRankLists
+    /// WLST, when the file has it (FORMAT.md: written since it joined version 4).
+    let wordLists: NamedRankLists?
     /// TOKN.
     let tokens: StringTable
     /// POST.
     let postings: PostingLists
-    /// WORD.
-    private let words: CategoryWordTable
+    /// WORD, when the index was built with words other than the built-in ones.
+    private let words: CategoryWordTable?
     /// QUAL.
     private let qualities: PlaceQualities
 
@@ -71,7 +73,7 @@ public final class SpotIndexReader: @unchecked Sendable {
         sections = header.sections
         typealias Tag = IndexLayout.Tag
         metadataBytes = try header.requiredBytes(of: Tag.metadata)
-        words = CategoryWordTable(try header.requiredBytes(of: Tag.words))
+        words = header.bytes(of: Tag.words).map(CategoryWordTable.init)
         strings = try StringTable(try header.requiredBytes(of: Tag.strings))
         nameKey = try strings.index(of: Array("name".utf8)).map(UInt32.init)
         kinds = try SelectingTags.decode(try header.requiredBytes(of: Tag.kinds), strings: strings)
@@ -82,7 +84,14 @@ public final class SpotIndexReader: @unchecked Sendable {
         mergedReferences = try MergedReferences(
             merged: try header.requiredBytes(of: Tag.merged), order: try header.requiredBytes(of: Tag.mergedOrder),
             spotCount: count)
-        kindLists = try KindLists(try header.requiredBytes(of: Tag.kindLists), kindCount: kinds.count, spotCount: count)
+        let kindListBytes = try header.requiredBytes(of: Tag.kindLists)
+        kindLists = try NumberedRankLists(kindListBytes, spotCount: spots.count)
+        guard kindLists.count == kinds.count else {
+            throw kindListBytes.corrupt("holds \(kindLists.count) lists for \(kinds.count) kinds")
+        }
+        wordLists = try header.bytes(of: Tag.wordLists).map { [count] (bytes) throws(IndexError) in
+            try NamedRankLists(bytes, spotCount: count)
+        }
         tokens = try StringTable(try header.requiredBytes(of: Tag.tokens))
         postings = try PostingLists(
             try header.requiredBytes(of: Tag.postings), tokenCount: tokens.count, spotCount: count)
@@ -100,9 +109,10 @@ public final class SpotIndexReader: @unchecked Sendable {
         }
     }
 
-    /// Folded query words and the categories and values they name, stored by the build.
+    /// Folded query words and the categories and values they name: those the build stored
+    /// (WORD), or for an index built with the built-in words, this library's (`SearchWords.builtIn`).
     public func searchWords() throws(IndexError) -> SearchWords {
-        try words.decode()
+        try words?.decode() ?? .builtIn
     }
 
     // MARK: Spots

@@ -1,7 +1,7 @@
 import SpotCluster
 import Spots
 
-/// Encodes spots and metadata as an index file (format version 3, FORMAT.md).
+/// Encodes spots and metadata as an index file (format version 4, FORMAT.md).
 ///
 /// The writer produces the file's bytes; putting them on disk atomically is the caller's job
 /// (SpotPipeline writes to a temporary file beside the output, fsyncs and renames). Equal inputs
@@ -11,13 +11,13 @@ public enum SpotIndexWriter {
     /// OpenStreetMap's ids are below 2^34; a builder drops spots outside this range.
     public static let storableIDs: ClosedRange<Int64> = -(1 << 45)...(1 << 45) - 1
 
-    /// The index bytes for `spots` with `metadata`, and `categoryWords` and `valueWords` (folded
-    /// query words to the categories and the `key=value` OSM values they name, `SearchWords`)
-    /// for search; with cluster levels made with `clusters` when given. Every spot's id must be
+    /// The index bytes for `spots` with `metadata`, searched with `words` (the query words that
+    /// name categories and OSM values: stored in WORD unless they are the built-in ones, which a
+    /// reader has), with cluster levels made with `clusters` when given. Every spot's id must be
     /// in `storableIDs`.
     public static func encode(
-        _ spots: consuming [Spot], metadata: IndexMetadata, categoryWords: [String: [Category]] = [:],
-        valueWords: [String: [String]] = [:], clusters: ClusterSettings? = nil
+        _ spots: consuming [Spot], metadata: IndexMetadata, words: SearchWords = .builtIn,
+        clusters: ClusterSettings? = nil
     ) -> [UInt8] {
         precondition(
             spots.allSatisfy { storableIDs.contains($0.ref.id) }, "an OSM id outside SpotIndexWriter.storableIDs")
@@ -67,6 +67,8 @@ public enum SpotIndexWriter {
         for spot in referenceOrder { refSection.append(UInt32(spot)) }
         var kindLists: [[Int]] = Array(repeating: [], count: kinds.count)
         for (rank, spot) in referenceOrder.enumerated() { kindLists[kinds.number(ofSpot: spot)].append(rank) }
+        let wordLines = WordLines(words)
+        let wordLists = wordLines.spotLists(ordered, rankOfSpot: rankOfSpot)
         var mergedOrder = ByteWriter()
         for position in merged.indices.sorted(by: { merged[$0].ref < merged[$1].ref }) {
             mergedOrder.append(UInt32(position))
@@ -87,37 +89,20 @@ public enum SpotIndexWriter {
                 (IndexLayout.Tag.refs, refSection.bytes),
                 (IndexLayout.Tag.merged, encodeRefs(merged)),
                 (IndexLayout.Tag.mergedOrder, mergedOrder.bytes),
-                (IndexLayout.Tag.kindLists, encodeKindLists(kindLists)),
+                (IndexLayout.Tag.kindLists, encodeRankLists(kindLists)),
                 (IndexLayout.Tag.tree, encodeTree(ordered.map(\.coordinate))),
                 (
                     IndexLayout.Tag.tokens,
                     StringTableWriter.encode(text.sortedTokens, blockSize: IndexLayout.tokenBlockSize)
                 ),
                 (IndexLayout.Tag.postings, text.postings()),
-                (IndexLayout.Tag.words, encodeWords(categoryWords, valueWords)),
                 (IndexLayout.Tag.qualities, qualities.bytes),
-            ] + (clusterLevels ?? []))
+                (IndexLayout.Tag.wordLists, encodeNamedRankLists(wordLists)),
+            ] + (words == .builtIn ? [] : [(IndexLayout.Tag.words, wordLines.encoded())]) + (clusterLevels ?? []))
     }
 
-    /// One line per category or value: its name (`key=value` for a value), then the words that
-    /// name it, separated by tabs.
-    private static func encodeWords(
-        _ categoryWords: [String: [Category]], _ valueWords: [String: [String]]
-    ) -> [UInt8] {
-        var wordLists: [String: [String]] = [:]
-        for (word, categories) in categoryWords {
-            for category in categories { wordLists[category.rawValue, default: []].append(word) }
-        }
-        for (word, values) in valueWords {
-            for value in values { wordLists[value, default: []].append(word) }
-        }
-        return Array(
-            wordLists.keys.sorted().map { ([$0] + wordLists[$0]!.sorted()).joined(separator: "\t") + "\n" }.joined()
-                .utf8)
-    }
-
-    /// Kind count, the end of each kind's rank list in bytes, then the rank lists.
-    private static func encodeKindLists(_ lists: [[Int]]) -> [UInt8] {
+    /// List count, the end of each rank list in bytes, then the rank lists (KLST, WLST).
+    private static func encodeRankLists(_ lists: [[Int]]) -> [UInt8] {
         var encodedLists = ByteWriter()
         var section = ByteWriter()
         section.append(UInt32(lists.count))
@@ -126,6 +111,22 @@ public enum SpotIndexWriter {
             section.append(UInt32(encodedLists.bytes.count))
         }
         section.append(encodedLists.bytes)
+        return section.bytes
+    }
+
+    /// List count, the end of each entry in bytes, then the entries, sorted by name: a varint
+    /// name length, the name, a rank list (WLST).
+    private static func encodeNamedRankLists(_ lists: [(name: String, ranks: [Int])]) -> [UInt8] {
+        var entries = ByteWriter()
+        var section = ByteWriter()
+        section.append(UInt32(lists.count))
+        for (name, ranks) in lists.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes($1.name.utf8) }) {
+            entries.appendVarint(UInt32(name.utf8.count))
+            entries.append(Array(name.utf8))
+            entries.appendRankList(ranks)
+            section.append(UInt32(entries.bytes.count))
+        }
+        section.append(entries.bytes)
         return section.bytes
     }
 

@@ -44,54 +44,6 @@ enum CategoryFile {
     }
 }
 
-/// Reads a category words file (Pipelines/category-words.json): the words of a search query that
-/// name a category, folded as search folds them, phrases as their words joined by one space.
-///
-///     {"schema_version": 1, "words": {"cafe": ["cafe", "coffee shop", "カフェ"], ...}}
-enum CategoryWordsFile {
-    static func parse(_ text: String, file: String) throws(PipelineError) -> [String: [Category]] {
-        let lists = try DataFileRoot.parse(text, file: file, key: "words", allowing: ["about"])
-        var words: [String: [Category]] = [:]
-        for (name, list) in try lists.object() {
-            guard let category = Category(rawValue: name) else { throw list.error("unknown category \"\(name)\"") }
-            for item in try list.array() {
-                let phrase = SearchText.words(try item.string()).joined(separator: " ")
-                guard !phrase.isEmpty else { throw item.error("expected a word") }
-                if !(words[phrase]?.contains(category) ?? false) { words[phrase, default: []].append(category) }
-            }
-        }
-        return words
-    }
-}
-
-/// Reads a value words file (Pipelines/value-words.json, made by Scripts/value-words.py): the
-/// words of a search query that name an OSM value, by language, folded as search folds them.
-///
-///     {"schema_version": 1, "values": {"amenity=dentist": {"en": ["dentist"], "de": ["zahnarzt"]}}}
-///
-/// Its `cuisine` words (dishes and drinks by `cuisine` value) are not read yet: the index has
-/// no way to list spots by cuisine (issue 20, part 2).
-enum ValueWordsFile {
-    static func parse(_ text: String, file: String) throws(PipelineError) -> [String: [String]] {
-        let values = try DataFileRoot.parse(
-            text, file: file, key: "values", allowing: ["about", "languages", "cuisine"])
-        var words: [String: [String]] = [:]
-        for (tag, languages) in try values.object() {
-            let parts = tag.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !tag.contains("\t"), !tag.contains("\n")
-            else { throw languages.error("expected key=value, not \"\(tag)\"") }
-            for (_, list) in try languages.object() {
-                for item in try list.array() {
-                    let phrase = SearchText.words(try item.string()).joined(separator: " ")
-                    guard !phrase.isEmpty else { throw item.error("expected a word") }
-                    if !(words[phrase]?.contains(tag) ?? false) { words[phrase, default: []].append(tag) }
-                }
-            }
-        }
-        return words
-    }
-}
-
 /// The top level of a data file of Pipelines/: `schema_version` 1 and one required member.
 enum DataFileRoot {
     /// The member `key` of the object in `text`, the contents of `file`, after checking that

@@ -35,10 +35,9 @@ public struct Pipeline: Sendable {
     public var overwrite: Bool
     /// The tag-to-category table.
     public var categories: CategoryTable
-    /// Folded query words and phrases that name categories, stored in the index for search.
-    public var categoryWords: [String: [Category]]
-    /// Folded query words and phrases that name OSM values, stored in the index for search.
-    public var valueWords: [String: [String]]
+    /// The query words that name categories and OSM values (`category_words`, `value_words`):
+    /// the index stores them unless they are the built-in ones, which every reader has.
+    public var searchWords: SearchWords
     /// Selecting tags ("amenity=bench") whose objects are not places.
     public var exclude: Set<String>
     /// Keep every amenity/tourism object: no exclusions, unmapped values kept with no category.

@@ -1,6 +1,8 @@
 import Foundation
 import OSMXML
 import SpotCluster
+import SpotIndex
+import SpotJSON
 import Spots
 
 /// The JSON form of a pipeline file.
@@ -36,15 +38,19 @@ enum PipelineFile {
             let text = try dataFile(node, folder: folder, builtIn: BuiltInPipelineFiles.categories)
             return try CategoryFile.parse(text, file: try node.string())
         }
-        let categoryWords = try root.value("category_words", inherited: base?.categoryWords) {
+        let categoryWords = try root.value("category_words", inherited: base?.searchWords.categories) {
             (node) throws(PipelineError) in
-            let text = try dataFile(node, folder: folder, builtIn: BuiltInPipelineFiles.categoryWords)
-            return try CategoryWordsFile.parse(text, file: try node.string())
+            try wordFile(node, folder: folder, builtIn: SearchWords.builtIn.categories) {
+                (json) throws(SearchWordFiles.Error) in try SearchWordFiles.categoryWords(json)
+            }
         }
-        let valueWords = try root.value("value_words", inherited: base?.valueWords) {
-            (node) throws(PipelineError) in
-            let text = try dataFile(node, folder: folder, builtIn: BuiltInPipelineFiles.valueWords)
-            return try ValueWordsFile.parse(text, file: try node.string())
+        let builtInValues = (words: SearchWords.builtIn.values, compounds: SearchWords.builtIn.compounds)
+        let valueWords = try root.value(
+            "value_words", inherited: base.map { (words: $0.searchWords.values, compounds: $0.searchWords.compounds) }
+        ) { (node) throws(PipelineError) in
+            try wordFile(node, folder: folder, builtIn: builtInValues) {
+                (json) throws(SearchWordFiles.Error) in try SearchWordFiles.valueWords(json)
+            }
         }
         let exclude = try root.value("exclude", inherited: base?.exclude) { (node) throws(PipelineError) in
             Set(try node.array().map { (item) throws(PipelineError) in try tag(item).key + "=" + tag(item).value })
@@ -61,7 +67,9 @@ enum PipelineFile {
         return Pipeline(
             file: nil, fileSHA256: nil, inputs: inputs, output: output, overwrite: overwrite,
             categories: categories,
-            categoryWords: categoryWords, valueWords: valueWords, exclude: exclude, keepAll: keepAll, areas: areas,
+            searchWords: SearchWords(
+                categories: categoryWords, values: valueWords.words, compounds: valueWords.compounds),
+            exclude: exclude, keepAll: keepAll, areas: areas,
             dedupe: dedupe,
             refreshFields: PipelineFields(of: root, over: base?.refreshFields), clusters: clusters, limits: limits)
     }
@@ -74,6 +82,23 @@ enum PipelineFile {
             throw node.error("expected \"key=value\", got \"\(text)\"")
         }
         return (String(parts[0]), String(parts[1]))
+    }
+
+    /// The words of the word file that `node` names, read by `parse` (`SearchWordFiles`): the
+    /// built-in words for default.json, which names the built-in files.
+    private static func wordFile<Words>(
+        _ node: JSONNode, folder: URL?, builtIn: Words,
+        _ parse: (JSONValue) throws(SearchWordFiles.Error) -> Words
+    ) throws(PipelineError) -> Words {
+        guard folder != nil else { return builtIn }
+        let text = try dataFile(node, folder: folder, builtIn: "")
+        let file = try node.string()
+        let json = try JSONNode.parse(text, file: file)
+        do throws(SearchWordFiles.Error) {
+            return try parse(json.value)
+        } catch {
+            throw PipelineError(file: file, path: error.path, message: error.message)
+        }
     }
 
     /// The text of the data file a pipeline names: the built-in one for default.json.

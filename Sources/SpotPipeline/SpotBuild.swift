@@ -129,9 +129,7 @@ public struct SpotBuild {
             stages: statistics.stages,
             pipeline: pipeline.settings)
         let index = SpotIndexWriter.encode(
-            consume spots, metadata: metadata, categoryWords: pipeline.categoryWords,
-            valueWords: pipeline.valueWords,
-            clusters: pipeline.clusters)
+            consume spots, metadata: metadata, words: pipeline.searchWords, clusters: pipeline.clusters)
         return (index, statistics)
     }
 

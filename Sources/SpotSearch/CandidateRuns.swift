@@ -34,8 +34,8 @@ enum CandidateRuns {
     /// starts, grouped by the bound their place in the name gives; when that word names a
     /// category and terms follow, the postings of the first term too, bounded as category
     /// matches (a spot of the category whose names hold the terms but not the word); and for a
-    /// query of category phrases alone, the lists of the first phrase's kinds, as category
-    /// matches.
+    /// query of category phrases alone, the lists of the first phrase's kinds and of its targets'
+    /// other spots (`PhraseTargets.wordLists`), as category matches.
     static func gather(for query: ParsedQuery, leadTerm: Int, in index: SpotIndexReader) throws -> [CandidateRun] {
         guard let first = query.words.first else { return [] }
         if leadTerm > 0 {
@@ -73,7 +73,9 @@ enum CandidateRuns {
             let kinds =
                 try index.kinds.indices.filter { phrase.targets.names(index.kinds[$0]) }
                 .map { try index.kindList(ofKind: $0) }
-            runs.append(CandidateRun(bound: category, lists: kinds, verification: .kind))
+            runs.append(
+                CandidateRun(
+                    bound: category, lists: kinds + (try phrase.targets.wordLists(in: index)), verification: .kind))
         }
         return runs.sorted { $0.bound < $1.bound }
     }

@@ -2,12 +2,30 @@ import SpotIndex
 import Spots
 
 /// What a phrase of a query names: categories (every spot of each) and OSM values (the spots
-/// of each, whatever their category).
+/// of each, whatever their category). A spot is of them by its kind, or by the build's lists of
+/// the spots that meet a category or value otherwise (an attribute holding the value, a
+/// compound name word: `SpotIndexReader.wordList(of:)`).
 struct PhraseTargets {
     /// The categories named.
     var categories: Set<Category> = []
     /// The values named, as `key=value`.
     var values: Set<String> = []
+    /// The categories' names and the values, sorted: the targets of `SpotIndexReader.wordList(of:)`.
+    var names: [String] { (categories.map(\.rawValue) + values).sorted() }
+
+    /// The spots that meet the targets otherwise than by their kind, one list per target.
+    func wordLists(in index: SpotIndexReader) throws -> [RankList] {
+        try names.compactMap { try index.wordList(of: $0) }
+    }
+
+    /// The spots of `wordLists`, as a set.
+    func listedSpots(in index: SpotIndexReader) throws -> SpotSet {
+        var spots: [Int] = []
+        for var list in try wordLists(in: index) {
+            while let rank = try list.next() { spots.append(try index.spot(atRank: rank)) }
+        }
+        return SpotSet(spots, estimatedCount: spots.count, count: index.count)
+    }
 
     /// Whether a spot selected by `key`=`value`, of `category`, is of what the phrase names.
     func names(key: String, value: String, category: Category?) -> Bool {

@@ -1,19 +1,22 @@
-/// A spot set worked out on first use.
-final class LazySpotSet {
-    private let make: () throws -> SpotSet
-    private var made: SpotSet?
+/// A value worked out on first use.
+final class Lazy<Value> {
+    private let make: () throws -> Value
+    private var made: Value?
 
-    init(_ make: @escaping () throws -> SpotSet) {
+    init(_ make: @escaping () throws -> Value) {
         self.make = make
     }
 
-    func value() throws -> SpotSet {
+    func value() throws -> Value {
         if let made { return made }
-        let set = try make()
-        made = set
-        return set
+        let value = try make()
+        made = value
+        return value
     }
 }
+
+/// A spot set worked out on first use.
+typealias LazySpotSet = Lazy<SpotSet>
 
 /// A set of spot numbers: a sorted array when small, a bit set (a few kilobytes even for a
 /// million spots) when large.

@@ -3,8 +3,8 @@ import Spots
 
 /// What every candidate of the exact levels must pass, whatever gathered it: the category
 /// filter, the name terms but the one whose postings gathered the candidates (each must start a
-/// token of the spot's names), and each category phrase (met by the spot's kind or by its names
-/// holding the phrase).
+/// token of the spot's names), and each category phrase (met by the spot's kind, by the build's
+/// list of the phrase's targets, or by its names holding the phrase).
 struct CandidateFilter {
     /// One flag per kind number: whether the request's category filter allows it.
     let allowedKinds: [Bool]
@@ -14,7 +14,7 @@ struct CandidateFilter {
     /// forgiven can answer it.
     let someTermStartsNoToken: Bool
     private let laterTerms: [LazySpotSet]
-    private let phrases: [(kinds: [Bool], names: LazySpotSet)]
+    private let phrases: [(kinds: [Bool], listed: LazySpotSet, names: LazySpotSet)]
 
     /// The filter of `request`, parsed as `query`.
     init(query: ParsedQuery, request: SearchRequest, search: SpotSearch) throws {
@@ -34,6 +34,7 @@ struct CandidateFilter {
         phrases = query.phrases.map { phrase in
             (
                 kinds: index.kinds.map(phrase.targets.names),
+                listed: LazySpotSet { try phrase.targets.listedSpots(in: index) },
                 names: LazySpotSet {
                     try Self.spots(
                         holdingTokens: phrase.words.map { try index.tokens(withPrefix: Array($0.utf8)) }, in: index)
@@ -46,7 +47,7 @@ struct CandidateFilter {
     func passes(_ spot: Int, kind: Int) throws -> Bool {
         guard allowedKinds[kind], try laterTerms.allSatisfy({ try $0.value().contains(spot) }) else { return false }
         for phrase in phrases where !phrase.kinds[kind] {
-            guard try phrase.names.value().contains(spot) else { return false }
+            guard try phrase.listed.value().contains(spot) || phrase.names.value().contains(spot) else { return false }
         }
         return true
     }
@@ -55,7 +56,7 @@ struct CandidateFilter {
     var hasPhrases: Bool { !phrases.isEmpty }
 
     /// Whether the names of spot `spot` hold every category phrase's words (so that they may hold
-    /// the whole query); false means the spot meets some phrase by its kind alone.
+    /// the whole query); false means the spot meets some phrase by its kind or list alone.
     func namesHoldEveryPhrase(_ spot: Int) throws -> Bool {
         try phrases.allSatisfy { try $0.names.value().contains(spot) }
     }
@@ -99,7 +100,7 @@ extension SpotSearch {
         if !filter.someTermStartsNoToken {
             try walk.read(try CandidateRuns.gather(for: query, leadTerm: filter.leadTerm, in: index))
         }
-        let typos = walk.best.isFull ? nil : TypoStage(query: query, parser: parser, kinds: index.kinds)
+        let typos = walk.best.isFull ? nil : TypoStage(query: query, parser: parser, index: index)
         if let typos {
             try walk.read(try typos.candidates(in: index), of: typos)
         }
@@ -118,7 +119,8 @@ extension SpotSearch {
         switch key.level {
         case .category: break
         case .fuzzy:
-            field = try typos?.match(names: index.namesByKey(at: spot), kind: index.kindNumber(at: spot))?.key
+            field = try typos?.match(names: index.namesByKey(at: spot), kind: index.kindNumber(at: spot), spot: spot)?
+                .key
         default: field = NameMatch.best(in: try index.namesByKey(at: spot), terms: words)?.key ?? "name"
         }
         if field == nil {
@@ -263,8 +265,8 @@ struct TextWalk {
             return filter.hasPhrases ? (.category, 0, .primary, quality) : nil
         case .typos:
             guard let typos, try typos.candidates.mayMatch(spot, kind: kind),
-                let match = typos.stage.match(
-                    names: try index.namesByKey(at: spot), kind: kind)
+                let match = try typos.stage.match(
+                    names: try index.namesByKey(at: spot), kind: kind, spot: spot)
             else { return nil }
             return (.fuzzy, match.edits, match.field, try index.quality(at: spot).score)
         }

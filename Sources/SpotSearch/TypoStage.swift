@@ -15,18 +15,20 @@ struct TypoStage {
     /// The parts of the query, in order.
     let parts: [FuzzyPart]
 
-    /// The stage for `query`, parsed by `parser`, over an index of `kinds`; nil when no term
-    /// forgives a typo.
-    init?(query: ParsedQuery, parser: QueryParser, kinds: [SelectingTag]) {
+    /// The stage for `query`, parsed by `parser`, over `index`; nil when no term forgives a typo.
+    init?(query: ParsedQuery, parser: QueryParser, index: SpotIndexReader) {
+        let kinds = index.kinds
         var parts = query.phrases.map { phrase in
             FuzzyPart(
                 words: phrase.words.map { FuzzyWord($0, isLast: false, forgiving: false) },
                 kinds: Dictionary(
-                    uniqueKeysWithValues: kinds.indices.filter { phrase.targets.names(kinds[$0]) }.map { ($0, 0) }))
+                    uniqueKeysWithValues: kinds.indices.filter { phrase.targets.names(kinds[$0]) }.map { ($0, 0) }),
+                targets: Dictionary(uniqueKeysWithValues: phrase.targets.names.map { ($0, 0) }), index: index)
         }
         for (position, term) in query.terms.enumerated() {
             let word = FuzzyWord(term, isLast: query.endsWithTerm && position == query.terms.count - 1)
             var kindEdits: [Int: Int] = [:]
+            var targetEdits: [String: Int] = [:]
             if word.maxEdits > 0 {
                 // A category word is met whole: a typo in its first letters with the rest unsaid
                 // ("poste" for "hoste…") names too many kinds to be meant. One whose length
@@ -40,9 +42,10 @@ struct TypoStage {
                     for kind in kinds.indices where phrase.targets.names(kinds[kind]) {
                         kindEdits[kind] = min(kindEdits[kind] ?? edits, edits)
                     }
+                    for name in phrase.targets.names { targetEdits[name] = min(targetEdits[name] ?? edits, edits) }
                 }
             }
-            parts.append(FuzzyPart(words: [word], kinds: kindEdits))
+            parts.append(FuzzyPart(words: [word], kinds: kindEdits, targets: targetEdits, index: index))
         }
         guard parts.contains(where: \.forgives) else { return nil }
         self.parts = parts
@@ -80,19 +83,21 @@ struct TypoStage {
         let others = sources.filter { $0.key != driver.key && $0.value.nameCount <= 10 * driver.value.count }.map {
             other in
             TypoCandidates.Part(
-                kinds: index.kinds.indices.map { parts[other.key].kinds[$0] != nil },
+                kinds: index.kinds.indices.map { parts[other.key].kinds[$0] != nil }, listed: parts[other.key].listed,
                 names: LazySpotSet { try other.value.nameSpots(in: index) })
         }
         return TypoCandidates(runs: runs.sorted { $0.bound < $1.bound }, otherParts: others)
     }
 
-    /// How a spot with `names` (`Spot.namesByKey`) of kind number `kind` meets the query with
-    /// typos forgiven: the fewest edits, then the best field, and the name key that gives them
-    /// (nil when its kind meets every part); nil when it does not.
-    func match(names: [(key: String, name: String)], kind: Int) -> (
+    /// How spot `spot`, with `names` (`Spot.namesByKey`) and of kind number `kind`, meets the
+    /// query with typos forgiven: the fewest edits, then the best field, and the name key that
+    /// gives them (nil when its kind or lists meet every part); nil when it does not.
+    func match(names: [(key: String, name: String)], kind: Int, spot: Int) throws -> (
         edits: Int, field: NameField, key: String?
     )? {
-        let byKind = parts.map { $0.kinds[kind] }
+        let byKind = try parts.map { part in
+            [part.kinds[kind], try part.listed.value()[spot]].compactMap { $0 }.min()
+        }
         var best: (edits: Int, field: NameField, key: String?)?
         if byKind.allSatisfy({ $0 != nil }) { best = (byKind.reduce(0) { $0 + $1! }, .primary, nil) }
         for (key, name) in names {
@@ -114,15 +119,41 @@ struct TypoStage {
 }
 
 /// One part of a query in the typo stage: a term, or a category phrase; met by a name that
-/// holds its words (each within its edits of a word of the name) or by a kind it names.
+/// holds its words (each within its edits of a word of the name), by a kind it names, or by the
+/// list of other spots of a category or value it names (`PhraseTargets.wordLists`).
 struct FuzzyPart {
     /// The words a name must hold.
     let words: [FuzzyWord]
     /// The kind numbers whose spots meet the part by their kind, with the edits that takes.
     let kinds: [Int: Int]
+    /// The categories and values (`PhraseTargets.names`) whose other spots (their word lists)
+    /// meet the part, with the edits that takes.
+    let targets: [String: Int]
+    /// The spots of those lists, with the fewest edits that meet the part, read on first use.
+    let listed: Lazy<[Int: Int]>
+
+    /// The part of `words`, met by `kinds` and by the word lists of `targets` in `index`.
+    init(words: [FuzzyWord], kinds: [Int: Int], targets: [String: Int], index: SpotIndexReader) {
+        self.words = words
+        self.kinds = kinds
+        self.targets = targets
+        listed = Lazy {
+            var edits: [Int: Int] = [:]
+            for (target, targetEdits) in targets {
+                guard var list = try index.wordList(of: target) else { continue }
+                while let rank = try list.next() {
+                    let spot = try index.spot(atRank: rank)
+                    edits[spot] = min(edits[spot] ?? targetEdits, targetEdits)
+                }
+            }
+            return edits
+        }
+    }
 
     /// Whether the part forgives any typo.
-    var forgives: Bool { words.contains { $0.maxEdits > 0 } || kinds.values.contains { $0 > 0 } }
+    var forgives: Bool {
+        words.contains { $0.maxEdits > 0 } || kinds.values.contains { $0 > 0 } || targets.values.contains { $0 > 0 }
+    }
 
     /// The edits with which the tokens of one name meet the part's words, or nil.
     func edits(ofNameTokens tokens: [String]) -> Int? {
@@ -140,8 +171,8 @@ struct FuzzyPart {
         try words.first.map { try $0.tokenMatches(in: index).filter { !(alone && $0.edits == 0) } } ?? []
     }
 
-    /// Where the part's spots are listed: the postings of `tokens` (its `tokenMatches`) and the
-    /// lists of its kinds, each with the best key it can give.
+    /// Where the part's spots are listed: the postings of `tokens` (its `tokenMatches`), the
+    /// lists of its kinds and its targets' word lists, each with the best key it can give.
     func sources(of tokens: [TokenMatch], in index: SpotIndexReader) throws -> FuzzySources {
         var sources = FuzzySources()
         for match in tokens {
@@ -151,6 +182,9 @@ struct FuzzyPart {
         }
         for (kind, edits) in kinds.sorted(by: { $0.key < $1.key }) {
             sources.add(kindList: try index.kindList(ofKind: kind), edits: edits)
+        }
+        for (target, edits) in targets.sorted(by: { $0.key < $1.key }) {
+            if let list = try index.wordList(of: target) { sources.add(kindList: list, edits: edits) }
         }
         return sources
     }
@@ -205,10 +239,12 @@ struct FuzzySources {
 /// The candidates of the typo stage: runs to read, and for some parts but the one that gave the
 /// runs, what they list: a candidate must be listed by all of them to be checked.
 struct TypoCandidates {
-    /// What a part lists: the spots of some kinds, and the spots its names' postings hold.
+    /// What a part lists: the spots of some kinds, those of its lines' lists, and the spots its
+    /// names' postings hold.
     struct Part {
         /// One flag per kind number.
         let kinds: [Bool]
+        let listed: Lazy<[Int: Int]>
         let names: LazySpotSet
     }
 
@@ -217,6 +253,8 @@ struct TypoCandidates {
 
     /// Whether `spot`, of kind number `kind`, is listed by every other part.
     func mayMatch(_ spot: Int, kind: Int) throws -> Bool {
-        try otherParts.allSatisfy { try $0.kinds[kind] || $0.names.value().contains(spot) }
+        try otherParts.allSatisfy {
+            try $0.kinds[kind] || $0.listed.value()[spot] != nil || $0.names.value().contains(spot)
+        }
     }
 }

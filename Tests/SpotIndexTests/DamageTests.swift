@@ -16,12 +16,13 @@ struct DamageTests {
             ref: OSMRef(.node, 6), coordinate: at(350_000_000, 1_350_000_000), tagKey: "amenity",
             kind: "drinking_water",
             category: .drinkingWater, name: "Fountain")
-        fountain.otherNames = ["alt_name": "Wasser"]
+        fountain.otherNames = ["alt_name": "Trinkwasser"]
         return [
             Spot(
                 ref: OSMRef(.node, 1), coordinate: at(347_839_000, 1_346_939_000), tagKey: "amenity", kind: "cafe",
                 category: .cafe,
-                name: "Café Central", names: ["ja": "カフェ"], address: ["street": "Main"], details: [.phone: "1"]),
+                name: "Café Central", names: ["ja": "カフェ"], address: ["street": "Main"],
+                details: [.phone: "1", .cuisine: "coffee_shop;cake"]),
             Spot(
                 ref: OSMRef(.way, -2), coordinate: at(348_391_000, 1_346_939_000), tagKey: "tourism", kind: "castle",
                 category: .castle,
@@ -39,8 +40,14 @@ struct DamageTests {
             statistics: ["spots": 4])
         return SpotIndexWriter.encode(
             smallSpots, metadata: metadata,
-            categoryWords: ["cafe": [.cafe], "castle": [.castle, .fortress], "water": [.drinkingWater]])
+            words: SearchWords(
+                categories: ["cafe": [.cafe], "castle": [.castle, .fortress], "water": [.drinkingWater]],
+                values: ["cake": ["cuisine=cake"], "coffee": ["cuisine=coffee_shop"], "wasser": ["amenity=fountain"]],
+                compounds: ["wasser": ["amenity=fountain", "castle"]]))
     }()
+
+    /// The names of the entries of the small index's `WLST`.
+    static let wordListNames = ["amenity=fountain", "castle", "cuisine=cake", "cuisine=coffee_shop"]
 
     /// A larger index whose tree has two levels: 20 spots with few attributes, to keep it small.
     static let medium: [UInt8] = {
@@ -53,7 +60,7 @@ struct DamageTests {
             return spot
         }
         return SpotIndexWriter.encode(
-            spots, metadata: factory.metadata(count: spots.count), categoryWords: factory.categoryWords())
+            spots, metadata: factory.metadata(count: spots.count), words: SearchWords(categories: factory.categoryWords()))
     }()
 
     /// Spots whose names and attributes make string tables of several blocks, with shared
@@ -186,6 +193,11 @@ struct DamageTests {
             for index in 0..<boxes { _ = reader.tree.box(level: level, node: index) }
         }
         _ = attempt("category words") { try reader.searchWords() }
+        for target in wordListNames + ["cafe", "zzz"] {
+            if let list = attempt("word list \(target)", { try reader.wordList(of: target) }), let list {
+                drain(list, "word list \(target)")
+            }
+        }
         _ = attempt("metadata") { try reader.metadata() }
         outcome.badSections = reader.verifyChecksums().filter { !$0.isValid }.map(\.section.name)
         return outcome
@@ -376,8 +388,8 @@ struct DamageTests {
     @Test(
         "flipping bytes of any section, with its checksum recomputed, never crashes: open or each read fails with IndexError or succeeds",
         arguments: [
-            "META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "WORD",
-            "QUAL",
+            "META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "QUAL",
+            "WLST", "WORD",
         ])
     func resealedFlips(name: String) throws {
         var opened = 0
@@ -413,7 +425,7 @@ struct DamageTests {
             }
         }
         #expect(opened > 0)
-        if ["META", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "POST", "WORD", "QUAL"].contains(name) {
+        if ["META", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "POST", "WORD", "QUAL", "WLST"].contains(name) {
             #expect(failedReads > 0, "some damage to \(name) must be caught when reading")
         }
     }

@@ -14,7 +14,7 @@ struct IndexStructureTests {
     static func withReader<T>(
         _ spots: [Spot], categoryWords: [String: [Category]] = [:], _ body: (SpotIndexReader) throws -> T
     ) throws -> T {
-        try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: categoryWords)) { path in
+        try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, words: SearchWords(categories: categoryWords))) { path in
             try body(try SpotIndexReader(path: path))
         }
     }
@@ -300,7 +300,7 @@ struct IndexStructureTests {
         let words = factory.categoryWords().merging(["cafe": [.cafe, .bakery], "kahvila": [.cafe]]) { $1 }
         var reversedWords: [String: [Category]] = [:]
         for key in words.keys.sorted().reversed() { reversedWords[key] = words[key]!.reversed() }
-        let first = SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)
+        let first = SpotIndexWriter.encode(spots, metadata: metadata, words: SearchWords(categories: words))
         var random = SplitMix64(seed: 56)
         let orders =
             [Array(spots.reversed()), spots.sorted { $0.ref < $1.ref }, spots.sorted { $0.ref > $1.ref }]
@@ -308,7 +308,7 @@ struct IndexStructureTests {
         for (number, order) in orders.enumerated() {
             #expect(
                 SpotIndexWriter.encode(
-                    order, metadata: metadata, categoryWords: number % 2 == 0 ? reversedWords : words) == first,
+                    order, metadata: metadata, words: SearchWords(categories: number % 2 == 0 ? reversedWords : words)) == first,
                 "order \(number)")
         }
         // Spots that all share one position, so that only the reference orders them.

@@ -15,7 +15,7 @@ struct LayoutTests {
         var factory = SpotFactory(seed: 12)
         return SpotIndexWriter.encode(
             spots, metadata: factory.metadata(count: spots.count),
-            categoryWords: ["cafe": [.cafe], "bar": [.nightlife]])
+            words: SearchWords(categories: ["cafe": [.cafe], "bar": [.nightlife]]))
     }()
 
     /// Enough spots that the string tables have many blocks and byte-pair codes, and names shared by many spots.
@@ -36,36 +36,36 @@ struct LayoutTests {
     ]
 
     static let sectionNames = [
-        "META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "WORD",
-        "QUAL",
+        "META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "QUAL",
+        "WLST", "WORD",
     ]
 
-    @Test("the header holds the magic, version 4, fourteen sections, the file size and zlib's CRC of header and table")
+    @Test("the header holds the magic, version 4, fifteen sections, the file size and zlib's CRC of header and table")
     func header() {
         let bytes = Self.bytes
         #expect(Array(bytes[0..<8]) == [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A])
         #expect(bytes.load(UInt32.self, at: 8) == 4)
         #expect(SpotIndexReader.formatVersion == 4)
-        #expect(bytes.load(UInt32.self, at: 12) == 14)
+        #expect(bytes.load(UInt32.self, at: 12) == 15)
         #expect(bytes.load(UInt64.self, at: 16) == UInt64(bytes.count))
         #expect(
-            bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 14 * 32], continuing: zlibCRC32(bytes[0..<24]))
+            bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 15 * 32], continuing: zlibCRC32(bytes[0..<24]))
         )
         #expect(bytes.load(UInt32.self, at: 28) == 0)
-        for entry in 0..<14 {
+        for entry in 0..<15 {
             #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 4) == 0, "reserved word after the tag")
             #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 28) == 0, "reserved word after the checksum")
         }
     }
 
     @Test(
-        "sections are META STRS KIND SPOT ATTR REFS MERG MRGO KLST TREE TOKN POST WORD QUAL, 8-byte aligned, in order, with zlib's CRC, as the reader reports"
+        "sections are META STRS KIND SPOT ATTR REFS MERG MRGO KLST TREE TOKN POST QUAL WLST WORD, 8-byte aligned, in order, with zlib's CRC, as the reader reports"
     )
     func sections() throws {
         let bytes = Self.bytes
         let sections = bytes.rawSections
         #expect(sections.map(\.name) == Self.sectionNames)
-        var end = 32 + 14 * 32
+        var end = 32 + 15 * 32
         for section in sections {
             #expect(section.offset % 8 == 0)
             #expect(section.offset >= end)
@@ -292,7 +292,7 @@ struct LayoutTests {
             kind: "cafe", category: .cafe,
             name: "Kahvila", merged: [OSMRef(.node, 0x0102_0304_0506_0708)])
         let bytes = SpotIndexWriter.encode(
-            [spot], metadata: RoundTripTests.emptyMetadata, categoryWords: ["kahvi": [.cafe]])
+            [spot], metadata: RoundTripTests.emptyMetadata, words: SearchWords(categories: ["kahvi": [.cafe]]))
         func section(_ name: String) -> [UInt8] { bytes.contents(of: name) }
         func entry(_ text: String) -> [UInt8] { [0, UInt8(text.utf8.count)] + Array(text.utf8) }
         // The block sizes the writer chose (any of at least 1 is valid); at least 4, so each table here is one block.
@@ -322,6 +322,40 @@ struct LayoutTests {
         #expect(section("WORD") == Array("cafe\tkahvi\n".utf8))
         // A way: the area flag, bit 5.
         #expect(section("QUAL") == [0x20])
+        // No spot meets a category or value beyond its kind: no entries.
+        #expect(section("WLST") == le32(0))
+    }
+
+    @Test(
+        "WLST lists by name the spots that meet a value by an attribute or a category or value by a compound name word, not those of its kind"
+    )
+    func wordLists() throws {
+        var cursor = ByteCursor(DamageTests.small.contents(of: "WLST"))
+        let count = Int(try cursor.word())
+        let ends = try (0..<count).map { _ in Int(try cursor.word()) }
+        let entries = try cursor.take(cursor.end - cursor.position)
+        var decoded: [String: [Int]] = [:]
+        var start = 0
+        for end in ends {
+            var entry = ByteCursor(entries, from: start, to: end)
+            let name = String(decoding: try entry.take(try entry.varint()), as: UTF8.self)
+            decoded[name] = try decodeRankList(try entry.take(end - entry.position))
+            start = end
+        }
+        #expect(ends.last == entries.count)
+        // Ranks by reference: node 1 (Café Central, cuisine coffee_shop;cake) 0, node 6 (the
+        // fountain, kind drinking_water, alt_name Trinkwasser) 1, way -2 (the castle) 2.
+        #expect(
+            decoded == [
+                "amenity=fountain": [1], "castle": [1], "cuisine=cake": [0], "cuisine=coffee_shop": [0],
+            ])
+        #expect(DamageTests.wordListNames == decoded.keys.sorted(), "the names sorted by their bytes, as written")
+        let reader = try openIndex(DamageTests.small)
+        for (name, ranks) in decoded {
+            var list = try #require(try reader.wordList(of: name))
+            #expect(try list.drain() == ranks)
+        }
+        #expect(try reader.wordList(of: "cafe") == nil)
     }
 
     @Test(

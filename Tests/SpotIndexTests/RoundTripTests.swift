@@ -60,7 +60,7 @@ struct RoundTripTests {
         let spots = factory.uniqueSpots(count)
         let metadata = factory.metadata(count: count)
         let words = factory.categoryWords()
-        let bytes = SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)
+        let bytes = SpotIndexWriter.encode(spots, metadata: metadata, words: SearchWords(categories: words))
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
             #expect(reader.fileSize == bytes.count)
@@ -130,7 +130,7 @@ struct RoundTripTests {
         let words: [String: [Category]] = [
             "a": [.cafe], "ωμέγα": [.zoo, .airport], "日本語": Category.allCases, "🏳️‍🌈": [.nightlife],
         ]
-        try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, categoryWords: words)) { path in
+        try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, words: SearchWords(categories: words))) { path in
             let reader = try SpotIndexReader(path: path)
             #expect(try reader.metadata() == metadata)
             #expect(try reader.searchWords().categories == storedCategoryWords(words))
@@ -278,7 +278,7 @@ struct RoundTripTests {
         ]
         let values = ["zahnarzt": ["amenity=dentist"], "cafe": ["amenity=cafe", "amenity=internet_cafe"]]
         let bytes = SpotIndexWriter.encode(
-            [], metadata: Self.emptyMetadata, categoryWords: words, valueWords: values)
+            [], metadata: Self.emptyMetadata, words: SearchWords(categories: words, values: values))
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
             let read = try reader.searchWords().categories

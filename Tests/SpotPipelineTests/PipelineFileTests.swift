@@ -1,4 +1,5 @@
 import Foundation
+import SpotIndex
 import SpotTestSupport
 import Testing
 
@@ -142,10 +143,31 @@ struct PipelineFileTests {
         let words =
             #"{"schema_version": 1, "values": {"amenity=dentist": {"en": ["Dentist"], "de": ["Zahnärzte", "Zahnarzt"]}, "amenity=clinic": {"de": ["Zahnarzt"]}}}"#
         let pipeline = try loadPipeline(#"{"value_words": "v.json"}"#, files: ["v.json": words])
-        #expect(pipeline.valueWords["dentist"] == ["amenity=dentist"])
-        #expect(pipeline.valueWords["zahnarzte"] == ["amenity=dentist"])
-        #expect(Set(pipeline.valueWords["zahnarzt"] ?? []) == ["amenity=dentist", "amenity=clinic"])
-        #expect(!(try loadPipeline("{}").valueWords.isEmpty), "the built-in words")
+        #expect(pipeline.searchWords.values["dentist"] == ["amenity=dentist"])
+        #expect(pipeline.searchWords.values["zahnarzte"] == ["amenity=dentist"])
+        #expect(Set(pipeline.searchWords.values["zahnarzt"] ?? []) == ["amenity=dentist", "amenity=clinic"])
+        #expect(!(try loadPipeline("{}").searchWords.values.isEmpty), "the built-in words")
+    }
+
+    @Test("cuisine words name cuisine=VALUE; compound words are one-word entries of the compounding languages, long enough")
+    func cuisineAndCompounds() throws {
+        let words = #"""
+            {"schema_version": 1, "values": {"tourism=museum": {"fi": ["Museo", "taide museo"], "en": ["museum"], "sv": ["musem"]}},
+             "cuisine": {"pizza": {"fi": ["pizza", "pitsa"], "it": ["pizza"]}},
+             "compounds": {"languages": ["fi", "sv"], "minimum_letters": 5}}
+            """#
+        let pipeline = try loadPipeline(#"{"value_words": "v.json"}"#, files: ["v.json": words])
+        #expect(pipeline.searchWords.values["pizza"] == ["cuisine=pizza"])
+        #expect(pipeline.searchWords.values["museo"] == ["tourism=museum"])
+        #expect(
+            pipeline.searchWords.compounds == [
+                "museo": ["tourism=museum"], "musem": ["tourism=museum"], "pizza": ["cuisine=pizza"],
+                "pitsa": ["cuisine=pizza"],
+            ], "one-word entries of fi and sv of 5 letters or more: not the phrase, not English or Italian")
+        #expect(SearchWords.builtIn.compounds["museo"] == ["tourism=museum"])
+        #expect(SearchWords.builtIn.compounds["bar"] == nil, "too short, and English")
+        #expect(pipeline.searchWords != .builtIn)
+        #expect(try loadPipeline("{}").searchWords == .builtIn, "the defaults are the built-in words, stored in no index")
     }
 
     @Test(

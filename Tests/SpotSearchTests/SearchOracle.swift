@@ -9,7 +9,9 @@ import Spots
 /// own tags rather than from the index.
 ///
 /// A spot answers a text query when each name term starts a token of one of its names and each
-/// category phrase is met by its category or by its names. A name matches the query's words
+/// category phrase is met by its category or selecting tag, by an attribute listing a value the
+/// phrase names (`cuisine=pizza` by "italian;pizza"), by a name word ending with a compound word
+/// of what the phrase names ("taidemuseo" with "museo"), or by its names holding the phrase. A name matches the query's words
 /// (category words too) when every word starts one of its tokens: exactly when its folded words
 /// are the query's, as a prefix when its words start with them (the last as a prefix), else by
 /// words. A spot's match is its best over its names: the level, then `name` and `name:xx`
@@ -42,10 +44,13 @@ struct Oracle {
     let search: SpotSearch
     /// Each spot's names, worked out once.
     let names: [[Name]]
+    /// The compound words the index was built with, and what they name.
+    let compounds: [String: [String]]
 
-    init(spots: [Spot], search: SpotSearch) {
+    init(spots: [Spot], search: SpotSearch, compounds: [String: [String]]) {
         self.spots = spots
         self.search = search
+        self.compounds = compounds
         names = spots.map { spot in
             let fielded =
                 [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
@@ -104,6 +109,28 @@ struct Oracle {
         }
     }
 
+    /// Whether `spot` is of what `targets` name: by its category or selecting tag, by an
+    /// attribute that lists one of the values, or by a name word that ends with (and is longer
+    /// than) a compound word of one of them.
+    func meets(_ targets: PhraseTargets, _ spot: Spot) -> Bool {
+        if targets.names(key: spot.tagKey, value: spot.kind, category: spot.category) { return true }
+        let named = Set(targets.categories.map(\.rawValue)).union(targets.values)
+        for (key, value) in spot.attributeTags {
+            for item in value.split(separator: ";") where named.contains(key + "=" + item.trimmingCharacters(in: .whitespaces).lowercased()) {
+                return true
+            }
+        }
+        for (_, name) in spot.namesByKey {
+            for word in SearchText.words(name) {
+                for (compound, compoundTargets) in compounds
+                where word.count > compound.count && word.hasSuffix(compound) && !named.isDisjoint(with: compoundTargets) {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
     func answer(_ request: SearchRequest) -> [(ref: OSMRef, distance: Double?)] {
         guard request.limit > 0 else { return [] }
         let query = search.parser.parse(request.naturalLanguageQuery ?? "")
@@ -115,8 +142,7 @@ struct Oracle {
             let tokens = names.flatMap(\.tokens)
             func holds(_ word: [UInt8]) -> Bool { tokens.contains { $0.starts(with: word) } }
             let phrasesMet = query.phrases.allSatisfy { phrase in
-                phrase.targets.names(key: spot.tagKey, value: spot.kind, category: spot.category)
-                    || phrase.words.allSatisfy { holds(Array($0.utf8)) }
+                meets(phrase.targets, spot) || phrase.words.allSatisfy { holds(Array($0.utf8)) }
             }
             if !phrasesMet || !query.terms.allSatisfy({ holds(Array($0.utf8)) }) { continue }
             if let region = request.region, !region.contains(spot.coordinate) { continue }
@@ -215,8 +241,7 @@ extension Oracle {
             let distance = origin.map { spot.coordinate.distance(to: $0) }
             if let radius = request.radius, let distance, distance > radius { continue }
             let byKind = parts.map { part in
-                part.named.filter { $0.0.names(key: spot.tagKey, value: spot.kind, category: spot.category) }
-                    .map(\.1).min()
+                part.named.filter { meets($0.0, spot) }.map(\.1).min()
             }
             var best: (edits: Int, field: Int)?
             if byKind.allSatisfy({ $0 != nil }) { best = (byKind.map { $0! }.reduce(0, +), 0) }
@@ -255,9 +280,12 @@ extension Oracle {
     }
 }
 
-/// Checks `search` against the oracle on `requests`; returns the first mismatches.
-func mismatches(_ search: SpotSearch, _ spots: [Spot], _ requests: [SearchRequest]) throws -> [String] {
-    let oracle = Oracle(spots: spots, search: search)
+/// Checks `search` against the oracle on `requests`, for an index built with `compounds`;
+/// returns the first mismatches.
+func mismatches(
+    _ search: SpotSearch, _ spots: [Spot], _ requests: [SearchRequest], compounds: [String: [String]] = [:]
+) throws -> [String] {
+    let oracle = Oracle(spots: spots, search: search, compounds: compounds)
     var failures: [String] = []
     for request in requests {
         let got = try search.search(request).map { ($0.spot.ref, $0.distance) }

@@ -8,12 +8,13 @@ import Testing
 
 @testable import SpotSearch
 
-/// Writes `spots` as an index with category `words` and `values` words, and opens a search
-/// over it.
+/// Writes `spots` as an index with category `words`, `values` words and `compounds`, and opens a
+/// search over it.
 func searchOver(
-    _ spots: [Spot], words: [String: [Category]] = [:], values: [String: [String]] = [:]
+    _ spots: [Spot], words: [String: [Category]] = [:], values: [String: [String]] = [:],
+    compounds: [String: [String]] = [:]
 ) throws -> SpotSearch {
-    try SpotSearch(index: try openIndex(of: spots, categoryWords: words, valueWords: values))
+    try SpotSearch(index: try openIndex(of: spots, categoryWords: words, valueWords: values, compoundWords: compounds))
 }
 
 /// Random requests of every kind around `spots`.
@@ -104,7 +105,7 @@ func randomSpots(_ count: Int, using random: inout SplitMix64) -> [Spot] {
     let names = [
         "Café Central", "Кофе Хауз", "スターバックス 吉祥寺店", "Museo del Prado", "姫路城", "Hotel Kämp", "7-Eleven",
         "Пушкинский музей", "カフェ・ド・クリエ", "Bar Ä", "Bar", "Café", "Central", "Museo", "吉祥寺", "Kahvila Engel",
-        "Baari",
+        "Baari", "Taidekahvila", "Kotipizza", "Pizzeria Rax", "Zanzibar",
     ]
     let centres: [(Double, Double)] = [
         (60.17, 24.94), (35.70, 139.58), (-16.5, 179.99), (-16.5, -179.99), (89.99, 0), (-89.99, 45), (0, 0),
@@ -134,12 +135,19 @@ func randomSpots(_ count: Int, using random: inout SplitMix64) -> [Spot] {
             spot.details[detail] = "x"
         }
         spot.hasWikipedia = Int.random(in: 0..<4, using: &random) == 0
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            spot.details[.cuisine] = ["pizza", "Italian; Pizza", "sushi", "burger;kebab"].randomElement(using: &random)!
+        }
         return spot
     }
 }
 
 @Suite("Search against a brute-force oracle")
 struct SearchOracleTests {
+    /// Compound words of the random index: "kahvila" ends "Taidekahvila", "pizza" "Kotipizza";
+    /// "bar", which is not one, does not end "Zanzibar".
+    static let compounds = ["kahvila": ["amenity=cafe"], "pizza": ["cuisine=pizza"]]
+
     @Test("random requests of every kind, worldwide (poles, antimeridian), answer as the oracle does")
     func randomWorld() throws {
         var random = SplitMix64(seed: 42)
@@ -150,9 +158,14 @@ struct SearchOracleTests {
                 "cafe": [.cafe], "カフェ": [.cafe], "museum": [.museum], "музей": [.museum], "cafe central": [.cafe],
                 "hotel kamp": [.hotel],
             ],
-            values: ["kahvila": ["amenity=cafe"], "baari": ["amenity=nightlife_2"], "cafe": ["amenity=museum_2"]])
-        let requests = randomRequests(2000, around: spots, names: spots.flatMap(\.allNames), using: &random)
-        let failures = try mismatches(search, spots, requests)
+            values: [
+                "kahvila": ["amenity=cafe"], "baari": ["amenity=nightlife_2"], "cafe": ["amenity=museum_2"],
+                "pizza": ["cuisine=pizza"], "sushi": ["cuisine=sushi", "amenity=cafe_2"], "bar": ["amenity=nightlife"],
+            ],
+            compounds: Self.compounds)
+        let requests = randomRequests(
+            2000, around: spots, names: spots.flatMap(\.allNames) + ["pizza", "sushi bar", "kahvila"], using: &random)
+        let failures = try mismatches(search, spots, requests, compounds: Self.compounds)
         #expect(failures.isEmpty, "\(failures)")
     }
 
@@ -275,8 +288,11 @@ struct RealDataSearchTests {
         #expect(spots.count == 3135)
         var random = SplitMix64(seed: 2026)
         let requests = randomRequests(
-            2000, around: spots, names: spots.compactMap(\.name) + ["カフェ", "cafe", "museum", "博物館"], using: &random)
-        let failures = try mismatches(search, spots, requests)
+            2000, around: spots,
+            names: spots.compactMap(\.name) + [
+                "カフェ", "cafe", "museum", "博物館", "pizza", "museo", "kahvila", "ravintola", "sushi", "kirche", "apteekki",
+            ], using: &random)
+        let failures = try mismatches(search, spots, requests, compounds: SearchWords.builtIn.compounds)
         #expect(failures.isEmpty, "\(failures)")
     }
 }

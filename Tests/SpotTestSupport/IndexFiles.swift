@@ -15,13 +15,17 @@ public func openIndex(_ bytes: [UInt8]) throws -> SpotIndexReader {
     try withTemporaryFile(bytes) { path in try SpotIndexReader(path: path) }
 }
 
-/// An index of `spots` with `metadata`, `categoryWords` and `valueWords`, and cluster levels
+/// An index of `spots` with `metadata`, `categoryWords`, `valueWords` and `compoundWords`
+/// (`SearchWords`; none by default, not the built-in words), and cluster levels
 /// made with `clusters` when given, opened as a file.
 public func openIndex(
     of spots: [Spot], metadata: IndexMetadata = .tests, categoryWords: [String: [Category]] = [:],
-    valueWords: [String: [String]] = [:], clusters: ClusterSettings? = nil
+    valueWords: [String: [String]] = [:], compoundWords: [String: [String]] = [:],
+    clusters: ClusterSettings? = nil
 ) throws -> SpotIndexReader {
     try openIndex(
         SpotIndexWriter.encode(
-            spots, metadata: metadata, categoryWords: categoryWords, valueWords: valueWords, clusters: clusters))
+            spots, metadata: metadata,
+            words: SearchWords(categories: categoryWords, values: valueWords, compounds: compoundWords),
+            clusters: clusters))
 }

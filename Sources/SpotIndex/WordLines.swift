@@ -1,0 +1,70 @@
+import Foundation
+import Spots
+
+/// The search words as the writer lays them out (WORD and WLST; FORMAT.md): one line per
+/// category or OSM value (its target), sorted by its name, with the folded phrases that name it,
+/// and for each target the spots that meet it otherwise than by their kind.
+struct WordLines {
+    /// Each line's name, sorted: a category, or a value as `key=value`.
+    let targets: [String]
+    /// The phrases of each line, sorted.
+    private let phrases: [[String]]
+    /// The compound words and the targets they name.
+    private let compounds: [String: [String]]
+
+    /// The lines of `words`.
+    init(_ words: SearchWords) {
+        var lines: [String: [String]] = [:]
+        for (phrase, categories) in words.categories {
+            for category in categories { lines[category.rawValue, default: []].append(phrase) }
+        }
+        for (phrase, values) in words.values {
+            for value in values { lines[value, default: []].append(phrase) }
+        }
+        targets = lines.keys.sorted()
+        phrases = targets.map { lines[$0]!.sorted() }
+        compounds = words.compounds
+    }
+
+    /// WORD: per line its name, then its phrases, separated by tabs.
+    func encoded() -> [UInt8] {
+        Array(zip(targets, phrases).map { ([$0] + $1).joined(separator: "\t") + "\n" }.joined().utf8)
+    }
+
+    /// WLST's lists: for each target, the reference ranks of the spots of `ordered` (ranked by
+    /// `rankOfSpot`) that meet it otherwise than by their kind (its category or selecting tag),
+    /// the targets that no spot meets so left out:
+    /// - a value line `key=value` is met by an attribute `key` that lists the value (one of its
+    ///   `;`-separated values, trimmed, case folded): `cuisine=pizza` by "italian;Pizza";
+    /// - any line is met by a name whose folded word ends with, and is longer than, one of the
+    ///   target's compound words: "taidemuseo" ends with "museo".
+    func spotLists(_ ordered: [Spot], rankOfSpot: [Int]) -> [(name: String, ranks: [Int])] {
+        let lineOf = Dictionary(uniqueKeysWithValues: targets.enumerated().map { ($1, $0) })
+        let compoundLines = compounds.mapValues { $0.compactMap { lineOf[$0] } }
+        let compoundLengths = Set(compounds.keys.map(\.unicodeScalars.count))
+        var lists = [[Int]](repeating: [], count: targets.count)
+        for (position, spot) in ordered.enumerated() {
+            var met = Set<Int>()
+            for (key, value) in spot.attributeTags {
+                for item in value.split(separator: ";") {
+                    let folded = item.trimmingCharacters(in: .whitespaces).lowercased()
+                    if let line = lineOf[key + "=" + folded] { met.insert(line) }
+                }
+            }
+            if !compoundLines.isEmpty {
+                for (_, name) in spot.namesByKey {
+                    for word in SearchText.words(name) {
+                        let scalars = Array(word.unicodeScalars)
+                        for length in compoundLengths where length < scalars.count {
+                            let ending = String(String.UnicodeScalarView(scalars[(scalars.count - length)...]))
+                            met.formUnion(compoundLines[ending] ?? [])
+                        }
+                    }
+                }
+            }
+            let byKind = [spot.category?.rawValue, spot.tag].compactMap { $0.flatMap { lineOf[$0] } }
+            for line in met.subtracting(byKind) { lists[line].append(rankOfSpot[position]) }
+        }
+        return zip(targets, lists).filter { !$1.isEmpty }.map { ($0, $1.sorted()) }
+    }
+}
