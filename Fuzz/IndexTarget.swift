@@ -5,9 +5,9 @@ import SpotSearch
 import Spots
 
 // The index loader, then every kind of query on what it loaded: spots, names, references,
-// quality flags, metadata, checksums; every group of the first tokens' postings; a walk of the
+// quality flags, metadata, checksums, word lists; every group of the first tokens' postings; a walk of the
 // token cursor, reading and skipping; nearby, radius, region (also across the antimeridian),
-// text (with typos forgiven), category
+// text (with typos forgiven, dish and compound words), category
 // filters; clusters at every zoom, with and without a filter, children, leaves; export in every
 // format. Errors are expected; a crash, a sanitizer report or a hang is a finding.
 // The header's size and checksum fields are rewritten to fit the input, so that mutations
@@ -33,6 +33,9 @@ private func query(_ index: SpotIndexReader) {
     _ = index.verifyChecksums()
     _ = try? index.metadata()
     _ = try? index.searchWords()
+    for target in ["cuisine=pizza", "tourism=museum", "cafe", ""] {
+        if var list = try? index.wordList(of: target) { while (try? list.next()) != nil {} }
+    }
     var firstName: String?
     var firstCoordinate: Coordinate?
     for spot in 0..<min(index.count, 64) {
@@ -76,6 +79,9 @@ private func query(_ index: SpotIndexReader) {
         // Typos: the first name with its second letter dropped, and misspelt category words.
         SearchRequest(naturalLanguageQuery: firstName.map { String($0.prefix(1) + $0.dropFirst(2)) } ?? "cfae"),
         SearchRequest(naturalLanguageQuery: "resturant muzeum", near: centre),
+        // Dishes and compounds: word lists (WLST), exact and misspelt.
+        SearchRequest(naturalLanguageQuery: "pizza museo", near: centre),
+        SearchRequest(naturalLanguageQuery: "pizzza"),
         SearchRequest(pointOfInterestFilter: cafes, near: centre),
         SearchRequest(region: world, pointOfInterestFilter: PointOfInterestFilter(excluding: [.cafe])),
     ]

@@ -9,7 +9,8 @@ alone, never from Spots' answers:
 
   words      a category word in the city's languages and English (lexicon.json), near the
              centre, limit 100: recall in the first 100 and the share of results relevant
-  dishes     a dish or cuisine word (lexicon.json), relevant = its value in `cuisine`: the same
+  dishes     a dish or cuisine word (lexicon.json), relevant = its value in `cuisine`, or a food
+             place whose name has a word starting or ending with it: the same
   typos      a name with one seeded edit on a word of 5 letters or more: hit in the top 10
   exact      a whole name, near the centre: the first result has that name
   addresses  "street housenumber" of a place with both: a place at that address in the top 5
@@ -210,11 +211,26 @@ def lexicon_queries(family, lexicon, languages, places, centre):
             entry["specs"].update(specs)
     queries = []
     for entry in words.values():
-        refs = frozenset(p.ref for p in places if any(has_tag(p, s) for s in entry["specs"]))
+        refs = frozenset(
+            p.ref for p in places
+            if any(has_tag(p, s) for s in entry["specs"]) or (family == "dishes" and serves_by_name(p, entry["word"])))
         query = Query(family, entry["language"], entry["word"], centre, refs, note={"tags": sorted(entry["specs"])})
         query.skip = None if refs else "no such place in the extract"
         queries.append(query)
     return queries
+
+
+FOOD = {"restaurant", "fast_food", "cafe", "bar", "pub", "food_court", "ice_cream", "biergarten"}
+
+
+def serves_by_name(place, dish):
+    """Whether a food place's name holds a dish word: a word of its `name` or a `name:xx` starts
+    or ends with it, folded ("Kotipizza", "Pizzeria Rax" for "pizza"; "Sushibar" for "sushi")."""
+    if place.tags.get("amenity") not in FOOD:
+        return False
+    dish = fold(dish)
+    names = [v for k, v in place.tags.items() if k == "name" or k.startswith("name:")]
+    return any(w.startswith(dish) or w.endswith(dish) for n in names for w in fold(n).split())
 
 
 def places_by_name(places):

@@ -12,11 +12,12 @@ public enum SpotIndexWriter {
     public static let storableIDs: ClosedRange<Int64> = -(1 << 45)...(1 << 45) - 1
 
     /// The index bytes for `spots` with `metadata`, searched with `words` (the query words that
-    /// name categories and OSM values: stored in WORD unless they are the built-in ones, which a
-    /// reader has), with cluster levels made with `clusters` when given. Every spot's id must be
+    /// name categories and OSM values, none by default: stored in WORD unless they are
+    /// `SearchWords.builtIn`, which every reader has), with cluster levels made with `clusters`
+    /// when given. Every spot's id must be
     /// in `storableIDs`.
     public static func encode(
-        _ spots: consuming [Spot], metadata: IndexMetadata, words: SearchWords = .builtIn,
+        _ spots: consuming [Spot], metadata: IndexMetadata, words: SearchWords = SearchWords(),
         clusters: ClusterSettings? = nil
     ) -> [UInt8] {
         precondition(

@@ -36,9 +36,12 @@ extension HostileHeaderTests {
     func badWords() throws {
         let words = Self.small.section("WORD")
         let text = String(decoding: Self.small[words.range], as: UTF8.self)
-        #expect(text == "cafe\tcafe\ncastle\tcastle\ndrinkingWater\twater\nfortress\tcastle\n")
+        #expect(
+            text
+                == "amenity=fountain\twasser\ncafe\tcafe\ncastle\tcastle\ncuisine=cake\tcake\n"
+                + "cuisine=coffee_shop\tcoffee\ndrinkingWater\twater\nfortress\tcastle\n")
         let unknown = Array(text.replacingOccurrences(of: "fortress", with: "fortres ").utf8)
-        let glued = Array(text.replacingOccurrences(of: "castle\ndrinkingWater", with: "castle\tdrinkingWater").utf8)
+        let glued = Array(text.replacingOccurrences(of: "castle\ncuisine", with: "castle\tcuisine").utf8)
         let spaces = [UInt8](repeating: 0x20, count: words.length)
         for patch in [
             Array("[".utf8), Array("\u{0}".utf8), Array("{\"cafe\":[\"cafe\"]}".utf8), unknown,
@@ -57,9 +60,10 @@ extension HostileHeaderTests {
         }
         // Lines run together read as other words, not as an error; the rest still reads.
         try withTemporaryFile(Self.patched("WORD", with: glued)) { path in
-            let read = try SpotIndexReader(path: path).searchWords().categories
-            #expect(read["water"] == [.castle])
-            #expect(read["drinkingWater"] == [.castle])
+            let read = try SpotIndexReader(path: path).searchWords()
+            #expect(read.categories["cuisine=cake"] == [.castle])
+            #expect(read.categories["cake"] == [.castle])
+            #expect(read.values["cake"] == nil)
         }
     }
 

@@ -69,7 +69,7 @@ struct RoundTripTests {
             #expect(try reader.searchWords().categories == storedCategoryWords(words))
             try expectHolds(reader, spots)
             let checks = reader.verifyChecksums()
-            #expect(checks.count == 14)
+            #expect(checks.count == 15)
             #expect(checks.allSatisfy { $0.isValid })
         }
     }

@@ -162,7 +162,7 @@ struct SectionCutTests {
     static let namedOnOpen: [String: Set<String>] = [
         "META": [], "ATTR": [], "WORD": [],
         "STRS": ["STRS"], "TOKN": ["TOKN"], "POST": ["POST"], "KLST": ["KLST"], "TREE": ["TREE"], "QUAL": ["QUAL"],
-        "REFS": ["REFS"], "MRGO": ["MRGO"],
+        "WLST": ["WLST"], "REFS": ["REFS"], "MRGO": ["MRGO"],
         // Fewer kinds than KLST lists; fewer spots than REFS entries; fewer merged references than MRGO entries.
         "KIND": ["KIND", "KLST"], "SPOT": ["SPOT", "REFS"], "MERG": ["MERG", "MRGO"],
         "CLUS": ["CLUS"], "CTRE": ["CTRE"], "CDET": ["CDET"], "CMEM": ["CMEM"], "SVIS": ["SVIS"],
@@ -185,8 +185,8 @@ struct SectionCutTests {
     @Test(
         "a section cut short to any length is refused on open by the view that reads it (or one that checks it against another), or opens and reads with IndexError or success",
         arguments: [
-            "META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "WORD",
-            "QUAL",
+            "META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "QUAL",
+            "WLST", "WORD",
         ])
     func requiredSections(name: String) throws {
         var refused = 0

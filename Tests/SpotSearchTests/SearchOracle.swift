@@ -44,13 +44,13 @@ struct Oracle {
     let search: SpotSearch
     /// Each spot's names, worked out once.
     let names: [[Name]]
-    /// The compound words the index was built with, and what they name.
-    let compounds: [String: [String]]
+    /// What each spot meets otherwise than by its kind (`otherTargets(of:compounds:)`).
+    let otherTargets: [Set<String>]
 
     init(spots: [Spot], search: SpotSearch, compounds: [String: [String]]) {
         self.spots = spots
         self.search = search
-        self.compounds = compounds
+        otherTargets = spots.map { Self.otherTargets(of: $0, compounds: compounds) }
         names = spots.map { spot in
             let fielded =
                 [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
@@ -109,26 +109,35 @@ struct Oracle {
         }
     }
 
-    /// Whether `spot` is of what `targets` name: by its category or selecting tag, by an
-    /// attribute that lists one of the values, or by a name word that ends with (and is longer
-    /// than) a compound word of one of them.
-    func meets(_ targets: PhraseTargets, _ spot: Spot) -> Bool {
-        if targets.names(key: spot.tagKey, value: spot.kind, category: spot.category) { return true }
-        let named = Set(targets.categories.map(\.rawValue)).union(targets.values)
+    /// Whether spot number `number` is of what `targets` name: by its category or selecting
+    /// tag, or by one of its `otherTargets`.
+    func meets(_ targets: PhraseTargets, _ number: Int) -> Bool {
+        let spot = spots[number]
+        return targets.names(key: spot.tagKey, value: spot.kind, category: spot.category)
+            || !otherTargets[number].isDisjoint(with: targets.categories.map(\.rawValue))
+            || !otherTargets[number].isDisjoint(with: targets.values)
+    }
+
+    /// The categories and values (`key=value`) `spot` meets otherwise than by its kind: each
+    /// value one of its attributes lists, and what the compound words name that end one of its
+    /// name words, longer than them.
+    static func otherTargets(of spot: Spot, compounds: [String: [String]]) -> Set<String> {
+        var targets: Set<String> = []
         for (key, value) in spot.attributeTags {
-            for item in value.split(separator: ";") where named.contains(key + "=" + item.trimmingCharacters(in: .whitespaces).lowercased()) {
-                return true
+            for item in value.split(separator: ";") {
+                targets.insert(key + "=" + item.trimmingCharacters(in: .whitespaces).lowercased())
             }
         }
         for (_, name) in spot.namesByKey {
             for word in SearchText.words(name) {
-                for (compound, compoundTargets) in compounds
-                where word.count > compound.count && word.hasSuffix(compound) && !named.isDisjoint(with: compoundTargets) {
-                    return true
+                var rest = Substring(word).dropFirst()
+                while !rest.isEmpty {
+                    targets.formUnion(compounds[String(rest)] ?? [])
+                    rest = rest.dropFirst()
                 }
             }
         }
-        return false
+        return targets
     }
 
     func answer(_ request: SearchRequest) -> [(ref: OSMRef, distance: Double?)] {
@@ -137,12 +146,12 @@ struct Oracle {
         let origin = request.near ?? request.region?.center
         let terms = query.words.map { Array($0.utf8) }
         var chosen: [Key] = []
-        for (spot, names) in zip(spots, names) {
+        for (number, (spot, names)) in zip(spots, names).enumerated() {
             if let filter = request.pointOfInterestFilter, !filter.allows(spot.category) { continue }
             let tokens = names.flatMap(\.tokens)
             func holds(_ word: [UInt8]) -> Bool { tokens.contains { $0.starts(with: word) } }
             let phrasesMet = query.phrases.allSatisfy { phrase in
-                meets(phrase.targets, spot) || phrase.words.allSatisfy { holds(Array($0.utf8)) }
+                meets(phrase.targets, number) || phrase.words.allSatisfy { holds(Array($0.utf8)) }
             }
             if !phrasesMet || !query.terms.allSatisfy({ holds(Array($0.utf8)) }) { continue }
             if let region = request.region, !region.contains(spot.coordinate) { continue }
@@ -235,13 +244,13 @@ extension Oracle {
         var found: [Key] = []
         // The edits of a word to a token, as worked out: names repeat their words.
         var known: [String: Int?] = [:]
-        for (spot, spotNames) in zip(spots, names) {
+        for (number, (spot, spotNames)) in zip(spots, names).enumerated() {
             if let filter = request.pointOfInterestFilter, !filter.allows(spot.category) { continue }
             if let region = request.region, !region.contains(spot.coordinate) { continue }
             let distance = origin.map { spot.coordinate.distance(to: $0) }
             if let radius = request.radius, let distance, distance > radius { continue }
             let byKind = parts.map { part in
-                part.named.filter { meets($0.0, spot) }.map(\.1).min()
+                part.named.filter { meets($0.0, number) }.map(\.1).min()
             }
             var best: (edits: Int, field: Int)?
             if byKind.allSatisfy({ $0 != nil }) { best = (byKind.map { $0! }.reduce(0, +), 0) }
