@@ -67,7 +67,11 @@ struct QueryParser {
         for (phrase, categories) in words.categories {
             phrases[phrase, default: .init()].categories.formUnion(categories)
         }
-        for (phrase, values) in words.values { phrases[phrase, default: .init()].values.formUnion(values) }
+        // A phrase that names values names them alone: "car wash" and "fast food" are words of
+        // their categories too, but a person typing them asks for that kind of place only.
+        for (phrase, values) in words.values {
+            phrases[phrase] = PhraseTargets(values: Set(values))
+        }
         self.phrases = phrases
         longestPhrase = phrases.keys.map { $0.split(separator: " ").count }.max() ?? 1
         oneWordPhrases = phrases.filter { !$0.key.contains(" ") }.map {
