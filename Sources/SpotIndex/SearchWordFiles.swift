@@ -108,7 +108,9 @@ public enum SearchWordFiles {
         /// The top level: `schema_version` 1, the member `key`, and no members but those and `others`.
         func topLevel(key: String, allowing others: Set<String>) throws(Error) -> [String: Field] {
             let members = try object(allowing: others.union(["schema_version", key]))
-            guard let version = members["schema_version"] else { throw Error(path: ".schema_version", message: "missing") }
+            guard let version = members["schema_version"] else {
+                throw Error(path: ".schema_version", message: "missing")
+            }
             guard try version.count() == 1 else { throw version.error("unsupported version; this program reads 1") }
             guard members[key] != nil else { throw Error(path: "." + key, message: "missing") }
             return members

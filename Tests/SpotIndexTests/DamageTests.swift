@@ -60,7 +60,8 @@ struct DamageTests {
             return spot
         }
         return SpotIndexWriter.encode(
-            spots, metadata: factory.metadata(count: spots.count), words: SearchWords(categories: factory.categoryWords()))
+            spots, metadata: factory.metadata(count: spots.count),
+            words: SearchWords(categories: factory.categoryWords()))
     }()
 
     /// Spots whose names and attributes make string tables of several blocks, with shared

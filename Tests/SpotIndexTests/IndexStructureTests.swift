@@ -14,7 +14,9 @@ struct IndexStructureTests {
     static func withReader<T>(
         _ spots: [Spot], categoryWords: [String: [Category]] = [:], _ body: (SpotIndexReader) throws -> T
     ) throws -> T {
-        try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, words: SearchWords(categories: categoryWords))) { path in
+        try withTemporaryFile(
+            SpotIndexWriter.encode(spots, metadata: metadata, words: SearchWords(categories: categoryWords))
+        ) { path in
             try body(try SpotIndexReader(path: path))
         }
     }
@@ -308,7 +310,8 @@ struct IndexStructureTests {
         for (number, order) in orders.enumerated() {
             #expect(
                 SpotIndexWriter.encode(
-                    order, metadata: metadata, words: SearchWords(categories: number % 2 == 0 ? reversedWords : words)) == first,
+                    order, metadata: metadata, words: SearchWords(categories: number % 2 == 0 ? reversedWords : words))
+                    == first,
                 "order \(number)")
         }
         // Spots that all share one position, so that only the reference orders them.

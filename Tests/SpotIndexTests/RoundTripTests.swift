@@ -130,7 +130,8 @@ struct RoundTripTests {
         let words: [String: [Category]] = [
             "a": [.cafe], "ωμέγα": [.zoo, .airport], "日本語": Category.allCases, "🏳️‍🌈": [.nightlife],
         ]
-        try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, words: SearchWords(categories: words))) { path in
+        try withTemporaryFile(SpotIndexWriter.encode(spots, metadata: metadata, words: SearchWords(categories: words)))
+        { path in
             let reader = try SpotIndexReader(path: path)
             #expect(try reader.metadata() == metadata)
             #expect(try reader.searchWords().categories == storedCategoryWords(words))

@@ -149,7 +149,9 @@ struct PipelineFileTests {
         #expect(!(try loadPipeline("{}").searchWords.values.isEmpty), "the built-in words")
     }
 
-    @Test("cuisine words name cuisine=VALUE; compound words are one-word entries of the compounding languages, long enough")
+    @Test(
+        "cuisine words name cuisine=VALUE; compound words are one-word entries of the compounding languages, long enough"
+    )
     func cuisineAndCompounds() throws {
         let words = #"""
             {"schema_version": 1, "values": {"tourism=museum": {"fi": ["Museo", "taide museo"], "en": ["museum"], "sv": ["musem"]}},
@@ -167,7 +169,8 @@ struct PipelineFileTests {
         #expect(SearchWords.builtIn.compounds["museo"] == ["tourism=museum"])
         #expect(SearchWords.builtIn.compounds["bar"] == nil, "too short, and English")
         #expect(pipeline.searchWords != .builtIn)
-        #expect(try loadPipeline("{}").searchWords == .builtIn, "the defaults are the built-in words, stored in no index")
+        #expect(
+            try loadPipeline("{}").searchWords == .builtIn, "the defaults are the built-in words, stored in no index")
     }
 
     @Test(
