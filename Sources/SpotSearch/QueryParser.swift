@@ -20,10 +20,7 @@ struct PhraseTargets {
 
     /// The spots of `wordLists`, as a set.
     func listedSpots(in index: SpotIndexReader) throws -> SpotSet {
-        var spots: [Int] = []
-        for var list in try wordLists(in: index) {
-            while let rank = try list.next() { spots.append(try index.spot(atRank: rank)) }
-        }
+        let spots = try wordLists(in: index).flatMap { try index.spots(in: $0) }
         return SpotSet(spots, estimatedCount: spots.count, count: index.count)
     }
 

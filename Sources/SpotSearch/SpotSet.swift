@@ -1,3 +1,5 @@
+import SpotIndex
+
 /// A value worked out on first use.
 final class Lazy<Value> {
     private let make: () throws -> Value
@@ -17,6 +19,17 @@ final class Lazy<Value> {
 
 /// A spot set worked out on first use.
 typealias LazySpotSet = Lazy<SpotSet>
+
+extension SpotIndexReader {
+    /// The spot numbers of what is left of `list`, in its (reference) order.
+    func spots(in list: RankList) throws(IndexError) -> [Int] {
+        var list = list
+        var spots: [Int] = []
+        spots.reserveCapacity(list.remaining)
+        while let rank = try list.next() { spots.append(try spot(atRank: rank)) }
+        return spots
+    }
+}
 
 /// A set of spot numbers: a sorted array when small, a bit set (a few kilobytes even for a
 /// million spots) when large.

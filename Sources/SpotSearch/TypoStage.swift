@@ -140,11 +140,8 @@ struct FuzzyPart {
         listed = Lazy {
             var edits: [Int: Int] = [:]
             for (target, targetEdits) in targets {
-                guard var list = try index.wordList(of: target) else { continue }
-                while let rank = try list.next() {
-                    let spot = try index.spot(atRank: rank)
-                    edits[spot] = min(edits[spot] ?? targetEdits, targetEdits)
-                }
+                guard let list = try index.wordList(of: target) else { continue }
+                for spot in try index.spots(in: list) { edits[spot] = min(edits[spot] ?? targetEdits, targetEdits) }
             }
             return edits
         }
@@ -227,11 +224,7 @@ struct FuzzySources {
 
     /// The spots the names' postings hold, as a set.
     func nameSpots(in index: SpotIndexReader) throws -> SpotSet {
-        var spots: [Int] = []
-        spots.reserveCapacity(nameCount)
-        for var source in lists where !source.origin.isKind {
-            while let rank = try source.list.next() { spots.append(try index.spot(atRank: rank)) }
-        }
+        let spots = try lists.filter { !$0.origin.isKind }.flatMap { try index.spots(in: $0.list) }
         return SpotSet(spots, estimatedCount: nameCount, count: index.count)
     }
 }
@@ -239,8 +232,8 @@ struct FuzzySources {
 /// The candidates of the typo stage: runs to read, and for some parts but the one that gave the
 /// runs, what they list: a candidate must be listed by all of them to be checked.
 struct TypoCandidates {
-    /// What a part lists: the spots of some kinds, those of its lines' lists, and the spots its
-    /// names' postings hold.
+    /// What a part lists: the spots of some kinds, those of its targets' word lists, and the
+    /// spots its names' postings hold.
     struct Part {
         /// One flag per kind number.
         let kinds: [Bool]
