@@ -26,23 +26,29 @@ let package = Package(
         .target(name: "Spots"),
         // One JSON value type and a strict parser: batch request lines and pipeline files. No dependencies.
         .target(name: "SpotJSON"),
+        // Search words: the words that name categories and OSM values, their files and line form.
+        .target(name: "SpotWords", dependencies: ["Spots", "SpotJSON"]),
         // Area geometry for the build: node locations, way node lists, rings, representative points.
         .target(name: "OSMGeometry", dependencies: ["Spots"]),
         // Pin clustering by the supercluster method, in Web Mercator. Foundation only.
         .target(name: "SpotCluster", dependencies: ["Spots"]),
-        // The index file format: writer and memory-mapped reader. Foundation only.
+        // The index file format: writer and memory-mapped reader. Foundation only. Carries the
+        // built-in search words, folded by the fold-words tool through the EmbedPipelines plugin.
         .target(
-            name: "SpotIndex", dependencies: ["Spots", "SpotCluster", "SpotJSON"],
+            name: "SpotIndex", dependencies: ["Spots", "SpotCluster", "SpotWords"],
             exclude: ["FORMAT.md", "FORMAT-CHANGELOG.md"], plugins: ["EmbedPipelines"]),
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedPipelines plugin.
         .target(
             name: "SpotPipeline",
             dependencies: [
-                "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster", "SpotJSON", "CCrypto", "ProcessSupport",
+                "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotWords", "SpotCluster", "SpotJSON", "CCrypto",
+                "ProcessSupport",
             ],
             plugins: ["EmbedPipelines"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
+        // The plugin's tools: files as text constants; the search word files folded into lines.
+        .executableTarget(name: "fold-words", dependencies: ["SpotWords", "SpotJSON"], path: "Sources/fold-words"),
         // A seeded random number generator shared by the tests and benchmarks.
         .target(name: "SeededRandom"),
         // Benchmarks/search.sh's in-process timer: open time and request latency percentiles.
@@ -54,9 +60,9 @@ let package = Package(
         .executableTarget(
             name: "cluster-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots", "ProcessSupport"],
             path: "Benchmarks/ClusterLatency"),
-        .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files"]),
+        .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files", "fold-words"]),
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
-        .target(name: "SpotSearch", dependencies: ["SpotIndex", "Spots", "SpotCluster"]),
+        .target(name: "SpotSearch", dependencies: ["SpotIndex", "SpotWords", "Spots", "SpotCluster"]),
         // An index's spots as NDJSON, GeoJSON or CSV; search results and clusters as the commands print them.
         .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster"]),
         // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
@@ -74,7 +80,7 @@ let package = Package(
         // What the test targets share: the random spot factory, a CSV reader, temporary folders
         // and index files.
         .target(
-            name: "SpotTestSupport", dependencies: ["Spots", "SpotIndex", "SpotCluster", "SeededRandom"],
+            name: "SpotTestSupport", dependencies: ["Spots", "SpotIndex", "SpotWords", "SpotCluster", "SeededRandom"],
             path: "Tests/SpotTestSupport"),
         .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML", "SpotTestSupport"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
@@ -82,16 +88,20 @@ let package = Package(
         .testTarget(name: "SpotClusterTests", dependencies: ["SpotCluster", "Spots", "SeededRandom"]),
         .testTarget(
             name: "SpotIndexTests",
-            dependencies: ["SpotIndex", "Spots", "SpotCluster", "CZlib", "SeededRandom", "SpotTestSupport"]),
+            dependencies: [
+                "SpotIndex", "SpotWords", "Spots", "SpotCluster", "CZlib", "SeededRandom", "SpotTestSupport",
+            ]),
         .testTarget(
             name: "SpotPipelineTests",
             dependencies: [
-                "SpotPipeline", "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotCluster", "SpotTestSupport",
+                "SpotPipeline", "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotWords", "SpotJSON",
+                "SpotCluster", "SpotTestSupport",
             ]),
         .testTarget(
             name: "SpotSearchTests",
             dependencies: [
-                "SpotSearch", "SpotIndex", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom", "SpotTestSupport",
+                "SpotSearch", "SpotIndex", "SpotWords", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom",
+                "SpotTestSupport",
             ]),
         .testTarget(name: "SpotJSONTests", dependencies: ["SpotJSON"]),
         .testTarget(

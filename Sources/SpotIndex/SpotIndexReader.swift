@@ -1,4 +1,5 @@
 import Foundation
+import SpotWords
 import Spots
 
 /// A loaded index: the file mapped into memory, its header and section table checked.

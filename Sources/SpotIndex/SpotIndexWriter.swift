@@ -1,4 +1,5 @@
 import SpotCluster
+import SpotWords
 import Spots
 
 /// Encodes spots and metadata as an index file (format version 4, FORMAT.md).

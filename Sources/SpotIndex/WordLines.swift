@@ -1,35 +1,25 @@
 import Foundation
+import SpotWords
 import Spots
 
 /// The search words as the writer lays them out (WORD and WLST; FORMAT.md): one line per
-/// category or OSM value (its target), sorted by its name, with the folded phrases that name it,
-/// and for each target the spots that meet it otherwise than by their kind.
+/// category or OSM value (its target), sorted by its name, with the folded phrases that name it
+/// (`SearchWords.lines`), and for each target the spots that meet it otherwise than by their
+/// kind.
 struct WordLines {
     /// Each line's name, sorted: a category, or a value as `key=value`.
     let targets: [String]
-    /// The phrases of each line, sorted.
-    private let phrases: [[String]]
-    /// The compound words and the targets they name.
-    private let compounds: [String: [String]]
+    /// The words.
+    private let words: SearchWords
 
     /// The lines of `words`.
     init(_ words: SearchWords) {
-        var lines: [String: [String]] = [:]
-        for (phrase, categories) in words.categories {
-            for category in categories { lines[category.rawValue, default: []].append(phrase) }
-        }
-        for (phrase, values) in words.values {
-            for value in values { lines[value, default: []].append(phrase) }
-        }
-        targets = lines.keys.sorted()
-        phrases = targets.map { lines[$0]!.sorted() }
-        compounds = words.compounds
+        targets = words.phrasesByTarget.map(\.target)
+        self.words = words
     }
 
-    /// WORD: per line its name, then its phrases, separated by tabs.
-    func encoded() -> [UInt8] {
-        Array(zip(targets, phrases).map { ([$0] + $1).joined(separator: "\t") + "\n" }.joined().utf8)
-    }
+    /// WORD: the words as lines.
+    func encoded() -> [UInt8] { Array(words.lines.utf8) }
 
     /// WLST's lists: for each target, the reference ranks of the spots of `ordered` (ranked by
     /// `rankOfSpot`) that meet it otherwise than by their kind (its category or selecting tag),
@@ -40,8 +30,8 @@ struct WordLines {
     ///   target's compound words: "taidemuseo" ends with "museo".
     func spotLists(_ ordered: [Spot], rankOfSpot: [Int]) -> [(name: String, ranks: [Int])] {
         let lineOf = Dictionary(uniqueKeysWithValues: targets.enumerated().map { ($1, $0) })
-        let compoundLines = compounds.mapValues { $0.compactMap { lineOf[$0] } }
-        let compoundLengths = Set(compounds.keys.map(\.unicodeScalars.count))
+        let compoundLines = words.compounds.mapValues { $0.compactMap { lineOf[$0] } }
+        let compoundLengths = Set(words.compounds.keys.map(\.unicodeScalars.count))
         var lists = [[Int]](repeating: [], count: targets.count)
         for (position, spot) in ordered.enumerated() {
             var met = Set<Int>()

@@ -2,6 +2,7 @@ import Foundation
 import OSMXML
 import SpotCluster
 import SpotIndex
+import SpotWords
 import Spots
 
 /// How spots that are one place are merged.

@@ -3,6 +3,7 @@ import OSMXML
 import SpotCluster
 import SpotIndex
 import SpotJSON
+import SpotWords
 import Spots
 
 /// The JSON form of a pipeline file.

@@ -1,6 +1,7 @@
 import Foundation
 import SpotIndex
 import SpotTestSupport
+import SpotWords
 import Spots
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import SeededRandom
 import SpotIndex
 import SpotTestSupport
+import SpotWords
 import Spots
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
 import SpotIndex
+import SpotJSON
 import SpotTestSupport
+import SpotWords
 import Testing
 
 @testable import SpotPipeline
@@ -147,6 +149,24 @@ struct PipelineFileTests {
         #expect(pipeline.searchWords.values["zahnarzte"] == ["amenity=dentist"])
         #expect(Set(pipeline.searchWords.values["zahnarzt"] ?? []) == ["amenity=dentist", "amenity=clinic"])
         #expect(!(try loadPipeline("{}").searchWords.values.isEmpty), "the built-in words")
+    }
+
+    @Test(
+        "the built-in words, folded when the package is built, are Pipelines/' word files as read now, and their lines read back"
+    )
+    func builtInWords() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Pipelines")
+        func json(_ name: String) throws -> JSONValue {
+            try JSONValue(parsing: Array(try Data(contentsOf: folder.appendingPathComponent(name))))
+        }
+        let values = try SearchWordFiles.valueWords(try json("value-words.json"))
+        let read = SearchWords(
+            categories: try SearchWordFiles.categoryWords(try json("category-words.json")), values: values.words,
+            compounds: values.compounds)
+        #expect(SearchWords.builtIn == read)
+        #expect(try SearchWords(lines: read.lines, compoundLines: read.compoundLines) == read)
+        #expect(read.values["pizza"] == ["cuisine=pizza"] && read.categories["cafe"] == [.cafe])
     }
 
     @Test(

@@ -3,6 +3,7 @@ import SeededRandom
 import SpotIndex
 import SpotPipeline
 import SpotTestSupport
+import SpotWords
 import Spots
 import Testing
 

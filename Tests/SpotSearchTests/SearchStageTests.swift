@@ -1,5 +1,6 @@
 import Foundation
 import SpotIndex
+import SpotWords
 import Spots
 import Testing
 

@@ -1,5 +1,6 @@
 import SpotCluster
 import SpotIndex
+import SpotWords
 import Spots
 
 extension IndexMetadata {

@@ -1,8 +1,9 @@
 import SpotJSON
 import Spots
 
-/// Reads the search word files of Pipelines/, the one reader of both the built-in words
-/// (`SearchWords.builtIn`) and a pipeline's own: phrases folded as search folds them
+/// Reads the search word files of Pipelines/, the one reader of both the built-in words (folded
+/// when the package is built: the fold-words tool, `SearchWords.builtIn` in SpotIndex) and a
+/// pipeline's own: phrases folded as search folds them
 /// (`SearchText.words`), multi-word phrases as their words joined by one space.
 ///
 /// - category-words.json: the words that name each category.
@@ -154,26 +155,4 @@ public enum SearchWordFiles {
             return words
         }
     }
-}
-
-extension SearchWords {
-    /// The words of Pipelines/category-words.json and value-words.json as compiled into this
-    /// library (the EmbedPipelines build plugin): what an index built with them reads, since it
-    /// does not store them (FORMAT.md, `WORD`).
-    public static let builtIn: SearchWords = {
-        func parsed(_ name: String) -> JSONValue {
-            guard let text = EmbeddedFiles.contents[name], let json = try? JSONValue(parsing: Array(text.utf8)) else {
-                fatalError("Pipelines/\(name) was not embedded as JSON")
-            }
-            return json
-        }
-        do throws(SearchWordFiles.Error) {
-            let values = try SearchWordFiles.valueWords(parsed("value-words.json"))
-            return SearchWords(
-                categories: try SearchWordFiles.categoryWords(parsed("category-words.json")), values: values.words,
-                compounds: values.compounds)
-        } catch {
-            fatalError("Pipelines/: \(error.path): \(error.message)")
-        }
-    }()
 }
