@@ -42,6 +42,8 @@ What is written
       cuisine.generic generic words per language
       shared          words accepted under more than one value (all words of a pair of values,
                       or one word in one language)
+      joins           values that everyday speech does not tell apart (bar and pub): each value
+                      of a group gets the words of the others too, after its own
     Reported on stderr: values or languages iD lacks ("note:"), a drop that matches nothing or
     an add already there ("review:", the review went stale after a new iD version), and a word
     under several values not listed in "shared" ("collision"). Output is deterministic: sorted
@@ -299,6 +301,21 @@ def reviewed(raw, review_values, where, stale):
     return out
 
 
+def joined(table, joins):
+    """The table with each group of `joins` merged: every value of a group lists, per language,
+    its own words and then those of the group's other values, in the group's order."""
+    out = {name: {lang: list(words) for lang, words in per_lang.items()} for name, per_lang in table.items()}
+    for join in joins:
+        group = join["values"]
+        for name in group:
+            for other in group:
+                if other == name:
+                    continue
+                for lang, words in table[other].items():
+                    add_unique(out[name].setdefault(lang, []), words)
+    return out
+
+
 def collisions(table, shared):
     """Words listed under more than one value (per language), minus those the review accepts:
     a shared entry with "values" and no "word" accepts every word the values share (one tag
@@ -352,13 +369,13 @@ def main():
         elif missing:
             print("note: %s: not translated in iD for %s" % (vk, " ".join(missing)),
                   file=sys.stderr)
-    values = reviewed(raw_v, review.get("values", {}), "values", stale)
+    values = joined(reviewed(raw_v, review.get("values", {}), "values", stale), review.get("joins", []))
 
     rc = review.get("cuisine", {})
     raw_c = raw_cuisine(locales, rc.get("generic", {}), rc.get("values", {}))
     cuisine = reviewed(raw_c, rc.get("values", {}), "cuisine", stale)
 
-    for name, table, shared in (("values", values, review.get("shared", [])),
+    for name, table, shared in (("values", values, review.get("shared", []) + review.get("joins", [])),
                                 ("cuisine", cuisine, rc.get("shared", []))):
         for lang, w, names in collisions(table, shared):
             print("collision %s %s %r: %s" % (name, lang, w, ", ".join(names)), file=sys.stderr)

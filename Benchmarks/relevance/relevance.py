@@ -10,7 +10,8 @@ alone, never from Spots' answers:
   words      a category word in the city's languages and English (lexicon.json), near the
              centre, limit 100: recall in the first 100 and the share of results relevant
   dishes     a dish or cuisine word (lexicon.json), relevant = its value in `cuisine`, or a food
-             place whose name has a word starting or ending with it: the same
+             place whose name has a word starting with it (or ending with it, for a dish word of
+             5 letters or more): the same
   typos      a name with one seeded edit on a word of 5 letters or more: hit in the top 10
   exact      a whole name, near the centre: the first result has that name
   addresses  "street housenumber" of a place with both: a place at that address in the top 5
@@ -225,12 +226,14 @@ FOOD = {"restaurant", "fast_food", "cafe", "bar", "pub", "food_court", "ice_crea
 
 def serves_by_name(place, dish):
     """Whether a food place's name holds a dish word: a word of its `name` or a `name:xx` starts
-    or ends with it, folded ("Kotipizza", "Pizzeria Rax" for "pizza"; "Sushibar" for "sushi")."""
+    with it, or ends with it when it has 5 letters or more, folded ("Pizzeria Rax", "Kotipizza"
+    for "pizza"; not "Sareis" for "eis")."""
     if place.tags.get("amenity") not in FOOD:
         return False
     dish = fold(dish)
     names = [v for k, v in place.tags.items() if k == "name" or k.startswith("name:")]
-    return any(w.startswith(dish) or w.endswith(dish) for n in names for w in fold(n).split())
+    return any(
+        w.startswith(dish) or (len(dish) >= 5 and w.endswith(dish)) for n in names for w in fold(n).split())
 
 
 def places_by_name(places):

@@ -25,7 +25,8 @@ struct WordLines {
     /// `rankOfSpot`) that meet it otherwise than by their kind (its category or selecting tag),
     /// the targets that no spot meets so left out:
     /// - a value line `key=value` is met by an attribute `key` that lists the value (one of its
-    ///   `;`-separated values, trimmed, case folded): `cuisine=pizza` by "italian;Pizza";
+    ///   `;`-separated values, trimmed, case folded) or a value of which it is a `_`-separated
+    ///   part: `cuisine=pizza` by "italian;Pizza" and by "italian_pizza";
     /// - any line is met by a name whose folded word ends with, and is longer than, one of the
     ///   target's compound words: "taidemuseo" ends with "museo".
     func spotLists(_ ordered: [Spot], rankOfSpot: [Int]) -> [(name: String, ranks: [Int])] {
@@ -38,7 +39,9 @@ struct WordLines {
             for (key, value) in spot.attributeTags {
                 for item in value.split(separator: ";") {
                     let folded = item.trimmingCharacters(in: .whitespaces).lowercased()
-                    if let line = lineOf[key + "=" + folded] { met.insert(line) }
+                    for part in [Substring(folded)] + folded.split(separator: "_") {
+                        if let line = lineOf[key + "=" + part] { met.insert(line) }
+                    }
                 }
             }
             if !compoundLines.isEmpty {

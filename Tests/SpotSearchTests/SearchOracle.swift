@@ -10,7 +10,8 @@ import Spots
 ///
 /// A spot answers a text query when each name term starts a token of one of its names and each
 /// category phrase is met by its category or selecting tag, by an attribute listing a value the
-/// phrase names (`cuisine=pizza` by "italian;pizza"), by a name word ending with a compound word
+/// phrase names or a value with it as a `_`-separated part (`cuisine=pizza` by "italian;pizza"
+/// and "italian_pizza"), by a name word ending with a compound word
 /// of what the phrase names ("taidemuseo" with "museo"), or by its names holding the phrase. A name matches the query's words
 /// (category words too) when every word starts one of its tokens: exactly when its folded words
 /// are the query's, as a prefix when its words start with them (the last as a prefix), else by
@@ -119,13 +120,16 @@ struct Oracle {
     }
 
     /// The categories and values (`key=value`) `spot` meets otherwise than by its kind: each
-    /// value one of its attributes lists, and what the compound words name that end one of its
+    /// value one of its attributes lists and each `_`-separated part of one ("italian_pizza":
+    /// italian and pizza), and what the compound words name that end one of its
     /// name words, longer than them.
     static func otherTargets(of spot: Spot, compounds: [String: [String]]) -> Set<String> {
         var targets: Set<String> = []
         for (key, value) in spot.attributeTags {
             for item in value.split(separator: ";") {
-                targets.insert(key + "=" + item.trimmingCharacters(in: .whitespaces).lowercased())
+                let listed = item.trimmingCharacters(in: .whitespaces).lowercased()
+                targets.insert(key + "=" + listed)
+                for part in listed.components(separatedBy: "_") { targets.insert(key + "=" + part) }
             }
         }
         for (_, name) in spot.namesByKey {

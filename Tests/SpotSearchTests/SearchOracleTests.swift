@@ -137,7 +137,8 @@ func randomSpots(_ count: Int, using random: inout SplitMix64) -> [Spot] {
         }
         spot.hasWikipedia = Int.random(in: 0..<4, using: &random) == 0
         if Int.random(in: 0..<4, using: &random) == 0 {
-            spot.details[.cuisine] = ["pizza", "Italian; Pizza", "sushi", "burger;kebab"].randomElement(using: &random)!
+            spot.details[.cuisine] =
+                ["pizza", "Italian; Pizza", "sushi", "burger;kebab", "italian_pizza"].randomElement(using: &random)!
         }
         return spot
     }
