@@ -39,16 +39,19 @@ struct FuzzyWord {
     /// The edits between the word and `token` (folded), or nil beyond `maxEdits`: 0 when the
     /// token starts with the word.
     func edits(to token: String) -> Int? {
+        edits(toScalars: token.unicodeScalars.map(\.value))
+    }
+
+    /// `edits(to:)` of a token given as its Unicode scalars' values.
+    func edits(toScalars token: [UInt32]) -> Int? {
         // Within `maxEdits` edits, some letter among the word's first `maxEdits` + 1 is kept, at
         // most `maxEdits` places from where it stood: a token none of whose first 2 × `maxEdits`
         // + 1 letters is one of them is out of reach.
         let kept = scalars.prefix(maxEdits + 1)
-        guard token.unicodeScalars.prefix(2 * maxEdits + 1).contains(where: { kept.contains($0.value) }) else {
-            return nil
-        }
+        guard token.prefix(2 * maxEdits + 1).contains(where: kept.contains) else { return nil }
         var rows = EditRows(word: scalars)
-        for scalar in token.unicodeScalars {
-            rows.push(scalar.value)
+        for scalar in token {
+            rows.push(scalar)
             if let edits = rows.editsOfEveryLongerToken(isPrefix: isPrefix), edits <= maxEdits { return edits }
             if rows.minimum > maxEdits { return nil }
         }

@@ -55,9 +55,9 @@ struct QueryParser {
     let phrases: [String: PhraseTargets]
     /// The most words a phrase has.
     let longestPhrase: Int
-    /// The phrases of one word, with their length in Unicode scalars: what a misspelt term may
-    /// mean (`TypoStage`).
-    let oneWordPhrases: [(phrase: String, utf8: [UInt8], length: Int, targets: PhraseTargets)]
+    /// The phrases of one word, with their UTF-8 bytes and Unicode scalars: what a misspelt
+    /// term may mean (`TypoStage`).
+    let oneWordPhrases: [(utf8: [UInt8], scalars: [UInt32], targets: PhraseTargets)]
 
     /// A parser of the phrases of `words`.
     init(words: SearchWords) {
@@ -73,7 +73,7 @@ struct QueryParser {
         self.phrases = phrases
         longestPhrase = phrases.keys.map { $0.split(separator: " ").count }.max() ?? 1
         oneWordPhrases = phrases.filter { !$0.key.contains(" ") }.map {
-            ($0.key, Array($0.key.utf8), $0.key.unicodeScalars.count, $0.value)
+            (Array($0.key.utf8), $0.key.unicodeScalars.map(\.value), $0.value)
         }
     }
 

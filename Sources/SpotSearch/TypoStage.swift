@@ -37,8 +37,10 @@ struct TypoStage {
                 let whole = FuzzyWord(term, isLast: false)
                 let bytes = Array(term.utf8)
                 for phrase in parser.oneWordPhrases
-                where abs(phrase.length - word.scalars.count) <= word.maxEdits || phrase.utf8.starts(with: bytes) {
-                    guard let edits = whole.edits(to: phrase.phrase) else { continue }
+                where abs(phrase.scalars.count - word.scalars.count) <= word.maxEdits
+                    || phrase.utf8.starts(with: bytes)
+                {
+                    guard let edits = whole.edits(toScalars: phrase.scalars) else { continue }
                     for kind in kinds.indices where phrase.targets.names(kinds[kind]) {
                         kindEdits[kind] = min(kindEdits[kind] ?? edits, edits)
                     }
