@@ -70,7 +70,7 @@ public enum SpotIndexWriter {
         var kindLists: [[Int]] = Array(repeating: [], count: kinds.count)
         for (rank, spot) in referenceOrder.enumerated() { kindLists[kinds.number(ofSpot: spot)].append(rank) }
         let wordLines = WordLines(words)
-        let wordLists = wordLines.spotLists(ordered, rankOfSpot: rankOfSpot)
+        let wordLists = wordLines.spotLists(ordered, rankOfSpot: rankOfSpot, text: text)
         var mergedOrder = ByteWriter()
         for position in merged.indices.sorted(by: { merged[$0].ref < merged[$1].ref }) {
             mergedOrder.append(UInt32(position))

@@ -27,37 +27,44 @@ struct WordLines {
     /// - a value line `key=value` is met by an attribute `key` that lists the value (one of its
     ///   `;`-separated values, trimmed, case folded) or a value of which it is a `_`-separated
     ///   part: `cuisine=pizza` by "italian;Pizza" and by "italian_pizza";
-    /// - any line is met by a name whose folded word ends with, and is longer than, one of the
-    ///   target's compound words: "taidemuseo" ends with "museo".
-    func spotLists(_ ordered: [Spot], rankOfSpot: [Int]) -> [(name: String, ranks: [Int])] {
+    /// - any line is met by a name that has a word (a token of `text`) that ends with, and is
+    ///   longer than, one of the target's compound words: "taidemuseo" ends with "museo". Each
+    ///   distinct token is looked at once, not each name.
+    func spotLists(
+        _ ordered: [Spot], rankOfSpot: [Int], text: TextIndexBuilder
+    ) -> [(name: String, ranks: [Int])] {
         let lineOf = Dictionary(uniqueKeysWithValues: targets.enumerated().map { ($1, $0) })
-        let compoundLines = words.compounds.mapValues { $0.compactMap { lineOf[$0] } }
-        let compoundLengths = Set(words.compounds.keys.map(\.unicodeScalars.count))
-        var lists = [[Int]](repeating: [], count: targets.count)
-        for (position, spot) in ordered.enumerated() {
-            var met = Set<Int>()
-            for (key, value) in spot.attributeTags {
+        var met = [Set<Int>](repeating: [], count: targets.count)
+        let valueKeys = Set(targets.compactMap { target in target.firstIndex(of: "=").map { String(target[..<$0]) } })
+        for spot in ordered.indices {
+            for key in valueKeys {
+                guard let value = ordered[spot].attribute(key) else { continue }
                 for item in value.split(separator: ";") {
                     let folded = item.trimmingCharacters(in: .whitespaces).lowercased()
                     for part in [Substring(folded)] + folded.split(separator: "_") {
-                        if let line = lineOf[key + "=" + part] { met.insert(line) }
+                        if let line = lineOf[key + "=" + part] { met[line].insert(rankOfSpot[spot]) }
                     }
                 }
             }
-            if !compoundLines.isEmpty {
-                for (_, name) in spot.namesByKey {
-                    for word in SearchText.words(name) {
-                        let scalars = Array(word.unicodeScalars)
-                        for length in compoundLengths where length < scalars.count {
-                            let ending = String(String.UnicodeScalarView(scalars[(scalars.count - length)...]))
-                            met.formUnion(compoundLines[ending] ?? [])
-                        }
-                    }
-                }
-            }
-            let byKind = [spot.category?.rawValue, spot.tag].compactMap { $0.flatMap { lineOf[$0] } }
-            for line in met.subtracting(byKind) { lists[line].append(rankOfSpot[position]) }
         }
-        return zip(targets, lists).filter { !$1.isEmpty }.map { ($0, $1.sorted()) }
+        let compoundLines = words.compounds.mapValues { $0.compactMap { lineOf[$0] } }
+        let compoundLengths = Set(words.compounds.keys.map(\.utf8.count))
+        if !compoundLines.isEmpty {
+            for (token, ranks) in text.ranksByToken {
+                for length in compoundLengths where length < token.count {
+                    let ending = String(decoding: token[(token.count - length)...], as: UTF8.self)
+                    for line in compoundLines[ending] ?? [] { met[line].formUnion(ranks) }
+                }
+            }
+        }
+        var spotOfRank = [Int](repeating: 0, count: rankOfSpot.count)
+        for (spot, rank) in rankOfSpot.enumerated() { spotOfRank[rank] = spot }
+        return zip(targets, met).compactMap { target, ranks in
+            let others = ranks.filter {
+                let spot = ordered[spotOfRank[$0]]
+                return spot.category?.rawValue != target && spot.tag != target
+            }
+            return others.isEmpty ? nil : (target, others.sorted())
+        }
     }
 }

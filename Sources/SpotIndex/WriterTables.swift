@@ -117,6 +117,11 @@ struct TextIndexBuilder {
         }
     }
 
+    /// Each distinct token with the reference ranks of the spots whose names hold it.
+    var ranksByToken: some Sequence<(token: [UInt8], ranks: Dictionary<Int, [PostingGroup.Key]>.Keys)> {
+        lists.lazy.map { ($0.key, $0.value.keys) }
+    }
+
     /// The distinct tokens, sorted by their UTF-8 bytes.
     var sortedTokens: [[UInt8]] {
         lists.keys.sorted { $0.lexicographicallyPrecedes($1) }

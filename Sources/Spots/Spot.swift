@@ -95,6 +95,16 @@ public struct Spot: Hashable, Sendable {
         return true
     }
 
+    /// The value of the attribute that OSM tag `key` carries, as `setAttribute` sets it; nil
+    /// when the spot has none or keeps no such tag.
+    public func attribute(_ key: String) -> String? {
+        if key == "name" { return name }
+        if let language = Spot.languageCode(ofNameKey: key) { return names[language] }
+        if let part = key.suffix(afterPrefix: "addr:") { return address[part] }
+        if let detail = Detail(rawValue: key) { return details[detail] }
+        return otherNames[key]
+    }
+
     /// Whether OSM key `key` holds a name: `name`, `name:xx` or one of `otherNameKeys`.
     public static func isNameKey(_ key: String) -> Bool {
         key == "name" || languageCode(ofNameKey: key) != nil || otherNameKeys.contains(key)
