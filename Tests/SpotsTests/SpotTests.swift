@@ -62,6 +62,9 @@ struct SpotTests {
         #expect(spot.names == ["ja": "カフェ"])
         #expect(spot.address == ["street": "Mannerheimintie", "housenumber": "5"])
         #expect(spot.details == [.openingHours: "24/7", .wikidata: "Q42"])
+        for (key, value) in spot.attributeTags { #expect(spot.attribute(key) == value, "key \(key)") }
+        #expect(
+            spot.attribute("cuisine") == nil && spot.attribute("amenity") == nil && spot.attribute("name:fi") == nil)
     }
 
     @Test("setAttribute refuses tags a spot does not keep and leaves the spot unchanged")
