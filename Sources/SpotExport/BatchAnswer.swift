@@ -5,7 +5,7 @@ import SpotSearch
 /// answered, `{"error":"..."}` for a line that is not a valid request.
 public enum BatchAnswer {
     /// The answer to a search request: each result's `osm_type`, `osm_id`, `lat`, `lon`,
-    /// `category`, `name` and `distance_m` (null without a point of reference), read from
+    /// `category`, `name`, `address_line` and `distance_m` (null without a point of reference), read from
     /// `index` without decoding the spot, and `match` when the request asked why.
     public static func results(_ ranked: [RankedSpot], of index: SpotIndexReader) throws -> [UInt8] {
         var bytes = Array("{\"results\":[".utf8)
@@ -14,6 +14,7 @@ public enum BatchAnswer {
             try IndexedSpotFields.appendReference(of: result.spot, in: index, first: true, to: &bytes)
             IndexedSpotFields.appendLatitudeLongitude(try index.coordinate(at: result.spot), to: &bytes)
             try IndexedSpotFields.appendLabel(of: result.spot, in: index, to: &bytes)
+            try IndexedSpotFields.appendAddressLine(of: result.spot, in: index, to: &bytes)
             JSONText.appendKey("distance_m", to: &bytes)
             bytes += JSONText.number(result.distance).utf8
             if let match = result.match {

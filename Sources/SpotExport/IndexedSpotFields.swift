@@ -25,6 +25,12 @@ enum IndexedSpotFields {
         JSONText.appendString(try index.name(at: spot), to: &bytes)
     }
 
+    /// Appends `,"address_line":…` of spot number `spot` (`AddressLine`), null when it has none.
+    static func appendAddressLine(of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]) throws {
+        JSONText.appendKey("address_line", to: &bytes)
+        JSONText.appendString(AddressLine(try index.address(at: spot)).line, to: &bytes)
+    }
+
     /// Appends `,"lat":…,"lon":…` with seven decimals.
     static func appendLatitudeLongitude(_ coordinate: Coordinate, to bytes: inout [UInt8]) {
         JSONText.appendKey("lat", to: &bytes)

@@ -4,7 +4,7 @@ import Spots
 
 /// The formats `spots search` prints results in.
 public enum SearchFormat: String, CaseIterable, Sendable {
-    /// Aligned columns for people: distance, category, name, reference, point.
+    /// Aligned columns for people: distance, category, name, address line, reference, point.
     case table
     /// One JSON object per line, per result: the export's fields and `distance_m`.
     case ndjson
@@ -42,7 +42,7 @@ enum ResultTable {
     /// With `explain`, a last column says why each result came back: its level, the name key
     /// (or tag) matched and its score.
     static func text(_ results: [SearchResult], explain: Bool = false) -> String {
-        var rows = [["distance", "category", "name", "osm", "lat,lon"] + (explain ? ["why"] : [])]
+        var rows = [["distance", "category", "name", "address", "osm", "lat,lon"] + (explain ? ["why"] : [])]
         for result in results {
             let spot = result.spot
             let why =
@@ -53,7 +53,7 @@ enum ResultTable {
             rows.append(
                 [
                     result.distance.map { String(format: "%.0f m", $0) } ?? "-", spot.category?.rawValue ?? spot.tag,
-                    spot.name ?? "-", spot.ref.description,
+                    spot.name ?? "-", result.addressLine ?? "-", spot.ref.description,
                     Coordinate.decimalString(spot.coordinate.latitudeE7) + ","
                         + Coordinate.decimalString(spot.coordinate.longitudeE7),
                 ] + (explain ? [why] : []))

@@ -79,6 +79,7 @@ public struct SpotExporter {
         object.add("name", spot.name)
         object.add("names", raw: JSONText.object(spot.names))
         object.add("address", raw: JSONText.object(spot.address))
+        object.add("address_line", spot.addressLine)
         for detail in Spot.Detail.allCases { object.add(detail.jsonKey, spot.details[detail]) }
         var merged: [UInt8] = [UInt8(ascii: "[")]
         for (position, ref) in spot.merged.enumerated() {
@@ -100,7 +101,7 @@ public struct SpotExporter {
             spot.ref.type.name, String(spot.ref.id), Coordinate.decimalString(spot.coordinate.latitudeE7),
             Coordinate.decimalString(spot.coordinate.longitudeE7), spot.category?.rawValue ?? "",
             spot.category?.mapKitRawValue ?? "", spot.kind, spot.tag, spot.name ?? "",
-        ] + Spot.Detail.allCases.map { spot.details[$0] ?? "" } + [formattedAddress(spot.address)]
+        ] + Spot.Detail.allCases.map { spot.details[$0] ?? "" } + [AddressLine(spot.address).listing]
     }
 
     /// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
@@ -110,23 +111,6 @@ public struct SpotExporter {
             return field
         }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// The address on one line: `addr:full` when given; else "street housenumber, postcode
-    /// city, country" from the parts present, then any other parts as `key: value`, in key order.
-    public static func formattedAddress(_ address: [String: String]) -> String {
-        if let full = address["full"] { return full }
-        let groups = [["street", "housenumber"], ["postcode", "city"], ["country"]]
-        var used = Set(groups.joined())
-        if address["street"] == nil, address["place"] != nil {
-            used.insert("place")
-        }
-        var parts = groups.map { group in
-            group.compactMap { $0 == "street" ? address["street"] ?? address["place"] : address[$0] }
-                .joined(separator: " ")
-        }.filter { !$0.isEmpty }
-        parts += address.filter { !used.contains($0.key) }.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
-        return parts.joined(separator: ", ")
     }
 }
 

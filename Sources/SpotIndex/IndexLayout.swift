@@ -2,7 +2,7 @@
 enum IndexLayout {
     /// PNG-style magic: a high byte, the name, CR LF and ^Z catch text-mode transfers.
     static let magic: [UInt8] = [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A]
-    static let version: UInt32 = 4
+    static let version: UInt32 = 5
     static let headerSize = 32
     static let sectionEntrySize = 32
     static let maxSections = 64

@@ -161,17 +161,36 @@ public final class SpotIndexReader: @unchecked Sendable {
     /// The names of spot `spot` with their keys, in `Spot.namesByKey` order: `name`, the
     /// localized names, the other names. Only the names' values are decoded.
     public func namesByKey(at spot: Int) throws(IndexError) -> [(key: String, name: String)] {
-        // A spot that holds the names alone, which orders them.
-        var names = Spot(
+        try attributes(at: spot, where: Spot.isNameKey).namesByKey
+    }
+
+    /// The names of spot `spot` with their keys (`namesByKey`) and its searched address
+    /// (`SearchAddress`), read in one pass: the text a search checks a candidate against.
+    public func searchText(at spot: Int) throws(IndexError) -> (
+        names: [(key: String, name: String)], address: SearchAddress
+    ) {
+        let text = try attributes(at: spot) { Spot.isNameKey($0) || $0.hasPrefix("addr:") }
+        return (text.namesByKey, SearchAddress(text.address))
+    }
+
+    /// The `addr:*` attributes of spot `spot` (`Spot.address`), read without decoding the others.
+    public func address(at spot: Int) throws(IndexError) -> [String: String] {
+        try attributes(at: spot) { $0.hasPrefix("addr:") }.address
+    }
+
+    /// A spot that holds those attributes of spot `spot` whose keys `keep` keeps, and nothing
+    /// else; only their values are decoded.
+    private func attributes(at spot: Int, where keep: (String) -> Bool) throws(IndexError) -> Spot {
+        var kept = Spot(
             ref: OSMRef(.node, 0), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "", kind: "",
             category: nil)
         var pairs = try attributes.pairs(of: spot, in: spots)
         while let (key, value) = try pairs.next() {
             let key = try attributeString(key)
-            guard Spot.isNameKey(key) else { continue }
-            _ = names.setAttribute(key: key, value: try attributeString(value))
+            guard keep(key) else { continue }
+            _ = kept.setAttribute(key: key, value: try attributeString(value))
         }
-        return names.namesByKey
+        return kept
     }
 
     /// The `name` of spot `spot`, read without decoding its other attributes.

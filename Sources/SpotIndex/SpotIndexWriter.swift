@@ -64,6 +64,7 @@ public enum SpotIndexWriter {
             for (key, name) in spot.namesByKey {
                 text.add(name: name, field: NameField(ofKey: key), rank: rankOfSpot[position], score: quality.score)
             }
+            text.add(address: SearchAddress(spot.address), rank: rankOfSpot[position], score: quality.score)
         }
         var refSection = ByteWriter()
         for spot in referenceOrder { refSection.append(UInt32(spot)) }

@@ -27,7 +27,7 @@ struct WordLines {
     /// - a value line `key=value` is met by an attribute `key` that lists the value (one of its
     ///   `;`-separated values, trimmed, case folded) or a value of which it is a `_`-separated
     ///   part: `cuisine=pizza` by "italian;Pizza" and by "italian_pizza";
-    /// - any line is met by a name that has a word (a token of `text`) that ends with, and is
+    /// - any line is met by a name (not an address) that has a word (a token of `text`) that ends with, and is
     ///   longer than, one of the target's compound words: "taidemuseo" ends with "museo". Each
     ///   distinct token is looked at once, not each name.
     func spotLists(
@@ -50,7 +50,7 @@ struct WordLines {
         let compoundLines = words.compounds.mapValues { $0.compactMap { lineOf[$0] } }
         let compoundLengths = Set(words.compounds.keys.map(\.utf8.count))
         if !compoundLines.isEmpty {
-            for (token, ranks) in text.ranksByToken {
+            for (token, ranks) in text.ranksByNameToken where !ranks.isEmpty {
                 for length in compoundLengths where length < token.count {
                     let ending = String(decoding: token[(token.count - length)...], as: UTF8.self)
                     for line in compoundLines[ending] ?? [] { met[line].formUnion(ranks) }

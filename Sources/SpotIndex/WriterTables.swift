@@ -109,17 +109,32 @@ struct TextIndexBuilder {
     /// scores `score`.
     mutating func add(name: String, field: NameField, rank: Int, score: Int) {
         for (token, place) in SearchText.tokens(ofName: name) {
-            let key = PostingGroup.Key(place: place, field: field, score: score)
-            var keys = lists[Array(token.utf8)]?[rank] ?? []
-            guard !keys.contains(where: { $0.place <= place && $0.field <= field }) else { continue }
-            keys.removeAll { $0.place >= place && $0.field >= field }
-            lists[Array(token.utf8), default: [:]][rank] = keys + [key]
+            add(PostingGroup.Key(place: place, field: field, score: score), token: token, rank: rank)
         }
     }
 
-    /// Each distinct token with the reference ranks of the spots whose names hold it.
-    var ranksByToken: some Sequence<(token: [UInt8], ranks: Dictionary<Int, [PostingGroup.Key]>.Keys)> {
-        lists.lazy.map { ($0.key, $0.value.keys) }
+    /// Adds the words of `address`, the searched address of the spot of rank `rank`, whose
+    /// quality scores `score`: in the address field, where a token's place says nothing (the
+    /// address level is one level), so any name that holds the token beats it.
+    mutating func add(address: SearchAddress, rank: Int, score: Int) {
+        for word in address.words {
+            add(PostingGroup.Key(place: .inName, field: .address, score: score), token: word, rank: rank)
+        }
+    }
+
+    private mutating func add(_ key: PostingGroup.Key, token: String, rank: Int) {
+        var keys = lists[Array(token.utf8)]?[rank] ?? []
+        guard !keys.contains(where: { $0.place <= key.place && $0.field <= key.field }) else { return }
+        keys.removeAll { $0.place >= key.place && $0.field >= key.field }
+        lists[Array(token.utf8), default: [:]][rank] = keys + [key]
+    }
+
+    /// Each distinct token with the reference ranks of the spots whose names (not addresses)
+    /// hold it.
+    var ranksByNameToken: some Sequence<(token: [UInt8], ranks: [Int])> {
+        lists.lazy.map { token, keysByRank in
+            (token, keysByRank.compactMap { rank, keys in keys.contains { $0.field != .address } ? rank : nil })
+        }
     }
 
     /// The distinct tokens, sorted by their UTF-8 bytes.

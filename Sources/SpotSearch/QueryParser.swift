@@ -38,14 +38,34 @@ struct PhraseTargets {
 struct ParsedQuery {
     /// Every folded word, in order: what a name that matches the whole query holds.
     var words: [String] = []
-    /// Phrases that name categories or values, with their folded words.
-    var phrases: [(targets: PhraseTargets, words: [String])] = []
+    /// Phrases that name categories or values, with their folded words and where those stand
+    /// in `words`.
+    var phrases: [(targets: PhraseTargets, words: [String], range: Range<Int>)] = []
     /// The other words.
     var terms: [String] = []
     /// Whether the first word belongs to a category phrase.
     var startsWithPhrase = false
     /// Whether the last word is a term: then it may be unfinished (`FuzzyWord.isPrefix`).
     var endsWithTerm = false
+    /// The terms (positions in `terms`) that may be house numbers or part of one: each that
+    /// starts with a digit, the letters that may join one ("22 a", `SearchAddress`), and each
+    /// of one or two letters ("S/N", "km 22"). A house number meets them, and the text index
+    /// does not list house numbers, so they do not gather candidates nor turn one away before
+    /// its text is read (`AddressMatch`).
+    var numberTerms: Set<Int> = []
+
+    /// The terms that gather and filter candidates: those not in `numberTerms`.
+    var wordTerms: [Int] { terms.indices.filter { !numberTerms.contains($0) } }
+    /// The words but those of the phrases flagged in `leftOut` (one flag per phrase), in order.
+    func words(leavingOut leftOut: [Bool]) -> [String] {
+        let ranges = zip(phrases, leftOut).filter(\.1).map(\.0.range)
+        return words.indices.filter { position in !ranges.contains { $0.contains(position) } }.map { words[$0] }
+    }
+
+    /// The terms whose postings gather candidates when a category phrase starts the query: the
+    /// first of `wordTerms`, else every term (an address match has a word met by the address,
+    /// which its postings list, but which one is not known).
+    var gatheringTerms: [String] { wordTerms.first.map { [terms[$0]] } ?? terms }
 }
 
 /// The first stage of a search: folds the query's words (`SearchText`) and finds among them the
@@ -87,7 +107,7 @@ struct QueryParser {
                 .map { Array(words[position..<position + $0]) }
                 .first { self.phrases[$0.joined(separator: " ")] != nil }
             if let phrase, let targets = phrases[phrase.joined(separator: " ")] {
-                query.phrases.append((targets, phrase))
+                query.phrases.append((targets, phrase, position..<position + phrase.count))
                 if position == 0 { query.startsWithPhrase = true }
                 position += phrase.count
             } else {
@@ -95,6 +115,11 @@ struct QueryParser {
                 position += 1
                 query.endsWithTerm = position == words.count
             }
+        }
+        for (position, term) in query.terms.enumerated()
+        where SearchAddress.isNumber(term) || position > 0 && SearchAddress.joinsNumber(query.terms[position - 1], term)
+        {
+            query.numberTerms.insert(position)
         }
         return query
     }

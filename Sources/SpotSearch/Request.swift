@@ -84,6 +84,8 @@ public struct SearchResult: Sendable, Equatable {
     public let distance: Double?
     /// How the spot matched the query's text; nil without text.
     public let match: SearchMatch?
+    /// The spot's address on one line, as its country writes it (`AddressLine`), or nil.
+    public var addressLine: String? { spot.addressLine }
 
     /// A result.
     public init(spot: Spot, distance: Double?, match: SearchMatch? = nil) {

@@ -10,6 +10,9 @@ public enum MatchLevel: Int, Comparable, Sendable, CaseIterable {
     case words
     /// The spot is of a category the query names, and its names hold the query's other words.
     case category
+    /// Every query word meets the spot's names or address and some its address (`AddressMatch`):
+    /// a street, place, postcode or city word it starts, or a house number it equals.
+    case address
     /// As one of the levels above once typos are forgiven (`FuzzyWord`): every query word
     /// within its edits of a word of one name, or of a category word of the spot's kind.
     case fuzzy
@@ -21,6 +24,7 @@ public enum MatchLevel: Int, Comparable, Sendable, CaseIterable {
         case .prefix: "prefix"
         case .words: "words"
         case .category: "category"
+        case .address: "address"
         case .fuzzy: "fuzzy"
         }
     }
@@ -33,8 +37,9 @@ public enum MatchLevel: Int, Comparable, Sendable, CaseIterable {
 public struct SearchMatch: Sendable, Equatable {
     /// The level.
     public let level: MatchLevel
-    /// The OSM key of the name that matched (`name`, `name:fi`, `alt_name`), or the selecting
-    /// tag for a category match (`amenity=restaurant`).
+    /// The OSM key of the name that matched (`name`, `name:fi`, `alt_name`), the address part
+    /// for an address match (`addr:street`), or the selecting tag for a category match
+    /// (`amenity=restaurant`).
     public let field: String
     /// The score within the level: the quality score (`PlaceQuality.score`), times the distance
     /// decay when the request has a place.
@@ -67,6 +72,12 @@ enum NameMatch {
             return .prefix
         }
         return .words
+    }
+
+    /// Whether every one of `terms` starts a token of some name of `names`, not all of one.
+    static func namesHold(_ terms: [String], in names: [(key: String, name: String)]) -> Bool {
+        let tokens = names.flatMap { SearchText.tokens(ofName: $0.name).map(\.token) }
+        return terms.allSatisfy { term in tokens.contains { $0.hasPrefix(term) } }
     }
 
     /// The best match of `terms` among the names of a spot (`Spot.namesByKey`): the strongest

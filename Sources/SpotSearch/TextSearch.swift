@@ -2,42 +2,45 @@ import SpotIndex
 import Spots
 
 /// What every candidate of the exact levels must pass, whatever gathered it: the category
-/// filter, the name terms but the one whose postings gathered the candidates (each must start a
-/// token of the spot's names), and each category phrase (met by the spot's kind, by the build's
-/// list of the phrase's targets, or by its names holding the phrase).
+/// filter, the word terms but the one whose postings gathered the candidates (each must start a
+/// token of the spot's names or address), and each category phrase (met by the spot's kind, by
+/// the build's list of the phrase's targets, or by its names or address holding the phrase).
 struct CandidateFilter {
     /// One flag per kind number: whether the request's category filter allows it.
     let allowedKinds: [Bool]
-    /// The term that gathers the candidates, which the filter does not check.
-    let leadTerm: Int
+    /// The terms whose postings gather the candidates (`CandidateRuns.leadTerms`), none when the
+    /// query's first word gathers them.
+    let leadTerms: [Int]
     /// Whether some term starts no token: then no spot's names hold the query, and only typos
     /// forgiven can answer it.
     let someTermStartsNoToken: Bool
     private let laterTerms: [LazySpotSet]
-    private let phrases: [(kinds: [Bool], listed: LazySpotSet, names: LazySpotSet)]
+    private let phrases: [(kinds: [Bool], listed: LazySpotSet, text: LazySpotSet)]
 
     /// The filter of `request`, parsed as `query`.
     init(query: ParsedQuery, request: SearchRequest, search: SpotSearch) throws {
         let index = search.index
         let termTokens = try query.terms.map { try index.tokens(withPrefix: Array($0.utf8)) }
-        let leadTerm = CandidateRuns.leadTerm(of: query, tokenCounts: termTokens.map(\.count))
-        self.leadTerm = leadTerm
-        someTermStartsNoToken = termTokens.contains(where: \.isEmpty)
+        let leadTerms = CandidateRuns.leadTerms(of: query, tokenCounts: termTokens.map(\.count))
+        self.leadTerms = leadTerms
+        someTermStartsNoToken = query.wordTerms.contains { termTokens[$0].isEmpty }
         allowedKinds = index.kinds.map { request.pointOfInterestFilter?.allows($0.category) ?? true }
         // Candidates come from the postings of the query's first word, or of the lead term: the
-        // terms they are not, the rarest first, so that a spot is turned away by the smallest set
-        // and larger sets are seldom made.
-        let unchecked = query.terms.indices.filter { query.startsWithPhrase || $0 != leadTerm }
+        // word terms they are not, the rarest first, so that a spot is turned away by the
+        // smallest set and larger sets are seldom made.
+        let gathering = query.startsWithPhrase ? [] : leadTerms.isEmpty ? [0] : leadTerms
+        let unchecked = query.wordTerms.filter { !gathering.contains($0) }
         laterTerms = unchecked.sorted { termTokens[$0].count < termTokens[$1].count }.map { term in
-            LazySpotSet { try Self.spots(holdingTokens: [termTokens[term]], in: index) }
+            LazySpotSet { try Self.spots(holdingTokens: [termTokens[term]], in: index, address: true) }
         }
         phrases = query.phrases.map { phrase in
             (
                 kinds: index.kinds.map(phrase.targets.names),
                 listed: LazySpotSet { try phrase.targets.listedSpots(in: index) },
-                names: LazySpotSet {
+                text: LazySpotSet {
                     try Self.spots(
-                        holdingTokens: phrase.words.map { try index.tokens(withPrefix: Array($0.utf8)) }, in: index)
+                        holdingTokens: phrase.words.map { try index.tokens(withPrefix: Array($0.utf8)) }, in: index,
+                        address: true)
                 }
             )
         }
@@ -47,7 +50,7 @@ struct CandidateFilter {
     func passes(_ spot: Int, kind: Int) throws -> Bool {
         guard allowedKinds[kind], try laterTerms.allSatisfy({ try $0.value().contains(spot) }) else { return false }
         for phrase in phrases where !phrase.kinds[kind] {
-            guard try phrase.listed.value().contains(spot) || phrase.names.value().contains(spot) else { return false }
+            guard try phrase.listed.value().contains(spot) || phrase.text.value().contains(spot) else { return false }
         }
         return true
     }
@@ -55,10 +58,10 @@ struct CandidateFilter {
     /// Whether the query has category phrases.
     var hasPhrases: Bool { !phrases.isEmpty }
 
-    /// Whether the names of spot `spot` hold every category phrase's words (so that they may hold
-    /// the whole query); false means the spot meets some phrase by its kind or list alone.
-    func namesHoldEveryPhrase(_ spot: Int) throws -> Bool {
-        try phrases.allSatisfy { try $0.names.value().contains(spot) }
+    /// For each category phrase, whether spot `spot` (of kind number `kind`) meets it by its kind
+    /// or the build's list of the phrase's targets.
+    func phrasesMetByKind(_ spot: Int, kind: Int) throws -> [Bool] {
+        try phrases.map { try $0.kinds[kind] || $0.listed.value().contains(spot) }
     }
 
     /// Whether spot `spot` passes, its kind read from the index.
@@ -66,13 +69,14 @@ struct CandidateFilter {
         try passes(spot, kind: try index.kindNumber(at: spot))
     }
 
-    /// The spots whose names have a token of every range (the tokens a word starts).
-    static func spots(holdingTokens ranges: [Range<Int>], in index: SpotIndexReader) throws -> SpotSet {
+    /// The spots whose names (with `address`, or address) have a token of every range (the
+    /// tokens a word starts): a word may be in the names and another in the address.
+    static func spots(holdingTokens ranges: [Range<Int>], in index: SpotIndexReader, address: Bool) throws -> SpotSet {
         var matched: SpotSet?
         for tokens in ranges {
             var hits: [Int] = []
             for groups in try index.postingGroups(ofTokens: tokens) {
-                for var group in groups {
+                for var group in groups where address || group.key.field != .address {
                     while let rank = try group.ranks.next() {
                         let spot = try index.spot(atRank: rank)
                         if matched?.contains(spot) ?? true { hits.append(spot) }
@@ -95,10 +99,9 @@ extension SpotSearch {
     func rankedByText(
         _ query: ParsedQuery, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter
     ) throws -> [RankedSpot] {
-        var walk = TextWalk(
-            index: index, request: request, origin: origin, filter: filter, words: query.words)
+        var walk = TextWalk(index: index, request: request, origin: origin, filter: filter, query: query)
         if !filter.someTermStartsNoToken {
-            try walk.read(try CandidateRuns.gather(for: query, leadTerm: filter.leadTerm, in: index))
+            try walk.read(try CandidateRuns.gather(for: query, leadTerms: filter.leadTerms, in: index))
         }
         let typos = walk.best.isFull ? nil : TypoStage(query: query, parser: parser, index: index)
         if let typos {
@@ -108,20 +111,25 @@ extension SpotSearch {
             RankedSpot(
                 spot: entry.spot, distance: origin == nil ? nil : entry.key.distance,
                 match: request.explain
-                    ? try explanation(of: entry.spot, key: entry.key, words: query.words, typos: typos) : nil)
+                    ? try explanation(of: entry.spot, key: entry.key, query: query, filter: filter, typos: typos) : nil)
         }
     }
 
-    /// Why spot `spot`, ranked at `key`, came back: its level and score, and the name key (or
-    /// for a category match the selecting tag) that matched the query's `words`.
-    private func explanation(of spot: Int, key: RankKey, words: [String], typos: TypoStage?) throws -> SearchMatch {
+    /// Why spot `spot`, ranked at `key`, came back: its level and score, and the name key, the
+    /// address part, or for a category match the selecting tag, that matched `query`.
+    private func explanation(
+        of spot: Int, key: RankKey, query: ParsedQuery, filter: CandidateFilter, typos: TypoStage?
+    ) throws -> SearchMatch {
         var field: String?
+        let text = try index.searchText(at: spot)
         switch key.level {
         case .category: break
+        case .address:
+            let words = query.words(leavingOut: try filter.phrasesMetByKind(spot, kind: index.kindNumber(at: spot)))
+            field = AddressMatch.field(words: words, names: text.names, address: text.address)
         case .fuzzy:
-            field = try typos?.match(names: index.namesByKey(at: spot), kind: index.kindNumber(at: spot), spot: spot)?
-                .key
-        default: field = NameMatch.best(in: try index.namesByKey(at: spot), terms: words)?.key ?? "name"
+            field = try typos?.match(text, kind: index.kindNumber(at: spot), spot: spot)?.key
+        default: field = NameMatch.best(in: text.names, terms: query.words)?.key ?? "name"
         }
         if field == nil {
             let kind = try index.kind(at: spot)
@@ -172,8 +180,8 @@ struct TextWalk {
     let request: SearchRequest
     let origin: Coordinate?
     let filter: CandidateFilter
-    /// The query's folded words.
-    let words: [String]
+    /// The query.
+    let query: ParsedQuery
     /// The typo stage and its candidates, once its runs are read.
     private var typos: (stage: TypoStage, candidates: TypoCandidates)?
     private(set) var best: TopResults<RankKey>
@@ -184,13 +192,14 @@ struct TextWalk {
     /// kept; without a place, also within a run of keys that differ by reference only.
     private let stopsEarly: Bool
 
-    init(index: SpotIndexReader, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter, words: [String])
-    {
+    init(
+        index: SpotIndexReader, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter, query: ParsedQuery
+    ) {
         self.index = index
         self.request = request
         self.origin = origin
         self.filter = filter
-        self.words = words
+        self.query = query
         best = TopResults(limit: request.limit)
         offered = SpotBits(count: index.count)
         scoring = Scoring(origin: origin, scale: request.distanceScale)
@@ -256,17 +265,25 @@ struct TextWalk {
             return (run.bound.level, run.bound.edits, .primary, try index.quality(at: spot).score)
         case .names:
             let quality = try index.quality(at: spot).score
-            if try filter.namesHoldEveryPhrase(spot),
-                let named = NameMatch.best(in: try index.namesByKey(at: spot), terms: words)
-            {
+            let text = try index.searchText(at: spot)
+            if let named = NameMatch.best(in: text.names, terms: query.words) {
                 return (named.level, 0, NameField(ofKey: named.key), quality)
             }
-            // The names hold the terms, the kind meets the phrases.
-            return filter.hasPhrases ? (.category, 0, .primary, quality) : nil
+            // The names hold the terms, the kind (or a list, or the names) meets each phrase.
+            let metByKind = try filter.phrasesMetByKind(spot, kind: kind)
+            if filter.hasPhrases,
+                NameMatch.namesHold(query.words(leavingOut: metByKind), in: text.names)
+            {
+                return (.category, 0, .primary, quality)
+            }
+            let words = query.words(leavingOut: metByKind)
+            guard !query.terms.isEmpty,
+                AddressMatch.field(words: words, names: text.names, address: text.address) != nil
+            else { return nil }
+            return (.address, 0, .address, quality)
         case .typos:
             guard let typos, try typos.candidates.mayMatch(spot, kind: kind),
-                let match = try typos.stage.match(
-                    names: try index.namesByKey(at: spot), kind: kind, spot: spot)
+                let match = try typos.stage.match(try index.searchText(at: spot), kind: kind, spot: spot)
             else { return nil }
             return (.fuzzy, match.edits, match.field, try index.quality(at: spot).score)
         }

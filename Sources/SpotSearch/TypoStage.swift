@@ -12,8 +12,10 @@ import Spots
 /// each other part gives the set of spots it lists, which a candidate must be in before its
 /// names are read (`TypoCandidates`).
 struct TypoStage {
-    /// The parts of the query, in order.
+    /// The parts of the query: its category phrases, then its terms.
     let parts: [FuzzyPart]
+    /// The query's terms, the last parts.
+    let terms: [String]
 
     /// The stage for `query`, parsed by `parser`, over `index`; nil when no term forgives a typo.
     init?(query: ParsedQuery, parser: QueryParser, index: SpotIndexReader) {
@@ -47,10 +49,14 @@ struct TypoStage {
                     for name in phrase.targets.names { targetEdits[name] = min(targetEdits[name] ?? edits, edits) }
                 }
             }
-            parts.append(FuzzyPart(words: [word], kinds: kindEdits, targets: targetEdits, index: index))
+            parts.append(
+                FuzzyPart(
+                    words: [word], kinds: kindEdits, targets: targetEdits,
+                    mayBeHouseNumber: query.numberTerms.contains(position), index: index))
         }
         guard parts.contains(where: \.forgives) else { return nil }
         self.parts = parts
+        terms = query.terms
     }
 
     /// The candidates: the runs of the part that lists the fewest spots, grouped by the best key
@@ -65,7 +71,10 @@ struct TypoStage {
         let tokenCounts = tokens.map { $0.reduce(0) { $0 + $1.tokens.count } }
         var sources: [Int: FuzzySources] = [:]
         var fewest = Int.max
-        for part in parts.indices.sorted(by: { tokenCounts[$0] < tokenCounts[$1] }) {
+        // A house number meets a number part, unlisted: such a part gathers when nothing else can.
+        let listing = parts.indices.filter { !parts[$0].mayBeHouseNumber }
+        for part in (listing.isEmpty ? Array(parts.indices) : listing).sorted(by: { tokenCounts[$0] < tokenCounts[$1] })
+        {
             guard fewest == .max || tokenCounts[part] <= 10 * fewest else { break }
             sources[part] = try parts[part].sources(of: tokens[part], in: index)
             fewest = min(fewest, sources[part]!.count)
@@ -91,18 +100,25 @@ struct TypoStage {
         return TypoCandidates(runs: runs.sorted { $0.bound < $1.bound }, otherParts: others)
     }
 
-    /// How spot `spot`, with `names` (`Spot.namesByKey`) and of kind number `kind`, meets the
-    /// query with typos forgiven: the fewest edits, then the best field, and the name key that
-    /// gives them (nil when its kind or lists meet every part); nil when it does not.
-    func match(names: [(key: String, name: String)], kind: Int, spot: Int) throws -> (
-        edits: Int, field: NameField, key: String?
-    )? {
+    /// How spot `spot`, with `text` (`SpotIndexReader.searchText`) and of kind number `kind`,
+    /// meets the query with typos forgiven: the fewest edits, then the best field, and the name
+    /// key or address part that gives them (nil when its kind or lists meet every part); nil
+    /// when it does not. One name (or the kind) meets every part, or, at the address field, the
+    /// names and the address together as at the address level (`AddressMatch`).
+    func match(_ text: (names: [(key: String, name: String)], address: SearchAddress), kind: Int, spot: Int) throws
+        -> (edits: Int, field: NameField, key: String?)?
+    {
         let byKind = try parts.map { part in
             [part.kinds[kind], try part.listed.value()[spot]].compactMap { $0 }.min()
         }
         var best: (edits: Int, field: NameField, key: String?)?
         if byKind.allSatisfy({ $0 != nil }) { best = (byKind.reduce(0) { $0 + $1! }, .primary, nil) }
-        for (key, name) in names {
+        if let address = addressMatch(text, byKind: byKind),
+            best.map({ (address.edits, NameField.address) < ($0.edits, $0.field) }) ?? true
+        {
+            best = (address.edits, .address, address.key)
+        }
+        for (key, name) in text.names {
             let tokens = SearchText.tokens(ofName: name).map(\.token)
             var edits = 0
             for (part, kindEdits) in zip(parts, byKind) {
@@ -120,6 +136,39 @@ struct TypoStage {
     }
 }
 
+extension TypoStage {
+    /// How the names and address of `text` together meet the parts with typos forgiven, at least
+    /// one by a word of the address, as at the address level (a phrase met by the kind, or by
+    /// the words of the names or address; a term also by a house number): the fewest edits and the address part that met a term, or nil.
+    /// `byKind` holds the edits with which the spot's kind or lists meet each part.
+    private func addressMatch(
+        _ text: (names: [(key: String, name: String)], address: SearchAddress), byKind: [Int?]
+    ) -> (edits: Int, key: String)? {
+        guard !text.address.parts.isEmpty else { return nil }
+        let nameTokens = text.names.flatMap { SearchText.tokens(ofName: $0.name).map(\.token) }
+        let numbers = AddressMatch.houseNumberWords(terms, in: text.address)
+        let firstTerm = parts.count - terms.count
+        var total = 0
+        // The fewest edits more than its best with which an address word meets a part, and where.
+        var cheapest: (extra: Int, key: String)?
+        for (position, (part, kindEdits)) in zip(parts, byKind).enumerated() {
+            var byAddress: (edits: Int, key: String)?
+            for (key, words) in text.address.parts {
+                guard let edits = part.edits(ofNameTokens: words) else { continue }
+                if byAddress.map({ edits < $0.edits }) ?? true { byAddress = (edits, key) }
+            }
+            let byNumber: Int? = numbers.contains(position - firstTerm) ? 0 : nil
+            let otherwise = [part.edits(ofNameTokens: nameTokens), kindEdits, byNumber].compactMap { $0 }.min()
+            guard let partEdits = [otherwise, byAddress?.edits].compactMap({ $0 }).min() else { return nil }
+            total += partEdits
+            if let byAddress, cheapest.map({ byAddress.edits - partEdits < $0.extra }) ?? true {
+                cheapest = (byAddress.edits - partEdits, byAddress.key)
+            }
+        }
+        return cheapest.map { (total + $0.extra, $0.key) }
+    }
+}
+
 /// One part of a query in the typo stage: a term, or a category phrase; met by a name that
 /// holds its words (each within its edits of a word of the name), by a kind it names, or by the
 /// list of other spots of a category or value it names (`PhraseTargets.wordLists`).
@@ -133,12 +182,19 @@ struct FuzzyPart {
     let targets: [String: Int]
     /// The spots of those lists, with the fewest edits that meet the part, read on first use.
     let listed: Lazy<[Int: Int]>
+    /// Whether the part is a term that may be a house number (`ParsedQuery.numberTerms`), which
+    /// no postings list.
+    let mayBeHouseNumber: Bool
 
     /// The part of `words`, met by `kinds` and by the word lists of `targets` in `index`.
-    init(words: [FuzzyWord], kinds: [Int: Int], targets: [String: Int], index: SpotIndexReader) {
+    init(
+        words: [FuzzyWord], kinds: [Int: Int], targets: [String: Int], mayBeHouseNumber: Bool = false,
+        index: SpotIndexReader
+    ) {
         self.words = words
         self.kinds = kinds
         self.targets = targets
+        self.mayBeHouseNumber = mayBeHouseNumber
         listed = Lazy {
             var edits: [Int: Int] = [:]
             for (target, targetEdits) in targets {

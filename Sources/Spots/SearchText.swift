@@ -114,13 +114,15 @@ public enum TokenPlace: Int, Comparable, Sendable, CaseIterable {
     public static func < (a: TokenPlace, b: TokenPlace) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// Which kind of name a name is: `name` and `name:xx` rank above the other names at the same
-/// match level (README, "How results are ranked").
+/// Which kind of text a token comes from: `name` and `name:xx` rank above the other names at
+/// the same match level, and both above the address (README, "How results are ranked").
 public enum NameField: Int, Comparable, Sendable, CaseIterable {
     /// `name` or a `name:xx`.
     case primary
     /// `alt_name`, `old_name`, `official_name`, `short_name` or `loc_name`.
     case other
+    /// A searched part of the address (`SearchAddress`): not a name, met at the address level.
+    case address
 
     /// The field of OSM key `key`.
     public init(ofKey key: String) {

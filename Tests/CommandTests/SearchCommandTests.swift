@@ -85,7 +85,10 @@ struct SearchCommandTests {
             #expect(museums.count == 2 && museums.allSatisfy { $0["category"] as? String == "museum" })
             #expect((lines[5]?["results"] as? [Any])?.isEmpty == true)
             let first = try #require((lines[0]?["results"] as? [[String: Any]])?.first)
-            #expect(Set(first.keys) == ["osm_type", "osm_id", "lat", "lon", "category", "name", "distance_m"])
+            #expect(
+                Set(first.keys) == [
+                    "osm_type", "osm_id", "lat", "lon", "category", "name", "address_line", "distance_m",
+                ])
         }
     }
 

@@ -16,7 +16,7 @@ struct CSVTests {
             spot.kind, spot.tagKey + "=" + spot.kind, spot.name ?? "", spot.details[.phone] ?? "",
             spot.details[.website] ?? "",
             spot.details[.openingHours] ?? "", spot.details[.cuisine] ?? "", spot.details[.wikidata] ?? "",
-            SpotExporter.formattedAddress(spot.address),
+            AddressLine(spot.address).listing,
         ]
     }
 
@@ -124,57 +124,5 @@ struct CSVTests {
         var factory = SpotFactory(seed: 23)
         let known = [NDJSONTests.full, NDJSONTests.bare]
         try Self.expectRoundTrip(factory.uniqueSpots(150, besides: known) + known)
-    }
-}
-
-@Suite("Formatted address")
-struct FormattedAddressTests {
-    @Test("addr:full wins over every other part")
-    func fullWins() {
-        #expect(
-            SpotExporter.formattedAddress([
-                "full": "1 Infinite Loop, Cupertino", "street": "Other", "city": "X", "unit": "2",
-            ]) == "1 Infinite Loop, Cupertino")
-        #expect(SpotExporter.formattedAddress(["full": ""]) == "")
-    }
-
-    @Test("street and housenumber, then postcode and city, then country")
-    func groups() {
-        let address = [
-            "street": "Mannerheimintie", "housenumber": "5", "postcode": "00100", "city": "Helsinki", "country": "FI",
-        ]
-        #expect(SpotExporter.formattedAddress(address) == "Mannerheimintie 5, 00100 Helsinki, FI")
-        #expect(
-            SpotExporter.formattedAddress(["city": "Helsinki", "street": "Aleksanterinkatu"])
-                == "Aleksanterinkatu, Helsinki")
-        #expect(SpotExporter.formattedAddress(["housenumber": "5", "country": "FI"]) == "5, FI")
-        #expect(SpotExporter.formattedAddress(["postcode": "00100"]) == "00100")
-    }
-
-    @Test("place stands in for street when there is no street")
-    func placeWithoutStreet() {
-        #expect(
-            SpotExporter.formattedAddress(["place": "Old Town", "housenumber": "3", "city": "Tallinn"])
-                == "Old Town 3, Tallinn")
-        #expect(SpotExporter.formattedAddress(["place": "Hamlet"]) == "Hamlet")
-    }
-
-    @Test("place beside a street is listed as another part")
-    func placeWithStreet() {
-        #expect(
-            SpotExporter.formattedAddress(["street": "Main", "housenumber": "1", "place": "Estate"])
-                == "Main 1, place: Estate")
-    }
-
-    @Test("other parts follow as key: value, sorted by key")
-    func otherParts() {
-        let address = ["unit": "2", "floor": "3", "street": "Main", "door": "B", "city": "Town"]
-        #expect(SpotExporter.formattedAddress(address) == "Main, Town, door: B, floor: 3, unit: 2")
-        #expect(SpotExporter.formattedAddress(["state": "CA", "county": "X"]) == "county: X, state: CA")
-    }
-
-    @Test("no address gives an empty string")
-    func empty() {
-        #expect(SpotExporter.formattedAddress([:]) == "")
     }
 }

@@ -9,7 +9,7 @@ import Testing
 struct NDJSONTests {
     static let keyOrder = [
         "osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name", "names", "address",
-        "phone", "website", "opening_hours", "cuisine", "wikidata", "merged",
+        "address_line", "phone", "website", "opening_hours", "cuisine", "wikidata", "merged",
     ]
 
     static let full = Spot(

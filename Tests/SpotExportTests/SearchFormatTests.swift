@@ -44,14 +44,16 @@ struct SearchFormatTests {
             ref: OSMRef(.node, 42), coordinate: Coordinate(latitudeE7: 348_394_000, longitudeE7: 1_346_939_000)!,
             tagKey: "amenity", kind: "cafe", category: .cafe)
         cafe.name = "カフェ"
+        cafe.address = ["street": "Honmachi", "housenumber": "68", "city": "Himeji"]
         let text = utf8Text(SearchFormat.table.render([SearchResult(spot: cafe, distance: 1234.4), Self.results[1]]))
         let expected = [
-            "distance  category       name    osm  lat,lon",
-            "1234 m    cafe           カフェ  n42  34.8394000,134.6939000",
-            "-         amenity=bench  -       n-1  -0.0000001,0.0000000",
+            "distance  category       name    address              osm  lat,lon",
+            "1234 m    cafe           カフェ  Honmachi 68, Himeji  n42  34.8394000,134.6939000",
+            "-         amenity=bench  -       -                    n-1  -0.0000001,0.0000000",
         ]
         #expect(text == expected.joined(separator: "\n") + "\n")
-        #expect(utf8Text(SearchFormat.table.render([])) == "distance  category  name  osm  lat,lon\n(no spots)\n")
+        #expect(
+            utf8Text(SearchFormat.table.render([])) == "distance  category  name  address  osm  lat,lon\n(no spots)\n")
     }
 
     @Test("batch answers: results read from the index, and errors as JSON strings")
@@ -66,7 +68,7 @@ struct SearchFormatTests {
         let answer = utf8Text(try BatchAnswer.results(ranked, of: index))
         let brief =
             #"{"osm_type":"way","osm_id":123456789012,"lat":60.1699000,"lon":-24.9384000,"#
-            + #""category":"evCharger","name":"Lataus \"A\"","distance_m":"#
+            + #""category":"evCharger","name":"Lataus \"A\"","address_line":"Mannerheimintie 1","distance_m":"#
         let why = #","match":{"level":"prefix","field":"name:fi","score":1.5000}"#
         #expect(answer == "{\"results\":[" + brief + "null}," + brief + "3.0}," + brief + "3.0" + why + "}]}")
         #expect(utf8Text(try BatchAnswer.results([ClusterItem](), of: index)) == "{\"results\":[]}")

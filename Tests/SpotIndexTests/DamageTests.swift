@@ -271,7 +271,7 @@ struct DamageTests {
 
     @Test(
         "another format version is corrupt, even with a matching header checksum",
-        arguments: [0, 1, 2, 5, UInt32.max] as [UInt32])
+        arguments: [0, 1, 2, 6, UInt32.max] as [UInt32])
     func wrongVersion(version: UInt32) throws {
         var bytes = Self.small
         bytes.store(version, at: 8)
@@ -281,9 +281,9 @@ struct DamageTests {
         #expect(error?.message.contains("version") == true)
     }
 
-    @Test("a version 1, 2 or 3 file is refused, the message naming both versions", arguments: [1, 2, 3] as [UInt32])
+    @Test("a version 1 to 4 file is refused, the message naming both versions", arguments: [1, 2, 3, 4] as [UInt32])
     func olderVersion(version: UInt32) throws {
-        let expected = "format version \(version); this reader knows version 4"
+        let expected = "format version \(version); this reader knows version 5"
         var bytes = Self.small
         bytes.store(version, at: 8)
         bytes.resealHeader()
@@ -291,7 +291,7 @@ struct DamageTests {
         #expect(error?.kind == .corrupt)
         #expect(error?.section == "header")
         #expect(error?.message == expected)
-        // The same sections in a container assembled as the older version, and as version 4.
+        // The same sections in a container assembled as the older version, and as version 5.
         let sections = RawIndex(Self.small).sectionContents
         #expect(try openingError(RawIndex.assemble(sections, version: version))?.message == expected)
         #expect(try openingError(RawIndex.assemble(sections)) == nil)

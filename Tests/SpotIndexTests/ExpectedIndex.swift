@@ -9,19 +9,20 @@ struct ExpectedIndex {
     struct Group: Equatable {
         /// 0 for the name's only word, 1 for the first of several, 2 for a later word or a CJK suffix.
         var place: Int
-        /// 0 for `name` and `name:LANG`, 1 for the other names.
+        /// 0 for `name` and `name:LANG`, 1 for the other names, 2 for the address.
         var field: Int
         /// The spots' quality score, 0 to 10.
         var score: Int
         var ranks: [Int]
 
-        /// The stored key: `(place × 2 + field) × 16 + (10 − score)`.
-        var rawKey: Int { (place * 2 + field) * 16 + (10 - score) }
+        /// The stored key: `(place × 3 + field) × 16 + (10 − score)`.
+        var rawKey: Int { (place * 3 + field) * 16 + (10 - score) }
 
         /// The key as the reader gives it.
         var key: PostingGroup.Key {
             let places: [TokenPlace] = [.wholeName, .nameStart, .inName]
-            return PostingGroup.Key(place: places[place], field: field == 0 ? .primary : .other, score: score)
+            let fields: [NameField] = [.primary, .other, .address]
+            return PostingGroup.Key(place: places[place], field: fields[field], score: score)
         }
     }
 
@@ -31,7 +32,7 @@ struct ExpectedIndex {
     let rankOf: [OSMRef: Int]
     /// STRS: every distinct string of the kinds and attributes, sorted by bytes.
     let strings: [[UInt8]]
-    /// TOKN: every distinct token of every name, sorted by bytes.
+    /// TOKN: every distinct token of every name and searched address, sorted by bytes.
     let tokens: [[UInt8]]
     /// POST: for each token (in `tokens` order), its groups, keys ascending: each spot in the
     /// group of each place and field its names give the token that no other beats in both.
@@ -61,17 +62,22 @@ struct ExpectedIndex {
             let fielded =
                 [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
                 + spot.otherNames.values.map { ($0, 1) }
+            func add(_ token: String, place: Int, field: Int) {
+                let group = Group(place: place, field: field, score: score, ranks: [rank])
+                let bytes = Array(token.utf8)
+                var known = bestKeys[bytes]?[rank] ?? []
+                func beats(_ a: Group, _ b: Group) -> Bool { a.place <= b.place && a.field <= b.field }
+                if known.contains(where: { beats($0, group) }) { return }
+                known.removeAll { beats(group, $0) }
+                bestKeys[bytes, default: [:]][rank] = known + [group]
+            }
             for (name, field) in fielded {
                 for (token, place) in SearchText.tokens(ofName: name) {
-                    let group = Group(place: Self.number(of: place), field: field, score: score, ranks: [rank])
-                    let bytes = Array(token.utf8)
-                    var known = bestKeys[bytes]?[rank] ?? []
-                    func beats(_ a: Group, _ b: Group) -> Bool { a.place <= b.place && a.field <= b.field }
-                    if known.contains(where: { beats($0, group) }) { continue }
-                    known.removeAll { beats(group, $0) }
-                    bestKeys[bytes, default: [:]][rank] = known + [group]
+                    add(token, place: Self.number(of: place), field: field)
                 }
             }
+            // The address's words, at the last place of the address field.
+            for word in SearchAddress(spot.address).words { add(word, place: 2, field: 2) }
             kindRanks[Self.kindKey(spot.tagKey, spot.kind, spot.category?.rawValue), default: []].append(rank)
         }
         self.strings = strings.sorted { $0.lexicographicallyPrecedes($1) }

@@ -128,8 +128,9 @@ struct HostilePostingTests {
         "group keys out of order, repeated or unknown throw IndexError on reading the token, reported in POST; the other tokens read as before"
     )
     func hostileKeys() throws {
-        // Unknown: a score shortfall over 10, a place past the third, a key past every place.
-        let unknownKeys = [11, 15, 16 + 11, 6 * 16, 6 * 16 + 10, 7 * 16, 1 << 20, Int(UInt32.max)]
+        // Unknown: a score shortfall over 10, a place past the third (of three fields each), a key
+        // past every place.
+        let unknownKeys = [11, 15, 16 + 11, 9 * 16, 9 * 16 + 10, 10 * 16, 1 << 20, Int(UInt32.max)]
         var cases: [(token: Int, label: String, change: (inout RawPostings.Entry) -> Void)] = []
         for token in Self.tokensOfSeveralGroups {
             cases.append((token, "first two groups swapped", { $0.groups.swapAt(0, 1) }))

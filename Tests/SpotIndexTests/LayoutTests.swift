@@ -41,12 +41,12 @@ struct LayoutTests {
         "WLST", "WORD",
     ]
 
-    @Test("the header holds the magic, version 4, fifteen sections, the file size and zlib's CRC of header and table")
+    @Test("the header holds the magic, version 5, fifteen sections, the file size and zlib's CRC of header and table")
     func header() {
         let bytes = Self.bytes
         #expect(Array(bytes[0..<8]) == [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A])
-        #expect(bytes.load(UInt32.self, at: 8) == 4)
-        #expect(SpotIndexReader.formatVersion == 4)
+        #expect(bytes.load(UInt32.self, at: 8) == 5)
+        #expect(SpotIndexReader.formatVersion == 5)
         #expect(bytes.load(UInt32.self, at: 12) == 15)
         #expect(bytes.load(UInt64.self, at: 16) == UInt64(bytes.count))
         #expect(

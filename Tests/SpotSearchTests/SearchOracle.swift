@@ -22,14 +22,24 @@ import Spots
 /// distance decay), then OSM type and id; or, sorted by distance, by distance, level, type and
 /// id. Without text: nearest first, or in reference order without a place.
 ///
+/// A spot no one name matches and that is no category match is an address match (README,
+/// "Addresses") when the query has terms and each of its words, but those of the phrases its
+/// kind meets, starts a token of its names or a word of its searched address (`SearchAddress`:
+/// street and place words with their equals, postcode, city, a house number's longer words), or
+/// equals a house number (a number and the up to three letters after it joined), some word
+/// starting an address word; it ranks after the category matches, in the address field.
+///
 /// When these leave fewer results than the limit, typos are forgiven (README, "Typos"): a term of
 /// 4 to 7 letters (alphabetic, not CJK) may be one edit from a token, of 8 or more two (the
 /// optimal-string-alignment distance); a token that starts with a word is 0 edits; the last
 /// word, when it is a term, is compared with every prefix of a token. A term is also met by the
 /// spot's category when a one-word category phrase of it starts with the term or is within the
 /// term's edits of it, a phrase by the category or by a name holding its words. A spot not already answered matches when one
-/// of its names (or its category alone) meets every part; it ranks after every other match, by
-/// total edits, field, score, type and id (sorted by distance: by distance, edits, type, id).
+/// of its names (or its category alone) meets every part, or its names, address and category
+/// together (each part within its edits of a token of some name or of a word of one address
+/// part, a term also by a house number it equals), some part by an address word, at the
+/// address field; it ranks after every other match, by total edits, field, score, type and id
+/// (sorted by distance: by distance, edits, type, id).
 struct Oracle {
     /// A spot's name as the oracle matches it.
     struct Name {
@@ -45,6 +55,8 @@ struct Oracle {
     let search: SpotSearch
     /// Each spot's names, worked out once.
     let names: [[Name]]
+    /// Each spot's searched address.
+    let addresses: [SearchAddress]
     /// What each spot meets otherwise than by its kind (`otherTargets(of:compounds:)`).
     let otherTargets: [Set<String>]
 
@@ -52,6 +64,7 @@ struct Oracle {
         self.spots = spots
         self.search = search
         otherTargets = spots.map { Self.otherTargets(of: $0, compounds: compounds) }
+        addresses = spots.map { SearchAddress($0.address) }
         names = spots.map { spot in
             let fielded =
                 [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
@@ -86,6 +99,41 @@ struct Oracle {
         return 2
     }
 
+    /// Whether `words` (in query order) match the spot of `address` and names' `tokens` at the
+    /// address level: each starts a token or an address word or equals a house number (alone,
+    /// or a number joined to the up to three letters after it), some one an address word.
+    static func addressMatches(_ words: [String], tokens: [[UInt8]], address: SearchAddress) -> Bool {
+        let addressWords = address.parts.flatMap(\.words)
+        let numbers = houseNumberPositions(words, address: address)
+        var someByAddress = false
+        for (position, word) in words.enumerated() {
+            if addressWords.contains(where: { $0.hasPrefix(word) }) {
+                someByAddress = true
+            } else if !numbers.contains(position) && !tokens.contains(where: { $0.starts(with: word.utf8) }) {
+                return false
+            }
+        }
+        return someByAddress
+    }
+
+    /// The positions of `words` that a house number of `address` meets: equal to one, or a
+    /// number (a digit first and last) and the one to three letters after it, joined.
+    static func houseNumberPositions(_ words: [String], address: SearchAddress) -> Set<Int> {
+        var numbers: Set<Int> = []
+        for position in words.indices {
+            if address.houseNumbers.contains(words[position]) { numbers.insert(position) }
+            let scalars = words[position].unicodeScalars
+            if position + 1 < words.count, scalars.first?.properties.numericType == .decimal,
+                scalars.last?.properties.numericType == .decimal, (1...3).contains(words[position + 1].count),
+                words[position + 1].unicodeScalars.allSatisfy(\.properties.isAlphabetic),
+                address.houseNumbers.contains(words[position] + words[position + 1])
+            {
+                numbers.formUnion([position, position + 1])
+            }
+        }
+        return numbers
+    }
+
     /// Where a candidate ranks, smaller first.
     struct Key {
         let level: Int
@@ -101,9 +149,9 @@ struct Oracle {
                 (level, edits, field, -score, ref.type.rawValue, ref.id)
                     < (other.level, other.edits, other.field, -other.score, other.ref.type.rawValue, other.ref.id)
             case .distance:
-                (level == 4 ? 1 : 0, distance, level, edits, ref.type.rawValue, ref.id)
+                (level == 5 ? 1 : 0, distance, level, edits, ref.type.rawValue, ref.id)
                     < (
-                        other.level == 4 ? 1 : 0, other.distance, other.level, other.edits, other.ref.type.rawValue,
+                        other.level == 5 ? 1 : 0, other.distance, other.level, other.edits, other.ref.type.rawValue,
                         other.ref.id
                     )
             }
@@ -153,11 +201,6 @@ struct Oracle {
         for (number, (spot, names)) in zip(spots, names).enumerated() {
             if let filter = request.pointOfInterestFilter, !filter.allows(spot.category) { continue }
             let tokens = names.flatMap(\.tokens)
-            func holds(_ word: [UInt8]) -> Bool { tokens.contains { $0.starts(with: word) } }
-            let phrasesMet = query.phrases.allSatisfy { phrase in
-                meets(phrase.targets, number) || phrase.words.allSatisfy { holds(Array($0.utf8)) }
-            }
-            if !phrasesMet || !query.terms.allSatisfy({ holds(Array($0.utf8)) }) { continue }
             if let region = request.region, !region.contains(spot.coordinate) { continue }
             let distance = origin.map { spot.coordinate.distance(to: $0) }
             if let radius = request.radius, let distance, distance > radius { continue }
@@ -167,7 +210,18 @@ struct Oracle {
                     guard let level = Self.level(of: name, terms: terms) else { continue }
                     if match.map({ (level, name.field) < ($0.level, $0.field) }) ?? true { match = (level, name.field) }
                 }
-                if match == nil, !query.phrases.isEmpty { match = (3, 0) }
+                // The words the kind does not meet, which the names (or the address) must.
+                let unmet = query.words(leavingOut: query.phrases.map { meets($0.targets, number) })
+                if match == nil, !query.phrases.isEmpty,
+                    unmet.allSatisfy({ word in tokens.contains { $0.starts(with: word.utf8) } })
+                {
+                    match = (3, 0)
+                }
+                if match == nil, !query.terms.isEmpty,
+                    Self.addressMatches(unmet, tokens: tokens, address: addresses[number])
+                {
+                    match = (4, 2)
+                }
                 guard match != nil else { continue }
             }
             let quality = Double(Self.qualityScore(of: spot))
@@ -256,37 +310,65 @@ extension Oracle {
             let byKind = parts.map { part in
                 part.named.filter { meets($0.0, number) }.map(\.1).min()
             }
+            // The edits with which `tokens` meet every word of `part`.
+            func edits(
+                of part: (words: [String], forgiving: Bool, isLast: Bool, named: [(PhraseTargets, Int)]),
+                in tokens: [String]
+            ) -> Int? {
+                var total: Int? = 0
+                for word in part.words {
+                    let edits = tokens.compactMap { token in
+                        let key =
+                            word + "\t" + token + (part.isLast ? "\tlast" : "") + (part.forgiving ? "" : "\texact")
+                        if let known = known[key] { return known }
+                        let edits = Self.edits(word, token, isLast: part.isLast, forgiving: part.forgiving)
+                        known[key] = edits
+                        return edits
+                    }.min()
+                    total = edits.flatMap { e in total.map { $0 + e } }
+                }
+                return total
+            }
             var best: (edits: Int, field: Int)?
             if byKind.allSatisfy({ $0 != nil }) { best = (byKind.map { $0! }.reduce(0, +), 0) }
             for name in spotNames {
-                let tokens = name.texts
                 var total: Int? = 0
                 for (part, kindEdits) in zip(parts, byKind) {
-                    var byName: Int? = 0
-                    for word in part.words {
-                        let edits = tokens.compactMap { token in
-                            let key =
-                                word + "\t" + token + (part.isLast ? "\tlast" : "") + (part.forgiving ? "" : "\texact")
-                            if let known = known[key] { return known }
-                            let edits = Self.edits(word, token, isLast: part.isLast, forgiving: part.forgiving)
-                            known[key] = edits
-                            return edits
-                        }.min()
-                        byName = edits.flatMap { e in byName.map { $0 + e } }
-                    }
-                    let edits = [byName, kindEdits].compactMap { $0 }.min()
+                    let edits = [edits(of: part, in: name.texts), kindEdits].compactMap { $0 }.min()
                     total = edits.flatMap { e in total.map { $0 + e } }
                 }
                 if let total, best.map({ (total, name.field) < ($0.edits, $0.field) }) ?? true {
                     best = (total, name.field)
                 }
             }
+            // The names, the address and the kind together, some part by an address word.
+            let address = addresses[number]
+            let allTokens = spotNames.flatMap(\.texts)
+            let numbers = Self.houseNumberPositions(query.terms, address: address)
+            var total: Int? = 0
+            var extra: Int?
+            for (position, (part, kindEdits)) in zip(parts, byKind).enumerated() {
+                let byAddress = address.parts.compactMap { edits(of: part, in: $0.words) }.min()
+                let byNumber: Int? = numbers.contains(position - query.phrases.count) ? 0 : nil
+                guard
+                    let partBest = [edits(of: part, in: allTokens), kindEdits, byNumber, byAddress].compactMap({ $0 })
+                        .min()
+                else {
+                    total = nil
+                    break
+                }
+                total = total.map { $0 + partBest }
+                if let byAddress { extra = min(extra ?? .max, byAddress - partBest) }
+            }
+            if let total, let extra, best.map({ (total + extra, 2) < ($0.edits, $0.field) }) ?? true {
+                best = (total + extra, 2)
+            }
             guard let best else { continue }
             let quality = Double(Self.qualityScore(of: spot))
             let score = distance.map { (1 + quality / 10) * exp(-$0 / request.distanceScale) } ?? quality
             found.append(
                 Key(
-                    level: 4, edits: best.edits, field: best.field, score: score, distance: distance ?? 0, ref: spot.ref
+                    level: 5, edits: best.edits, field: best.field, score: score, distance: distance ?? 0, ref: spot.ref
                 ))
         }
         return found

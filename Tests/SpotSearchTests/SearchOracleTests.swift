@@ -140,8 +140,39 @@ func randomSpots(_ count: Int, using random: inout SplitMix64) -> [Spot] {
             spot.details[.cuisine] =
                 ["pizza", "Italian; Pizza", "sushi", "burger;kebab", "italian_pizza"].randomElement(using: &random)!
         }
+        if Bool.random(using: &random) { spot.address = randomAddress(using: &random) }
         return spot
     }
+}
+
+/// Streets, house numbers, postcodes and cities as OSM writes them, abbreviated or not.
+let randomAddressParts = (
+    streets: [
+        "Mannerheimintie", "Obere Landstraße", "East Fort Avenue", "Hauptstr.", "улица Ленина", "Bd Saint-Michel",
+        "Museokatu", "Central Street", "St Mary's Rd",
+    ],
+    numbers: ["22", "22 A", "22a", "5bis", "3-5", "S/N", "7 B, sisäpiha", "1"],
+    postcodes: ["00100", "SW1A 1AA", "22100"], cities: ["Helsinki", "Kahvila", "Москва"]
+)
+
+/// Queries of the addresses `randomAddress` makes: street and number either way, abbreviated,
+/// with a category word or a name.
+let randomAddressQueries = [
+    "Mannerheimintie 22", "22 Mannerheimintie", "Mannerheimintie 22 a", "Obere Landstrasse 3", "Hauptstraße 5bis",
+    "ул Ленина 22", "Boulevard Saint-Michel 22a", "cafe Mannerheimintie", "East Fort Ave 1", "Saint Mary's Road",
+    "Central St 3-5", "s/n Mannerheimintie", "sisäpiha", "00100", "Helsinki", "Kahvila Helsinki", "museo Museokatu",
+]
+
+/// A random address of `randomAddressParts`, with some of its parts.
+func randomAddress(using random: inout SplitMix64) -> [String: String] {
+    var address = ["street": randomAddressParts.streets.randomElement(using: &random)!]
+    if Int.random(in: 0..<4, using: &random) == 0 { address = ["place": address["street"]!] }
+    if Int.random(in: 0..<4, using: &random) > 0 {
+        address["housenumber"] = randomAddressParts.numbers.randomElement(using: &random)!
+    }
+    if Bool.random(using: &random) { address["postcode"] = randomAddressParts.postcodes.randomElement(using: &random)! }
+    if Bool.random(using: &random) { address["city"] = randomAddressParts.cities.randomElement(using: &random)! }
+    return address
 }
 
 @Suite("Search against a brute-force oracle")
@@ -166,9 +197,19 @@ struct SearchOracleTests {
             ],
             compounds: Self.compounds)
         let requests = randomRequests(
-            2000, around: spots, names: spots.flatMap(\.allNames) + ["pizza", "sushi bar", "kahvila"], using: &random)
+            2000, around: spots,
+            names: spots.flatMap(\.allNames) + ["pizza", "sushi bar", "kahvila"] + randomAddressQueries
+                + spots.compactMap(\.addressLine), using: &random)
         let failures = try mismatches(search, spots, requests, compounds: Self.compounds)
         #expect(failures.isEmpty, "\(failures)")
+        // The addresses are asked for: some answers match them, typos forgiven or not.
+        let byAddress = try requests.map { request in
+            var asked = request
+            asked.explain = true
+            return try search.search(asked).filter { $0.match?.field.hasPrefix("addr:") == true }.map(\.match!.level)
+        }
+        #expect(byAddress.filter { $0.contains(.address) }.count > 100)
+        #expect(byAddress.filter { $0.contains(.fuzzy) }.count > 10)
     }
 
     @Test("hand-picked corners: the poles, the antimeridian, empty results, limit 0, an empty index")
@@ -293,7 +334,7 @@ struct RealDataSearchTests {
             2000, around: spots,
             names: spots.compactMap(\.name) + [
                 "カフェ", "cafe", "museum", "博物館", "pizza", "museo", "kahvila", "ravintola", "sushi", "kirche", "apteekki",
-            ], using: &random)
+            ] + spots.compactMap(\.addressLine) + randomAddressQueries, using: &random)
         let failures = try mismatches(search, spots, requests, compounds: SearchWords.builtIn.compounds)
         #expect(failures.isEmpty, "\(failures)")
     }

@@ -1,0 +1,45 @@
+import Spots
+
+/// How a spot's names and address meet the words of a query at the address level (README,
+/// "Addresses"): its terms, and the words of its category phrases that the spot's kind (or the
+/// build's lists) does not meet ("Parc de la Mola 6": a street, not a park). Every such word
+/// starts a word of one of the spot's names or of its searched address (`SearchAddress`), or
+/// equals one of its house numbers, a number and the letters after it joined ("22 a" as
+/// "22a"); and at least one starts a word of the address: a house number alone is no match. So
+/// "Mannerheimintie 22", "22 Mannerheimintie", "Starbucks Mannerheimintie" and "cafe Helsinki"
+/// (the phrase met by the kind) all match there, "Mannerheimintie 2" does not match number 22,
+/// and neither "22" nor "Starbucks 22" is an address match. A query of category phrases alone
+/// has none.
+enum AddressMatch {
+    /// The address key that names the match of `words`, or nil when there is none: the first of
+    /// `SearchAddress.wordKeys` (then `addr:housenumber`) with a word that a query word starts.
+    static func field(words: [String], names: [(key: String, name: String)], address: SearchAddress) -> String? {
+        guard !address.parts.isEmpty, !words.isEmpty else { return nil }
+        let nameTokens = names.flatMap { SearchText.tokens(ofName: $0.name).map(\.token) }
+        let numbers = houseNumberWords(words, in: address)
+        var keys: Set<String> = []
+        for (position, word) in words.enumerated() {
+            if let key = address.key(ofPartStartingWith: word) {
+                keys.insert(key)
+            } else if !numbers.contains(position) && !nameTokens.contains(where: { $0.hasPrefix(word) }) {
+                return nil
+            }
+        }
+        return (SearchAddress.wordKeys + [SearchAddress.houseNumberKey]).first(where: keys.contains)
+    }
+
+    /// The positions of the words that a house number of `address` meets: each equal to one, and
+    /// each number with the letters after it ("22", "a") when joined they equal one.
+    static func houseNumberWords(_ words: [String], in address: SearchAddress) -> Set<Int> {
+        var met: Set<Int> = []
+        for (position, word) in words.enumerated() {
+            if address.houseNumbers.contains(word) { met.insert(position) }
+            if position + 1 < words.count, SearchAddress.joinsNumber(word, words[position + 1]),
+                address.houseNumbers.contains(word + words[position + 1])
+            {
+                met.formUnion([position, position + 1])
+            }
+        }
+        return met
+    }
+}
