@@ -42,6 +42,8 @@ public final class SpotIndexReader: @unchecked Sendable {
     private let strings: StringTable
     /// The string index of the key `name`, when any spot has a name.
     private let nameKey: UInt32?
+    /// The string number of `addr:housenumber`, if any spot has one.
+    private let houseNumberKey: UInt32?
     /// SPOT.
     let spots: SpotRecords
     /// ATTR.
@@ -77,6 +79,7 @@ public final class SpotIndexReader: @unchecked Sendable {
         words = header.bytes(of: Tag.words).map(CategoryWordTable.init)
         strings = try StringTable(try header.requiredBytes(of: Tag.strings))
         nameKey = try strings.index(of: Array("name".utf8)).map(UInt32.init)
+        houseNumberKey = try strings.index(of: Array(SearchAddress.houseNumberKey.utf8)).map(UInt32.init)
         kinds = try SelectingTags.decode(try header.requiredBytes(of: Tag.kinds), strings: strings)
         spots = try SpotRecords(try header.requiredBytes(of: Tag.spots), kindCount: kinds.count)
         count = spots.count
@@ -195,9 +198,21 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     /// The `name` of spot `spot`, read without decoding its other attributes.
     public func name(at spot: Int) throws(IndexError) -> String? {
+        try value(ofKey: nameKey, at: spot)
+    }
+
+    /// The `addr:housenumber` of spot `spot`, read without decoding its other attributes.
+    public func houseNumber(at spot: Int) throws(IndexError) -> String? {
+        try value(ofKey: houseNumberKey, at: spot)
+    }
+
+    /// The value of the attribute whose key is string `key` of STRS, read alone; nil when the
+    /// spot has none (or no spot has the key).
+    private func value(ofKey key: UInt32?, at spot: Int) throws(IndexError) -> String? {
+        guard let key else { return nil }
         var pairs = try attributes.pairs(of: spot, in: spots)
-        while let (key, value) = try pairs.next() {
-            if key == nameKey { return try attributeString(value) }
+        while let (stored, value) = try pairs.next() {
+            if stored == key { return try attributeString(value) }
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import SpotIndex
 import Spots
 
 /// How a spot's names and address meet the words of a query at the address level (README,
@@ -16,7 +17,7 @@ enum AddressMatch {
     static func field(words: [String], names: [(key: String, name: String)], address: SearchAddress) -> String? {
         guard !address.parts.isEmpty, !words.isEmpty else { return nil }
         let nameTokens = names.flatMap { SearchText.tokens(ofName: $0.name).map(\.token) }
-        let numbers = houseNumberWords(words, in: address)
+        let numbers = houseNumberWords(words, among: address.houseNumbers)
         var keys: Set<String> = []
         for (position, word) in words.enumerated() {
             if let key = address.key(ofPartStartingWith: word) {
@@ -28,18 +29,55 @@ enum AddressMatch {
         return (SearchAddress.wordKeys + [SearchAddress.houseNumberKey]).first(where: keys.contains)
     }
 
-    /// The positions of the words that a house number of `address` meets: each equal to one, and
-    /// each number with the letters after it ("22", "a") when joined they equal one.
-    static func houseNumberWords(_ words: [String], in address: SearchAddress) -> Set<Int> {
+    /// The positions of the words that one of `houseNumbers` (`SearchAddress.houseNumbers`)
+    /// meets: each equal to one, and each number with the letters after it ("22", "a") when
+    /// joined they equal one.
+    static func houseNumberWords(_ words: [String], among houseNumbers: [String]) -> Set<Int> {
         var met: Set<Int> = []
         for (position, word) in words.enumerated() {
-            if address.houseNumbers.contains(word) { met.insert(position) }
+            if houseNumbers.contains(word) { met.insert(position) }
             if position + 1 < words.count, SearchAddress.joinsNumber(word, words[position + 1]),
-                address.houseNumbers.contains(word + words[position + 1])
+                houseNumbers.contains(word + words[position + 1])
             {
                 met.formUnion([position, position + 1])
             }
         }
         return met
+    }
+}
+
+/// What the terms that may be house numbers (`ParsedQuery.numberTerms`) ask of a candidate
+/// before its text is read: each is met by one of the spot's house numbers (alone, or joined to
+/// the letters after it) or starts a token of its names or address, which the postings list.
+/// It reads the spot's `addr:housenumber` alone, so that "Mannerheimintie 22" turns away the
+/// other spots of the street without folding their names.
+struct HouseNumberCheck {
+    private let terms: [String]
+    /// Each number term with the spots whose names or address hold a token it starts, the
+    /// terms that start the fewest tokens first.
+    private let holders: [(term: Int, spots: LazySpotSet)]
+    private let index: SpotIndexReader
+
+    /// The check of `query`'s number terms, which start the tokens `termTokens` of `index`.
+    init(query: ParsedQuery, termTokens: [Range<Int>], index: SpotIndexReader) {
+        terms = query.terms
+        holders = query.numberTerms.sorted { (termTokens[$0].count, $0) < (termTokens[$1].count, $1) }.map { term in
+            (
+                term,
+                LazySpotSet { try CandidateFilter.spots(holdingTokens: [termTokens[term]], in: index, address: true) }
+            )
+        }
+        self.index = index
+    }
+
+    /// Whether spot `spot` passes.
+    func passes(_ spot: Int) throws -> Bool {
+        guard !holders.isEmpty else { return true }
+        let numbers = try index.houseNumber(at: spot).map(SearchAddress.houseNumbers(of:)) ?? []
+        let met = AddressMatch.houseNumberWords(terms, among: numbers)
+        for (term, spots) in holders where !met.contains(term) {
+            guard try spots.value().contains(spot) else { return false }
+        }
+        return true
     }
 }

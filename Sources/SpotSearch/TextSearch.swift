@@ -3,7 +3,8 @@ import Spots
 
 /// What every candidate of the exact levels must pass, whatever gathered it: the category
 /// filter, the word terms but the one whose postings gathered the candidates (each must start a
-/// token of the spot's names or address), and each category phrase (met by the spot's kind, by
+/// token of the spot's names or address), the number terms (`HouseNumberCheck`), and each
+/// category phrase (met by the spot's kind, by
 /// the build's list of the phrase's targets, or by its names or address holding the phrase).
 struct CandidateFilter {
     /// One flag per kind number: whether the request's category filter allows it.
@@ -15,6 +16,8 @@ struct CandidateFilter {
     /// forgiven can answer it.
     let someTermStartsNoToken: Bool
     private let laterTerms: [LazySpotSet]
+    /// What the terms that may be house numbers ask of a spot, which the typo stage asks too.
+    let houseNumbers: HouseNumberCheck
     private let phrases: [(kinds: [Bool], listed: LazySpotSet, text: LazySpotSet)]
 
     /// The filter of `request`, parsed as `query`.
@@ -33,6 +36,7 @@ struct CandidateFilter {
         laterTerms = unchecked.sorted { termTokens[$0].count < termTokens[$1].count }.map { term in
             LazySpotSet { try Self.spots(holdingTokens: [termTokens[term]], in: index, address: true) }
         }
+        houseNumbers = HouseNumberCheck(query: query, termTokens: termTokens, index: index)
         phrases = query.phrases.map { phrase in
             (
                 kinds: index.kinds.map(phrase.targets.names),
@@ -48,7 +52,9 @@ struct CandidateFilter {
 
     /// Whether spot `spot` passes.
     func passes(_ spot: Int, kind: Int) throws -> Bool {
-        guard allowedKinds[kind], try laterTerms.allSatisfy({ try $0.value().contains(spot) }) else { return false }
+        guard allowedKinds[kind], try laterTerms.allSatisfy({ try $0.value().contains(spot) }),
+            try houseNumbers.passes(spot)
+        else { return false }
         for phrase in phrases where !phrase.kinds[kind] {
             guard try phrase.listed.value().contains(spot) || phrase.text.value().contains(spot) else { return false }
         }
@@ -224,7 +230,8 @@ struct TextWalk {
                 guard seen.insert(spot) else { continue }
                 let kind = try index.kindNumber(at: spot)
                 let passes =
-                    try run.verification == .typos ? filter.allowedKinds[kind] : filter.passes(spot, kind: kind)
+                    try run.verification == .typos
+                    ? filter.allowedKinds[kind] && filter.houseNumbers.passes(spot) : filter.passes(spot, kind: kind)
                 guard passes else { continue }
                 let coordinate = try index.coordinate(at: spot)
                 if let region = request.region, !region.contains(coordinate) { continue }

@@ -146,7 +146,7 @@ extension TypoStage {
     ) -> (edits: Int, key: String)? {
         guard !text.address.parts.isEmpty else { return nil }
         let nameTokens = text.names.flatMap { SearchText.tokens(ofName: $0.name).map(\.token) }
-        let numbers = AddressMatch.houseNumberWords(terms, in: text.address)
+        let numbers = AddressMatch.houseNumberWords(terms, among: text.address.houseNumbers)
         let firstTerm = parts.count - terms.count
         var total = 0
         // The fewest edits more than its best with which an address word meets a part, and where.

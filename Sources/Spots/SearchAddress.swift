@@ -51,6 +51,12 @@ public struct SearchAddress: Sendable {
     /// starts with a digit ("22", "5bis"), or of one or two letters ("A", "S/N").
     public static func isNumber(_ word: String) -> Bool { startsWithDigit(word) || word.count <= 2 }
 
+    /// The house numbers of an `addr:housenumber` value: its words, folded and joined, that
+    /// are numbers (`isNumber`).
+    public static func houseNumbers(of value: String) -> [String] {
+        joinedNumbers(SearchText.words(value)).filter(isNumber)
+    }
+
     /// `words` with each word of up to three letters that follows a number joined to it.
     static func joinedNumbers(_ words: [String]) -> [String] {
         var joined: [String] = []
