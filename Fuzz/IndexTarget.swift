@@ -37,13 +37,17 @@ private func query(_ index: SpotIndexReader) {
         if var list = try? index.wordList(of: target) { while (try? list.next()) != nil {} }
     }
     var firstName: String?
+    var firstAddress: String?
     var firstCoordinate: Coordinate?
     for spot in 0..<min(index.count, 64) {
         _ = try? index.quality(at: spot)
         guard let value = try? index.spot(at: spot) else { continue }
         firstName = firstName ?? value.name
+        firstAddress = firstAddress ?? value.addressLine
         firstCoordinate = firstCoordinate ?? value.coordinate
         _ = try? index.name(at: spot)
+        _ = try? index.houseNumber(at: spot)
+        _ = try? index.searchText(at: spot)
         _ = try? index.kind(at: spot)
         if let ref = try? index.ref(at: spot) { _ = try? index.spotNumber(for: ref) }
     }
@@ -82,6 +86,11 @@ private func query(_ index: SpotIndexReader) {
         // Dishes and compounds: word lists (WLST), exact and misspelt.
         SearchRequest(naturalLanguageQuery: "pizza museo", near: centre),
         SearchRequest(naturalLanguageQuery: "pizzza"),
+        // Addresses: the first one, its house number before its street, and a number joined to a letter.
+        SearchRequest(naturalLanguageQuery: firstAddress ?? "Mannerheimintie 22", near: centre),
+        SearchRequest(
+            naturalLanguageQuery: firstAddress.map { $0.split(separator: " ").reversed().joined(separator: " ") }),
+        SearchRequest(naturalLanguageQuery: "cafe 22 a Mannerheimintei"),
         SearchRequest(pointOfInterestFilter: cafes, near: centre),
         SearchRequest(region: world, pointOfInterestFilter: PointOfInterestFilter(excluding: [.cafe])),
     ]

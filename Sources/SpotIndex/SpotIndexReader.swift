@@ -44,6 +44,8 @@ public final class SpotIndexReader: @unchecked Sendable {
     private let nameKey: UInt32?
     /// The string number of `addr:housenumber`, if any spot has one.
     private let houseNumberKey: UInt32?
+    /// The string numbers of the strings that start with `addr:`: STRS is sorted, so a range.
+    private let addressKeys: Range<Int>
     /// SPOT.
     let spots: SpotRecords
     /// ATTR.
@@ -80,6 +82,7 @@ public final class SpotIndexReader: @unchecked Sendable {
         strings = try StringTable(try header.requiredBytes(of: Tag.strings))
         nameKey = try strings.index(of: Array("name".utf8)).map(UInt32.init)
         houseNumberKey = try strings.index(of: Array(SearchAddress.houseNumberKey.utf8)).map(UInt32.init)
+        addressKeys = try strings.range(withPrefix: Array("addr:".utf8))
         kinds = try SelectingTags.decode(try header.requiredBytes(of: Tag.kinds), strings: strings)
         spots = try SpotRecords(try header.requiredBytes(of: Tag.spots), kindCount: kinds.count)
         count = spots.count
@@ -167,18 +170,16 @@ public final class SpotIndexReader: @unchecked Sendable {
         try attributes(at: spot, where: Spot.isNameKey).namesByKey
     }
 
-    /// The names of spot `spot` with their keys (`namesByKey`) and its searched address
-    /// (`SearchAddress`), read in one pass: the text a search checks a candidate against.
-    public func searchText(at spot: Int) throws(IndexError) -> (
-        names: [(key: String, name: String)], address: SearchAddress
-    ) {
-        let text = try attributes(at: spot) { Spot.isNameKey($0) || $0.hasPrefix("addr:") }
-        return (text.namesByKey, SearchAddress(text.address))
-    }
-
-    /// The `addr:*` attributes of spot `spot` (`Spot.address`), read without decoding the others.
+    /// The `addr:*` attributes of spot `spot` (`Spot.address`), read without decoding the others
+    /// (their keys are told apart by number).
     public func address(at spot: Int) throws(IndexError) -> [String: String] {
-        try attributes(at: spot) { $0.hasPrefix("addr:") }.address
+        var address: [String: String] = [:]
+        var pairs = try attributes.pairs(of: spot, in: spots)
+        while let (key, value) = try pairs.next() {
+            guard addressKeys.contains(Int(key)) else { continue }
+            address[String(try attributeString(key).dropFirst("addr:".count))] = try attributeString(value)
+        }
+        return address
     }
 
     /// A spot that holds those attributes of spot `spot` whose keys `keep` keeps, and nothing

@@ -46,22 +46,55 @@ enum AddressMatch {
     }
 }
 
-/// What the terms that may be house numbers (`ParsedQuery.numberTerms`) ask of a candidate
-/// before its text is read: each is met by one of the spot's house numbers (alone, or joined to
-/// the letters after it) or starts a token of its names or address, which the postings list.
-/// It reads the spot's `addr:housenumber` alone, so that "Mannerheimintie 22" turns away the
-/// other spots of the street without folding their names.
+/// A candidate's text as a search checks it: its names, read first, and its searched address
+/// (`SearchAddress`), read only when the names do not decide, its parts folded through `words`.
+struct CandidateText {
+    /// The names with their keys (`Spot.namesByKey`).
+    let names: [(key: String, name: String)]
+    /// The searched address.
+    let address: Lazy<SearchAddress>
+
+    /// The text of spot `spot` of `index`.
+    init(spot: Int, in index: SpotIndexReader, words: AddressWords) throws {
+        names = try index.namesByKey(at: spot)
+        address = Lazy { SearchAddress(try index.address(at: spot), words: words.words) }
+    }
+}
+
+/// The folded words of address parts (`SearchAddress.words(ofPart:value:)`) that one search has
+/// met, kept: the candidates of a search share streets, postcodes and cities, so each is folded
+/// once.
+final class AddressWords {
+    private var known: [String: [String]] = [:]
+
+    /// The words of part `key` with `value`.
+    func words(_ key: String, _ value: String) -> [String] {
+        let id = key + "\u{0}" + value
+        if let words = known[id] { return words }
+        let words = SearchAddress.words(ofPart: key, value: value)
+        known[id] = words
+        return words
+    }
+}
+
+/// What the terms that start with a digit ask of a candidate before its text is read: each is
+/// met by one of the spot's house numbers (alone, or joined to the letters after it) or starts a
+/// token of its names or address, which the postings list. It reads the spot's
+/// `addr:housenumber` alone, so that "Mannerheimintie 22" turns away the other spots of the
+/// street without folding their names. The other terms that may be house numbers (one or two
+/// letters, `ParsedQuery.numberTerms`) start too many tokens to be worth a set: the text decides.
 struct HouseNumberCheck {
     private let terms: [String]
-    /// Each number term with the spots whose names or address hold a token it starts, the
-    /// terms that start the fewest tokens first.
+    /// Each term that starts with a digit, with the spots whose names or address hold a token
+    /// it starts; the terms that start the fewest tokens first.
     private let holders: [(term: Int, spots: LazySpotSet)]
     private let index: SpotIndexReader
 
-    /// The check of `query`'s number terms, which start the tokens `termTokens` of `index`.
+    /// The check of `query`'s terms, which start the tokens `termTokens` of `index`.
     init(query: ParsedQuery, termTokens: [Range<Int>], index: SpotIndexReader) {
         terms = query.terms
-        holders = query.numberTerms.sorted { (termTokens[$0].count, $0) < (termTokens[$1].count, $1) }.map { term in
+        let numbers = query.terms.indices.filter { SearchAddress.startsWithDigit(query.terms[$0]) }
+        holders = numbers.sorted { (termTokens[$0].count, $0) < (termTokens[$1].count, $1) }.map { term in
             (
                 term,
                 LazySpotSet { try CandidateFilter.spots(holdingTokens: [termTokens[term]], in: index, address: true) }

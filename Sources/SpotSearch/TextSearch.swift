@@ -127,12 +127,12 @@ extension SpotSearch {
         of spot: Int, key: RankKey, query: ParsedQuery, filter: CandidateFilter, typos: TypoStage?
     ) throws -> SearchMatch {
         var field: String?
-        let text = try index.searchText(at: spot)
+        let text = try CandidateText(spot: spot, in: index, words: AddressWords())
         switch key.level {
         case .category: break
         case .address:
             let words = query.words(leavingOut: try filter.phrasesMetByKind(spot, kind: index.kindNumber(at: spot)))
-            field = AddressMatch.field(words: words, names: text.names, address: text.address)
+            field = AddressMatch.field(words: words, names: text.names, address: try text.address.value())
         case .fuzzy:
             field = try typos?.match(text, kind: index.kindNumber(at: spot), spot: spot)?.key
         default: field = NameMatch.best(in: text.names, terms: query.words)?.key ?? "name"
@@ -193,6 +193,8 @@ struct TextWalk {
     private(set) var best: TopResults<RankKey>
     /// The spots offered to `best`: a later stage passes over them.
     private var offered: SpotBits
+    /// The candidates' address parts, folded once.
+    private let addressWords = AddressWords()
     private let scoring: Scoring
     /// Sorted by relevance, the walk stops at the first run whose best key ranks after the last
     /// kept; without a place, also within a run of keys that differ by reference only.
@@ -272,7 +274,7 @@ struct TextWalk {
             return (run.bound.level, run.bound.edits, .primary, try index.quality(at: spot).score)
         case .names:
             let quality = try index.quality(at: spot).score
-            let text = try index.searchText(at: spot)
+            let text = try CandidateText(spot: spot, in: index, words: addressWords)
             if let named = NameMatch.best(in: text.names, terms: query.words) {
                 return (named.level, 0, NameField(ofKey: named.key), quality)
             }
@@ -285,12 +287,13 @@ struct TextWalk {
             }
             let words = query.words(leavingOut: metByKind)
             guard !query.terms.isEmpty,
-                AddressMatch.field(words: words, names: text.names, address: text.address) != nil
+                AddressMatch.field(words: words, names: text.names, address: try text.address.value()) != nil
             else { return nil }
             return (.address, 0, .address, quality)
         case .typos:
             guard let typos, try typos.candidates.mayMatch(spot, kind: kind),
-                let match = try typos.stage.match(try index.searchText(at: spot), kind: kind, spot: spot)
+                let match = try typos.stage.match(
+                    try CandidateText(spot: spot, in: index, words: addressWords), kind: kind, spot: spot)
             else { return nil }
             return (.fuzzy, match.edits, match.field, try index.quality(at: spot).score)
         }

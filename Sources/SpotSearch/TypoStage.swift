@@ -100,26 +100,20 @@ struct TypoStage {
         return TypoCandidates(runs: runs.sorted { $0.bound < $1.bound }, otherParts: others)
     }
 
-    /// How spot `spot`, with `text` (`SpotIndexReader.searchText`) and of kind number `kind`,
-    /// meets the query with typos forgiven: the fewest edits, then the best field, and the name
-    /// key or address part that gives them (nil when its kind or lists meet every part); nil
-    /// when it does not. One name (or the kind) meets every part, or, at the address field, the
-    /// names and the address together as at the address level (`AddressMatch`).
-    func match(_ text: (names: [(key: String, name: String)], address: SearchAddress), kind: Int, spot: Int) throws
-        -> (edits: Int, field: NameField, key: String?)?
-    {
+    /// How spot `spot`, with `text` and of kind number `kind`, meets the query with typos
+    /// forgiven: the fewest edits, then the best field, and the name key or address part that
+    /// gives them (nil when its kind or lists meet every part); nil when it does not. One name
+    /// (or the kind) meets every part, or, at the address field, the names and the address
+    /// together as at the address level (`AddressMatch`), read only when that can take fewer
+    /// edits.
+    func match(_ text: CandidateText, kind: Int, spot: Int) throws -> (edits: Int, field: NameField, key: String?)? {
         let byKind = try parts.map { part in
             [part.kinds[kind], try part.listed.value()[spot]].compactMap { $0 }.min()
         }
         var best: (edits: Int, field: NameField, key: String?)?
         if byKind.allSatisfy({ $0 != nil }) { best = (byKind.reduce(0) { $0 + $1! }, .primary, nil) }
-        if let address = addressMatch(text, byKind: byKind),
-            best.map({ (address.edits, NameField.address) < ($0.edits, $0.field) }) ?? true
-        {
-            best = (address.edits, .address, address.key)
-        }
-        for (key, name) in text.names {
-            let tokens = SearchText.tokens(ofName: name).map(\.token)
+        let nameTokens = text.names.map { SearchText.tokens(ofName: $0.name).map(\.token) }
+        for ((key, _), tokens) in zip(text.names, nameTokens) {
             var edits = 0
             for (part, kindEdits) in zip(parts, byKind) {
                 guard let partEdits = [part.edits(ofNameTokens: tokens), kindEdits].compactMap({ $0 }).min() else {
@@ -132,28 +126,36 @@ struct TypoStage {
             let field = NameField(ofKey: key)
             if best.map({ (edits, field) < ($0.edits, $0.field) }) ?? true { best = (edits, field, key) }
         }
+        // The address field ranks last: it takes fewer edits or nothing.
+        if best.map({ $0.edits > 0 }) ?? true,
+            let address = addressMatch(
+                nameTokens: nameTokens.flatMap { $0 }, address: try text.address.value(), byKind: byKind),
+            best.map({ address.edits < $0.edits }) ?? true
+        {
+            best = (address.edits, .address, address.key)
+        }
         return best
     }
 }
 
 extension TypoStage {
-    /// How the names and address of `text` together meet the parts with typos forgiven, at least
-    /// one by a word of the address, as at the address level (a phrase met by the kind, or by
-    /// the words of the names or address; a term also by a house number): the fewest edits and the address part that met a term, or nil.
-    /// `byKind` holds the edits with which the spot's kind or lists meet each part.
-    private func addressMatch(
-        _ text: (names: [(key: String, name: String)], address: SearchAddress), byKind: [Int?]
-    ) -> (edits: Int, key: String)? {
-        guard !text.address.parts.isEmpty else { return nil }
-        let nameTokens = text.names.flatMap { SearchText.tokens(ofName: $0.name).map(\.token) }
-        let numbers = AddressMatch.houseNumberWords(terms, among: text.address.houseNumbers)
+    /// How names (all their tokens, `nameTokens`) and `address` together meet the parts with
+    /// typos forgiven, at least one by a word of the address, as at the address level (a phrase
+    /// met by the kind, or by the words of the names or address; a term also by a house number):
+    /// the fewest edits and the address part that met a part, or nil. `byKind` holds the edits
+    /// with which the spot's kind or lists meet each part.
+    private func addressMatch(nameTokens: [String], address: SearchAddress, byKind: [Int?]) -> (
+        edits: Int, key: String
+    )? {
+        guard !address.parts.isEmpty else { return nil }
+        let numbers = AddressMatch.houseNumberWords(terms, among: address.houseNumbers)
         let firstTerm = parts.count - terms.count
         var total = 0
         // The fewest edits more than its best with which an address word meets a part, and where.
         var cheapest: (extra: Int, key: String)?
         for (position, (part, kindEdits)) in zip(parts, byKind).enumerated() {
             var byAddress: (edits: Int, key: String)?
-            for (key, words) in text.address.parts {
+            for (key, words) in address.parts {
                 guard let edits = part.edits(ofNameTokens: words) else { continue }
                 if byAddress.map({ edits < $0.edits }) ?? true { byAddress = (edits, key) }
             }

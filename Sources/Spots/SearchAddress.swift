@@ -23,17 +23,32 @@ public struct SearchAddress: Sendable {
 
     /// The searched address of a spot's `address` (keyed by what follows `addr:`).
     public init(_ address: [String: String]) {
-        var parts = Self.wordKeys.compactMap { key -> (key: String, words: [String])? in
-            guard let value = address[String(key.dropFirst("addr:".count))] else { return nil }
-            let words = SearchText.words(value)
-            let isStreet = key == "addr:street" || key == "addr:place"
-            return (key, isStreet ? words.flatMap { [$0] + StreetWords.equals(of: $0) } : words)
+        self.init(address, words: Self.words(ofPart:value:))
+    }
+
+    /// The searched address of `address`, the words of each part given by `words` (key, value),
+    /// which must give what `words(ofPart:value:)` gives: a cache of it.
+    public init(_ address: [String: String], words: (String, String) -> [String]) {
+        let keys = Self.wordKeys + [Self.houseNumberKey]
+        var parts = keys.compactMap { key -> (key: String, words: [String])? in
+            address[String(key.dropFirst("addr:".count))].map { (key, words(key, $0)) }
         }
-        let numberWords = address["housenumber"].map { Self.joinedNumbers(SearchText.words($0)) } ?? []
+        let numberWords = parts.last?.key == Self.houseNumberKey ? parts.removeLast().words : []
         houseNumbers = numberWords.filter(Self.isNumber)
         let described = numberWords.filter { !Self.isNumber($0) }
         if !described.isEmpty { parts.append((Self.houseNumberKey, described)) }
         self.parts = parts
+    }
+
+    /// The folded words of an address part, `key` (`wordKeys`, `houseNumberKey`) with `value`:
+    /// a street's or place's each with its equals (`StreetWords`), a house number's joined.
+    public static func words(ofPart key: String, value: String) -> [String] {
+        let words = SearchText.words(value)
+        switch key {
+        case "addr:street", "addr:place": return words.flatMap { [$0] + StreetWords.equals(of: $0) }
+        case houseNumberKey: return joinedNumbers(words)
+        default: return words
+        }
     }
 
     /// Whether it has nothing searched.
