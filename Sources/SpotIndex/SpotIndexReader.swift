@@ -46,6 +46,10 @@ public final class SpotIndexReader: @unchecked Sendable {
     private let houseNumberKey: UInt32?
     /// The string numbers of the strings that start with `addr:`: STRS is sorted, so a range.
     private let addressKeys: Range<Int>
+    /// The string numbers of the strings that start with `name` (`name` and `name:xx` among
+    /// them), and of the other name keys (`Spot.otherNameKeys`): the only keys of names.
+    private let nameKeys: Range<Int>
+    private let otherNameKeys: Set<UInt32>
     /// SPOT.
     let spots: SpotRecords
     /// ATTR.
@@ -83,6 +87,12 @@ public final class SpotIndexReader: @unchecked Sendable {
         nameKey = try strings.index(of: Array("name".utf8)).map(UInt32.init)
         houseNumberKey = try strings.index(of: Array(SearchAddress.houseNumberKey.utf8)).map(UInt32.init)
         addressKeys = try strings.range(withPrefix: Array("addr:".utf8))
+        nameKeys = try strings.range(withPrefix: Array("name".utf8))
+        var otherNameKeys: Set<UInt32> = []
+        for key in Spot.otherNameKeys {
+            if let number = try strings.index(of: Array(key.utf8)) { otherNameKeys.insert(UInt32(number)) }
+        }
+        self.otherNameKeys = otherNameKeys
         kinds = try SelectingTags.decode(try header.requiredBytes(of: Tag.kinds), strings: strings)
         spots = try SpotRecords(try header.requiredBytes(of: Tag.spots), kindCount: kinds.count)
         count = spots.count
@@ -167,34 +177,40 @@ public final class SpotIndexReader: @unchecked Sendable {
     /// The names of spot `spot` with their keys, in `Spot.namesByKey` order: `name`, the
     /// localized names, the other names. Only the names' values are decoded.
     public func namesByKey(at spot: Int) throws(IndexError) -> [(key: String, name: String)] {
-        try attributes(at: spot, where: Spot.isNameKey).namesByKey
-    }
-
-    /// The `addr:*` attributes of spot `spot` (`Spot.address`), read without decoding the others
-    /// (their keys are told apart by number).
-    public func address(at spot: Int) throws(IndexError) -> [String: String] {
-        var address: [String: String] = [:]
-        var pairs = try attributes.pairs(of: spot, in: spots)
-        while let (key, value) = try pairs.next() {
-            guard addressKeys.contains(Int(key)) else { continue }
-            address[String(try attributeString(key).dropFirst("addr:".count))] = try attributeString(value)
-        }
-        return address
-    }
-
-    /// A spot that holds those attributes of spot `spot` whose keys `keep` keeps, and nothing
-    /// else; only their values are decoded.
-    private func attributes(at spot: Int, where keep: (String) -> Bool) throws(IndexError) -> Spot {
-        var kept = Spot(
+        // A spot that holds the names alone, which orders them. Other keys are passed over by
+        // number, undecoded.
+        var names = Spot(
             ref: OSMRef(.node, 0), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "", kind: "",
             category: nil)
         var pairs = try attributes.pairs(of: spot, in: spots)
         while let (key, value) = try pairs.next() {
+            guard nameKeys.contains(Int(key)) || otherNameKeys.contains(key) else { continue }
             let key = try attributeString(key)
-            guard keep(key) else { continue }
-            _ = kept.setAttribute(key: key, value: try attributeString(value))
+            guard Spot.isNameKey(key) else { continue }
+            _ = names.setAttribute(key: key, value: try attributeString(value))
         }
-        return kept
+        return names.namesByKey
+    }
+
+    /// The `addr:*` attributes of spot `spot` (`Spot.address`), read without decoding the others.
+    public func address(at spot: Int) throws(IndexError) -> [String: String] {
+        var address: [String: String] = [:]
+        for (key, value) in try addressNumbers(at: spot) {
+            address[String(try string(numbered: key).dropFirst("addr:".count))] = try string(numbered: value)
+        }
+        return address
+    }
+
+    /// The string numbers (`string(numbered:)`) of the `addr:*` keys of spot `spot` and of their
+    /// values, in stored order, nothing decoded: for a caller that meets the same values often
+    /// (a search's candidates share streets and cities) and decodes each once.
+    public func addressNumbers(at spot: Int) throws(IndexError) -> [(key: Int, value: Int)] {
+        var numbers: [(key: Int, value: Int)] = []
+        var pairs = try attributes.pairs(of: spot, in: spots)
+        while let (key, value) = try pairs.next() {
+            if addressKeys.contains(Int(key)) { numbers.append((Int(key), Int(value))) }
+        }
+        return numbers
     }
 
     /// The `name` of spot `spot`, read without decoding its other attributes.
@@ -220,7 +236,7 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     /// The numbers of the attribute keys of spot `spot`, in stored order, without decoding any
     /// string: for a caller that counts keys (a report) and names each number once
-    /// (`attributeKey(numbered:)`).
+    /// (`string(numbered:)`).
     public func attributeKeyNumbers(at spot: Int) throws(IndexError) -> [Int] {
         var pairs = try attributes.pairs(of: spot, in: spots)
         var keys: [Int] = []
@@ -228,8 +244,9 @@ public final class SpotIndexReader: @unchecked Sendable {
         return keys
     }
 
-    /// The attribute key that `attributeKeyNumbers(at:)` gives as `number`.
-    public func attributeKey(numbered number: Int) throws(IndexError) -> String {
+    /// The attribute key or value that `attributeKeyNumbers(at:)` or `addressNumbers(at:)` gives
+    /// as `number`.
+    public func string(numbered number: Int) throws(IndexError) -> String {
         try attributeString(UInt32(clamping: number))
     }
 

@@ -65,7 +65,7 @@ public struct CoverageReport: Equatable, Sendable {
             var attributes = SpotAttributeSet()
             for number in try reader.attributeKeyNumbers(at: position) {
                 if meaning[number] == nil {
-                    let key = try reader.attributeKey(numbered: number)
+                    let key = try reader.string(numbered: number)
                     meaning[number] = (SpotAttribute(key: key), Spot.languageCode(ofNameKey: key))
                 }
                 let (attribute, language) = meaning[number]!

@@ -51,50 +51,64 @@ enum AddressMatch {
 struct CandidateText {
     /// The names with their keys (`Spot.namesByKey`).
     let names: [(key: String, name: String)]
-    /// The searched address.
-    let address: Lazy<SearchAddress>
+    private let spot: Int
+    private let index: SpotIndexReader
+    private let words: AddressWords
 
     /// The text of spot `spot` of `index`.
     init(spot: Int, in index: SpotIndexReader, words: AddressWords) throws {
         names = try index.namesByKey(at: spot)
-        address = Lazy { SearchAddress(try index.address(at: spot), words: words.words) }
+        self.spot = spot
+        self.index = index
+        self.words = words
     }
+
+    /// The searched address, read now.
+    func address() throws -> SearchAddress { try words.address(of: spot, in: index) }
 }
 
-/// The folded words of address parts (`SearchAddress.words(ofPart:value:)`) that one search has
-/// met, kept: the candidates of a search share streets, postcodes and cities, so each is folded
-/// once.
+/// The searched addresses of one search's candidates, each part's words (`SearchAddress.words(ofPart:value:)`)
+/// kept by the string numbers of its key and value: the candidates share streets, postcodes and
+/// cities, so each is decoded and folded once.
 final class AddressWords {
-    private var known: [String: [String]] = [:]
+    /// The part of each key and value met, nil for a part not searched.
+    private var known: [Int: (key: String, words: [String])?] = [:]
 
-    /// The words of part `key` with `value`.
-    func words(_ key: String, _ value: String) -> [String] {
-        let id = key + "\u{0}" + value
-        if let words = known[id] { return words }
-        let words = SearchAddress.words(ofPart: key, value: value)
-        known[id] = words
-        return words
+    /// The searched address of spot `spot` of `index`.
+    func address(of spot: Int, in index: SpotIndexReader) throws -> SearchAddress {
+        var parts: [(key: String, words: [String])] = []
+        for (key, value) in try index.addressNumbers(at: spot) {
+            let id = key << 32 | value
+            if known[id] == nil {
+                let keyText = try index.string(numbered: key)
+                known[id] = .some(
+                    SearchAddress.isSearched(keyText)
+                        ? (keyText, SearchAddress.words(ofPart: keyText, value: try index.string(numbered: value)))
+                        : nil)
+            }
+            if let part = known[id]! { parts.append(part) }
+        }
+        return SearchAddress(partWords: parts)
     }
 }
 
-/// What the terms that start with a digit ask of a candidate before its text is read: each is
-/// met by one of the spot's house numbers (alone, or joined to the letters after it) or starts a
-/// token of its names or address, which the postings list. It reads the spot's
-/// `addr:housenumber` alone, so that "Mannerheimintie 22" turns away the other spots of the
-/// street without folding their names. The other terms that may be house numbers (one or two
-/// letters, `ParsedQuery.numberTerms`) start too many tokens to be worth a set: the text decides.
+/// What the terms that may be house numbers (`ParsedQuery.numberTerms`) ask of a candidate of
+/// the exact levels before its text is read: each is met by one of the spot's house numbers
+/// (alone, or joined to the letters after it) or starts a token of its names or address, which
+/// the postings list. It reads the spot's `addr:housenumber` alone, so that "Mannerheimintie
+/// 22" turns away the other spots of the street without folding their names; the spots that
+/// hold a term's tokens are listed only for a spot its house number does not meet.
 struct HouseNumberCheck {
     private let terms: [String]
-    /// Each term that starts with a digit, with the spots whose names or address hold a token
-    /// it starts; the terms that start the fewest tokens first.
+    /// Each number term with the spots whose names or address hold a token it starts; the
+    /// terms that start the fewest tokens first.
     private let holders: [(term: Int, spots: LazySpotSet)]
     private let index: SpotIndexReader
 
-    /// The check of `query`'s terms, which start the tokens `termTokens` of `index`.
+    /// The check of `query`'s number terms, which start the tokens `termTokens` of `index`.
     init(query: ParsedQuery, termTokens: [Range<Int>], index: SpotIndexReader) {
         terms = query.terms
-        let numbers = query.terms.indices.filter { SearchAddress.startsWithDigit(query.terms[$0]) }
-        holders = numbers.sorted { (termTokens[$0].count, $0) < (termTokens[$1].count, $1) }.map { term in
+        holders = query.numberTerms.sorted { (termTokens[$0].count, $0) < (termTokens[$1].count, $1) }.map { term in
             (
                 term,
                 LazySpotSet { try CandidateFilter.spots(holdingTokens: [termTokens[term]], in: index, address: true) }

@@ -16,8 +16,8 @@ struct CandidateFilter {
     /// forgiven can answer it.
     let someTermStartsNoToken: Bool
     private let laterTerms: [LazySpotSet]
-    /// What the terms that may be house numbers ask of a spot, which the typo stage asks too.
-    let houseNumbers: HouseNumberCheck
+    /// What the terms that may be house numbers ask of a spot.
+    private let houseNumbers: HouseNumberCheck
     private let phrases: [(kinds: [Bool], listed: LazySpotSet, text: LazySpotSet)]
 
     /// The filter of `request`, parsed as `query`.
@@ -132,7 +132,7 @@ extension SpotSearch {
         case .category: break
         case .address:
             let words = query.words(leavingOut: try filter.phrasesMetByKind(spot, kind: index.kindNumber(at: spot)))
-            field = AddressMatch.field(words: words, names: text.names, address: try text.address.value())
+            field = AddressMatch.field(words: words, names: text.names, address: try text.address())
         case .fuzzy:
             field = try typos?.match(text, kind: index.kindNumber(at: spot), spot: spot)?.key
         default: field = NameMatch.best(in: text.names, terms: query.words)?.key ?? "name"
@@ -232,8 +232,7 @@ struct TextWalk {
                 guard seen.insert(spot) else { continue }
                 let kind = try index.kindNumber(at: spot)
                 let passes =
-                    try run.verification == .typos
-                    ? filter.allowedKinds[kind] && filter.houseNumbers.passes(spot) : filter.passes(spot, kind: kind)
+                    try run.verification == .typos ? filter.allowedKinds[kind] : filter.passes(spot, kind: kind)
                 guard passes else { continue }
                 let coordinate = try index.coordinate(at: spot)
                 if let region = request.region, !region.contains(coordinate) { continue }
@@ -287,7 +286,7 @@ struct TextWalk {
             }
             let words = query.words(leavingOut: metByKind)
             guard !query.terms.isEmpty,
-                AddressMatch.field(words: words, names: text.names, address: try text.address.value()) != nil
+                AddressMatch.field(words: words, names: text.names, address: try text.address()) != nil
             else { return nil }
             return (.address, 0, .address, quality)
         case .typos:

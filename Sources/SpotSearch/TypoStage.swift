@@ -71,15 +71,19 @@ struct TypoStage {
         let tokenCounts = tokens.map { $0.reduce(0) { $0 + $1.tokens.count } }
         var sources: [Int: FuzzySources] = [:]
         var fewest = Int.max
-        // A house number meets a number part, unlisted: such a part gathers when nothing else can.
-        let listing = parts.indices.filter { !parts[$0].mayBeHouseNumber }
-        for part in (listing.isEmpty ? Array(parts.indices) : listing).sorted(by: { tokenCounts[$0] < tokenCounts[$1] })
-        {
+        for part in parts.indices.sorted(by: { tokenCounts[$0] < tokenCounts[$1] }) {
             guard fewest == .max || tokenCounts[part] <= 10 * fewest else { break }
             sources[part] = try parts[part].sources(of: tokens[part], in: index)
-            fewest = min(fewest, sources[part]!.count)
+            if !parts[part].mayBeHouseNumber { fewest = min(fewest, sources[part]!.count) }
         }
-        let driver = sources.min { ($0.value.count, $0.key) < ($1.value.count, $1.key) }!
+        // A house number meets a number part unlisted, so such a part never gathers, unless every
+        // part is one (then the typo is in none: the stage forgives nothing there).
+        let gathering = parts.indices.filter { !parts[$0].mayBeHouseNumber }
+        if let first = gathering.min(by: { tokenCounts[$0] < tokenCounts[$1] }), fewest == .max {
+            sources[first] = try parts[first].sources(of: tokens[first], in: index)
+        }
+        let driver = sources.filter { gathering.isEmpty || !parts[$0.key].mayBeHouseNumber }
+            .min { ($0.value.count, $0.key) < ($1.value.count, $1.key) }!
         var lists: [FuzzySources.Origin: [RankList]] = [:]
         for source in driver.value.lists { lists[source.origin, default: []].append(source.list) }
         // With one part, a run's bound is its spots' key but for their quality when they come
@@ -90,14 +94,18 @@ struct TypoStage {
                 parts.count > 1 ? .typos : origin.isKind ? .kind : .bound
             return CandidateRun(bound: origin.bound, lists: lists, verification: verification)
         }
-        // Another part lists a spot by its kind (a flag per kind) or by its names' postings.
+        // Another part lists a spot by its kind (a flag per kind) or by its names' postings, a
+        // number part also by the spot's house number.
+        let firstTerm = parts.count - terms.count
         let others = sources.filter { $0.key != driver.key && $0.value.nameCount <= 10 * driver.value.count }.map {
             other in
             TypoCandidates.Part(
                 kinds: index.kinds.indices.map { parts[other.key].kinds[$0] != nil }, listed: parts[other.key].listed,
-                names: LazySpotSet { try other.value.nameSpots(in: index) })
+                names: LazySpotSet { try other.value.nameSpots(in: index) },
+                houseNumberTerm: parts[other.key].mayBeHouseNumber ? other.key - firstTerm : nil)
         }
-        return TypoCandidates(runs: runs.sorted { $0.bound < $1.bound }, otherParts: others)
+        return TypoCandidates(
+            runs: runs.sorted { $0.bound < $1.bound }, otherParts: others, terms: terms, index: index)
     }
 
     /// How spot `spot`, with `text` and of kind number `kind`, meets the query with typos
@@ -113,23 +121,32 @@ struct TypoStage {
         var best: (edits: Int, field: NameField, key: String?)?
         if byKind.allSatisfy({ $0 != nil }) { best = (byKind.reduce(0) { $0 + $1! }, .primary, nil) }
         let nameTokens = text.names.map { SearchText.tokens(ofName: $0.name).map(\.token) }
-        for ((key, _), tokens) in zip(text.names, nameTokens) {
-            var edits = 0
-            for (part, kindEdits) in zip(parts, byKind) {
-                guard let partEdits = [part.edits(ofNameTokens: tokens), kindEdits].compactMap({ $0 }).min() else {
-                    edits = -1
+        // The edits with which each name meets each part, worked out once, when first needed (a
+        // name stops being read at the first part it misses): -1 for none, -2 not yet known.
+        var known = [Int](repeating: -2, count: nameTokens.count * parts.count)
+        func edits(ofName name: Int, part: Int) -> Int? {
+            let slot = name * parts.count + part
+            if known[slot] == -2 { known[slot] = parts[part].edits(ofNameTokens: nameTokens[name]) ?? -1 }
+            return known[slot] >= 0 ? known[slot] : nil
+        }
+        for (name, (key, _)) in text.names.enumerated() {
+            var total = 0
+            for part in parts.indices {
+                guard let partEdits = [edits(ofName: name, part: part), byKind[part]].compactMap({ $0 }).min() else {
+                    total = -1
                     break
                 }
-                edits += partEdits
+                total += partEdits
             }
-            guard edits >= 0 else { continue }
+            guard total >= 0 else { continue }
             let field = NameField(ofKey: key)
-            if best.map({ (edits, field) < ($0.edits, $0.field) }) ?? true { best = (edits, field, key) }
+            if best.map({ (total, field) < ($0.edits, $0.field) }) ?? true { best = (total, field, key) }
         }
         // The address field ranks last: it takes fewer edits or nothing.
         if best.map({ $0.edits > 0 }) ?? true,
             let address = addressMatch(
-                nameTokens: nameTokens.flatMap { $0 }, address: try text.address.value(), byKind: byKind),
+                address: try text.address(), byKind: byKind,
+                byNames: { part in nameTokens.indices.compactMap { edits(ofName: $0, part: part) }.min() }),
             best.map({ address.edits < $0.edits }) ?? true
         {
             best = (address.edits, .address, address.key)
@@ -139,32 +156,36 @@ struct TypoStage {
 }
 
 extension TypoStage {
-    /// How names (all their tokens, `nameTokens`) and `address` together meet the parts with
-    /// typos forgiven, at least one by a word of the address, as at the address level (a phrase
-    /// met by the kind, or by the words of the names or address; a term also by a house number):
-    /// the fewest edits and the address part that met a part, or nil. `byKind` holds the edits
-    /// with which the spot's kind or lists meet each part.
-    private func addressMatch(nameTokens: [String], address: SearchAddress, byKind: [Int?]) -> (
+    /// How the names and `address` together meet the parts with typos forgiven, at least one by
+    /// a word of the address, as at the address level (a phrase met by the kind, or by the words
+    /// of the names or address; a term also by a house number): the fewest edits and the address
+    /// part that met a part, or nil. `byKind` holds the edits with which the spot's kind or
+    /// lists meet each part, `byNames` gives the fewest with which some name meets a part (asked
+    /// only once the address meets some part).
+    private func addressMatch(address: SearchAddress, byKind: [Int?], byNames: (Int) -> Int?) -> (
         edits: Int, key: String
     )? {
-        guard !address.parts.isEmpty else { return nil }
+        let byAddress = parts.map { part -> (edits: Int, key: String)? in
+            var best: (edits: Int, key: String)?
+            for (key, words) in address.parts {
+                guard let edits = part.edits(ofNameTokens: words) else { continue }
+                if best.map({ edits < $0.edits }) ?? true { best = (edits, key) }
+            }
+            return best
+        }
+        guard byAddress.contains(where: { $0 != nil }) else { return nil }
         let numbers = AddressMatch.houseNumberWords(terms, among: address.houseNumbers)
         let firstTerm = parts.count - terms.count
         var total = 0
         // The fewest edits more than its best with which an address word meets a part, and where.
         var cheapest: (extra: Int, key: String)?
-        for (position, (part, kindEdits)) in zip(parts, byKind).enumerated() {
-            var byAddress: (edits: Int, key: String)?
-            for (key, words) in address.parts {
-                guard let edits = part.edits(ofNameTokens: words) else { continue }
-                if byAddress.map({ edits < $0.edits }) ?? true { byAddress = (edits, key) }
-            }
-            let byNumber: Int? = numbers.contains(position - firstTerm) ? 0 : nil
-            let otherwise = [part.edits(ofNameTokens: nameTokens), kindEdits, byNumber].compactMap { $0 }.min()
-            guard let partEdits = [otherwise, byAddress?.edits].compactMap({ $0 }).min() else { return nil }
+        for (part, address) in byAddress.enumerated() {
+            let byNumber: Int? = numbers.contains(part - firstTerm) ? 0 : nil
+            let otherwise = [byNames(part), byKind[part], byNumber].compactMap { $0 }.min()
+            guard let partEdits = [otherwise, address?.edits].compactMap({ $0 }).min() else { return nil }
             total += partEdits
-            if let byAddress, cheapest.map({ byAddress.edits - partEdits < $0.extra }) ?? true {
-                cheapest = (byAddress.edits - partEdits, byAddress.key)
+            if let address, cheapest.map({ address.edits - partEdits < $0.extra }) ?? true {
+                cheapest = (address.edits - partEdits, address.key)
             }
         }
         return cheapest.map { (total + $0.extra, $0.key) }
@@ -293,21 +314,30 @@ struct FuzzySources {
 /// runs, what they list: a candidate must be listed by all of them to be checked.
 struct TypoCandidates {
     /// What a part lists: the spots of some kinds, those of its targets' word lists, and the
-    /// spots its names' postings hold.
+    /// spots its names' postings hold; for a number part, also those whose house number meets it.
     struct Part {
         /// One flag per kind number.
         let kinds: [Bool]
         let listed: Lazy<[Int: Int]>
         let names: LazySpotSet
+        /// The term's position in the query's terms, for a part that may be a house number.
+        let houseNumberTerm: Int?
     }
 
     let runs: [CandidateRun]
     let otherParts: [Part]
+    /// The query's terms.
+    let terms: [String]
+    let index: SpotIndexReader
 
     /// Whether `spot`, of kind number `kind`, is listed by every other part.
     func mayMatch(_ spot: Int, kind: Int) throws -> Bool {
-        try otherParts.allSatisfy {
-            try $0.kinds[kind] || $0.listed.value()[spot] != nil || $0.names.value().contains(spot)
+        try otherParts.allSatisfy { part in
+            if try part.kinds[kind] || part.listed.value()[spot] != nil || part.names.value().contains(spot) {
+                return true
+            }
+            guard let term = part.houseNumberTerm, let number = try index.houseNumber(at: spot) else { return false }
+            return AddressMatch.houseNumberWords(terms, among: SearchAddress.houseNumbers(of: number)).contains(term)
         }
     }
 }

@@ -23,22 +23,27 @@ public struct SearchAddress: Sendable {
 
     /// The searched address of a spot's `address` (keyed by what follows `addr:`).
     public init(_ address: [String: String]) {
-        self.init(address, words: Self.words(ofPart:value:))
+        self.init(
+            partWords: address.compactMap { part, value in
+                let key = "addr:" + part
+                return Self.isSearched(key) ? (key, Self.words(ofPart: key, value: value)) : nil
+            })
     }
 
-    /// The searched address of `address`, the words of each part given by `words` (key, value),
-    /// which must give what `words(ofPart:value:)` gives: a cache of it.
-    public init(_ address: [String: String], words: (String, String) -> [String]) {
-        let keys = Self.wordKeys + [Self.houseNumberKey]
-        var parts = keys.compactMap { key -> (key: String, words: [String])? in
-            address[String(key.dropFirst("addr:".count))].map { (key, words(key, $0)) }
-        }
-        let numberWords = parts.last?.key == Self.houseNumberKey ? parts.removeLast().words : []
+    /// The searched address made of the words of its parts (`words(ofPart:value:)`, each key
+    /// `isSearched`), in any order.
+    public init(partWords: [(key: String, words: [String])]) {
+        var parts = Self.wordKeys.compactMap { key in partWords.first { $0.key == key } }
+        let numberWords = partWords.first { $0.key == Self.houseNumberKey }?.words ?? []
         houseNumbers = numberWords.filter(Self.isNumber)
         let described = numberWords.filter { !Self.isNumber($0) }
         if !described.isEmpty { parts.append((Self.houseNumberKey, described)) }
         self.parts = parts
     }
+
+    /// Whether the address part `key` (`addr:street`) is searched: one of `wordKeys` or the
+    /// house number.
+    public static func isSearched(_ key: String) -> Bool { key == houseNumberKey || wordKeys.contains(key) }
 
     /// The folded words of an address part, `key` (`wordKeys`, `houseNumberKey`) with `value`:
     /// a street's or place's each with its equals (`StreetWords`), a house number's joined.
