@@ -56,9 +56,6 @@ public struct SearchAddress: Sendable {
         }
     }
 
-    /// Whether it has nothing searched.
-    public var isEmpty: Bool { parts.isEmpty && houseNumbers.isEmpty }
-
     /// Every word of the parts: the tokens under which the index lists the spot's address.
     public var words: [String] { parts.flatMap(\.words) }
 
