@@ -47,7 +47,8 @@ private func query(_ index: SpotIndexReader) {
         firstCoordinate = firstCoordinate ?? value.coordinate
         _ = try? index.name(at: spot)
         _ = try? index.houseNumber(at: spot)
-        _ = try? index.searchText(at: spot)
+        _ = try? index.address(at: spot)
+        _ = try? index.namesByKey(at: spot)
         _ = try? index.kind(at: spot)
         if let ref = try? index.ref(at: spot) { _ = try? index.spotNumber(for: ref) }
     }
