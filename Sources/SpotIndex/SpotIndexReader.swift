@@ -72,9 +72,10 @@ public final class SpotIndexReader: @unchecked Sendable {
     private let qualities: PlaceQualities
 
     /// Maps and checks the index at `path`: each section's view checks what it can in time
-    /// independent of the number of spots (FORMAT.md, "Checks a reader makes").
-    public init(path: String) throws(IndexError) {
-        file = path
+    /// independent of the number of spots (FORMAT.md, "Checks a reader makes"). Its `file` is
+    /// `name` when given (a candidate shown as the output it would replace), else `path`.
+    public init(path: String, shownAs name: String? = nil) throws(IndexError) {
+        file = name ?? path
         let mapped = try MappedFile(path: path)
         self.mapped = mapped
         let header = try IndexHeader(SectionBytes(mapped.bytes, file: path, name: "header"))

@@ -48,7 +48,7 @@ public struct JSONNode: Sendable {
     }
 
     /// The value as a string.
-    func string() throws(PipelineError) -> String {
+    public func string() throws(PipelineError) -> String {
         guard case .string(let text) = value else { throw error("expected a string") }
         return text
     }

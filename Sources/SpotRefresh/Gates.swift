@@ -18,9 +18,18 @@ public struct Gates: Sendable, Equatable {
     /// more than `maxDrop` overall or in one category against the published index (the report's
     /// diff, made with the same `maxDrop`). Empty when the build may be published.
     public func failures(of report: Report) -> [String] {
-        var reasons: [String] = []
+        minimumFailures(of: report) + dropFailures(of: report)
+    }
+
+    /// The `min_spots` gate's failure, if the build has too few spots.
+    func minimumFailures(of report: Report) -> [String] {
         let spots = report.coverage.total
-        if spots < minSpots { reasons.append("\(spots) spots, fewer than gates.min_spots \(minSpots)") }
+        return spots < minSpots ? ["\(spots) spots, fewer than gates.min_spots \(minSpots)"] : []
+    }
+
+    /// The `max_drop` gate's failures: a fall of more than `maxDrop` overall or in a category.
+    func dropFailures(of report: Report) -> [String] {
+        var reasons: [String] = []
         guard let diff = report.diff else { return reasons }
         if diff.total.fell(byMoreThan: maxDrop) {
             reasons.append(

@@ -34,6 +34,12 @@ struct Generations {
     var rejected: String { "\(directory)/\(name).rejected.spots" }
     /// Where the index that `--rollback` replaced is kept.
     var rolledBack: String { "\(directory)/\(name).rolledback.spots" }
+    /// Where the report of a build that a gate refused is kept (the report's JSON).
+    var rejectedReport: String { "\(directory)/\(name).rejected.json" }
+    /// Where every run records how it ended (`RefreshStatus`).
+    var status: String { "\(directory)/\(name).status.json" }
+    /// The pipeline's name: the output's file name without `.spots`.
+    var pipelineName: String { name }
     /// Where a new build waits for the gates.
     var candidate: String { "\(directory)/.\(name).candidate.spots" }
 

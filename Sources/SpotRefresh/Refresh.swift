@@ -9,10 +9,22 @@ public enum RefreshOutcome {
     /// was built. Carries the published index's spot count.
     case unchanged(spots: Int)
     /// A new index was published; the report compares it with the one it replaced, if any.
-    case published(Report)
-    /// A gate refused the new build, kept as NAME.rejected.spots; the published index is
-    /// untouched. The report's diff explains the refusal, with one line per failed gate.
+    /// `overridden` lists the drop gate's failures that `--accept-drop` let pass.
+    case published(Report, overridden: [String])
+    /// A gate refused the new build, kept as NAME.rejected.spots with its report as
+    /// NAME.rejected.json; the published index is untouched. The report's diff explains the
+    /// refusal, with one line per failed gate.
     case rejected(Report, reasons: [String])
+    /// The pipeline is held after a rollback: nothing was built.
+    case held
+}
+
+/// What a run did, and whether it lifted a hold (`--resume`, `--force`).
+public struct RefreshResult {
+    /// What the run did.
+    public let outcome: RefreshOutcome
+    /// Whether the pipeline was held and this run lifted the hold.
+    public let liftedHold: Bool
 }
 
 /// The nightly job behind `spots refresh`: build the pipeline's inputs, check the gates against
@@ -30,8 +42,13 @@ public struct Refresh {
     public let output: String
     /// The gates and the generations to keep.
     public let settings: RefreshSettings
-    /// Rebuild even when the inputs are unchanged.
+    /// Rebuild even when the inputs are unchanged, and lift a hold.
     public let force: Bool
+    /// Lift a hold (after `--rollback`) and run.
+    public let resume: Bool
+    /// Publish past the drop gate (`--accept-drop`): NAME.rejected.spots when it was built from
+    /// these inputs and pipeline, else a new build; never one below `min_spots`.
+    public let acceptDrop: Bool
     /// Threads that parse XML.
     public let threads: Int
     /// Where each step is logged.
@@ -40,13 +57,15 @@ public struct Refresh {
     /// A refresh of `pipeline`; throws when its gates or generations are invalid, or it names no
     /// inputs or no output.
     public init(
-        pipeline: Pipeline, log: RefreshLog, force: Bool = false,
+        pipeline: Pipeline, log: RefreshLog, force: Bool = false, resume: Bool = false, acceptDrop: Bool = false,
         threads: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(PipelineError) {
         settings = try RefreshSettings(pipeline)
         output = try pipeline.refreshOutput()
         self.pipeline = pipeline
         self.force = force
+        self.resume = resume
+        self.acceptDrop = acceptDrop
         self.threads = threads
         self.log = log
     }
@@ -55,13 +74,31 @@ public struct Refresh {
 
     /// Where a build that a gate refused is kept: NAME.rejected.spots beside the output.
     public var rejectedPath: String { generations.rejected }
+    /// Where its report is kept: NAME.rejected.json.
+    public var rejectedReportPath: String { generations.rejectedReport }
+    /// Where every run records how it ended: NAME.status.json.
+    public var statusPath: String { generations.status }
+    /// The pipeline's name in the status and the metrics: the output's name without `.spots`.
+    public var name: String { generations.pipelineName }
 
-    /// Builds, checks and publishes (or skips, or refuses); throws for a lock held elsewhere,
-    /// unreadable inputs (OSMInputError), or files that cannot be written.
-    public func run() throws -> RefreshOutcome {
+    /// Builds, checks and publishes (or skips, or refuses, or, held, does nothing); throws for a
+    /// lock held elsewhere, unreadable inputs (OSMInputError), or files that cannot be written.
+    public func run() throws -> RefreshResult {
         let generations = generations
         let lock = try log.timed("lock") { (try RefreshLock(output: output), [:], nil) }
         defer { withExtendedLifetime(lock) {} }
+        let held = RefreshStatus.read(generations.status)?.held ?? false
+        if held && !resume && !force {
+            log.event("held", level: .warning, message: "held since a rollback; run with --resume (or --force) to lift")
+            return RefreshResult(outcome: .held, liftedHold: false)
+        }
+        if held { log.event("resume", level: .info, message: "the hold after a rollback is lifted") }
+        return RefreshResult(outcome: try build(generations), liftedHold: held)
+    }
+
+    /// The steps after the lock and the hold: check, build (or take the refused build that
+    /// `--accept-drop` accepts), gates, publish.
+    private func build(_ generations: Generations) throws -> RefreshOutcome {
         unlink(generations.candidate)  // left by a run that was killed; the lock is ours now
         let published = log.timed("check") { () -> (SpotIndexReader?, counts: [String: Int], message: String?) in
             guard FileManager.default.fileExists(atPath: output) else { return (nil, [:], "nothing published yet") }
@@ -78,6 +115,50 @@ public struct Refresh {
             )
             return .unchanged(spots: published.count)
         }
+        if acceptDrop, let refused = try? SpotIndexReader(path: generations.rejected),
+            let metadata = try? refused.metadata(), pipeline.built(metadata)
+        {
+            try generations.move(generations.rejected, to: generations.candidate)
+            log.event(
+                "accept", level: .warning,
+                message: "publishing \(generations.rejected), built from these inputs and pipeline, past the drop gate")
+        } else {
+            try buildCandidate(generations)
+        }
+        let (report, drops, reasons) = try log.timed("gates") {
+            () -> ((Report, [String], [String]), counts: [String: Int], message: String?) in
+            let candidate = try SpotIndexReader(path: generations.candidate, shownAs: output)
+            let report = try Report(index: candidate, against: published, maxDrop: settings.gates.maxDrop)
+            let drops = settings.gates.dropFailures(of: report)
+            let reasons = settings.gates.minimumFailures(of: report) + (acceptDrop ? [] : drops)
+            return (
+                (report, drops, reasons), ["failed": reasons.count],
+                reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+            )
+        }
+        guard reasons.isEmpty else {
+            try generations.move(generations.candidate, to: generations.rejected)
+            try log.timed("report") { () -> ((), counts: [String: Int], message: String?) in
+                let file = try AtomicOutput(path: generations.rejectedReport)
+                try file.write(Array(ReportFormat.json.render(report).utf8))
+                try file.commit()
+                return ((), [:], generations.rejectedReport)
+            }
+            return .rejected(report, reasons: reasons)
+        }
+        if acceptDrop && !drops.isEmpty {
+            log.event("drop_gate_overridden", level: .warning, message: drops.joined(separator: "; "))
+        }
+        try log.timed("publish") { () -> ((), counts: [String: Int], message: String?) in
+            try generations.publish(generations.candidate)
+            return ((), ["spots": report.coverage.total, "keep": generations.keep], output)
+        }
+        unlink(generations.rejectedReport)
+        return .published(report, overridden: acceptDrop ? drops : [])
+    }
+
+    /// Builds the pipeline into the candidate file beside the output.
+    private func buildCandidate(_ generations: Generations) throws {
         let bytes = try log.timed("build") { () -> ([UInt8], counts: [String: Int], message: String?) in
             let (bytes, statistics) = try SpotBuild(pipeline: pipeline, threads: threads).run()
             return (
@@ -94,28 +175,33 @@ public struct Refresh {
             try candidate.commit()
             return ((), ["bytes": bytes.count], nil)
         }
-        let (report, reasons) = try log.timed("gates") {
-            () -> ((Report, [String]), counts: [String: Int], message: String?) in
-            let candidate = try SpotIndexReader(path: generations.candidate)
-            let report = try Report(index: candidate, against: published, maxDrop: settings.gates.maxDrop)
-            let reasons = settings.gates.failures(of: report)
-            return (
-                (report, reasons), ["failed": reasons.count], reasons.isEmpty ? nil : reasons.joined(separator: "; ")
-            )
-        }
-        guard reasons.isEmpty else {
-            try generations.move(generations.candidate, to: generations.rejected)
-            return .rejected(report, reasons: reasons)
-        }
-        try log.timed("publish") { () -> ((), counts: [String: Int], message: String?) in
-            try generations.publish(generations.candidate)
-            return ((), ["spots": report.coverage.total, "keep": generations.keep], output)
-        }
-        return .published(report)
+    }
+
+    /// Records how a run that began at `started` ended: NAME.status.json and, when `metrics`
+    /// names a file, the Prometheus metrics (both atomically), then the log's result line.
+    /// The hold is set by a rollback and a held run, lifted by `liftedHold`, else kept.
+    public func record(
+        _ ending: RefreshEnding, exitCode: Int32, started: Date, liftedHold: Bool = false, gateFailures: [String] = [],
+        dropGateOverridden: Bool = false, metrics: String?
+    ) throws(OutputError) {
+        defer { log.result(ending, exitCode: exitCode) }
+        let previous = RefreshStatus.read(generations.status)
+        let now = ISO8601DateFormatter().string(from: Date())
+        let published = try? SpotIndexReader(path: output)
+        let endedWith = ending == .refused ? try? SpotIndexReader(path: generations.rejected) : published
+        let status = RefreshStatus(
+            pipeline: name, outcome: ending, exitCode: exitCode, time: now,
+            durationSeconds: (Date().timeIntervalSince(started) * 1000).rounded() / 1000, spots: published?.count,
+            inputs: RefreshStatus.inputs(of: try? endedWith?.metadata()), gateFailures: gateFailures,
+            held: [.rolledBack, .held].contains(ending) || (!liftedHold && previous?.held == true),
+            dropGateOverridden: dropGateOverridden,
+            lastSuccess: ending.isSuccess ? now : previous?.lastSuccess)
+        try status.write(to: generations.status)
+        if let metrics { try RefreshMetrics.write(status, to: metrics) }
     }
 
     /// Makes the previous generation current again, keeping the replaced index as
-    /// NAME.rolledback.spots.
+    /// NAME.rolledback.spots; the caller records the hold (`record(.rolledBack…)`).
     public func rollback() throws {
         let lock = try log.timed("lock") { (try RefreshLock(output: output), [:], nil) }
         defer { withExtendedLifetime(lock) {} }

@@ -1,12 +1,20 @@
 import Foundation
 
 /// The refresh's log on standard error: one line per stage with a timestamp, its duration and
-/// its counts; as text for people or as one JSON object per line (snake_case keys) for log
-/// collectors.
+/// its counts, a line for each other event (a hold, a refused build's report, a failure), and
+/// last a result line saying how the run ended; as text for people or as one JSON object per
+/// line for log collectors: `time`, `level` (info, warning, error), `event` (`stage`, `result`,
+/// …), then the event's fields (a stage's `stage`, `duration_s` and `counts`; a result's
+/// `outcome` and `exit_code`; `message`).
 public struct RefreshLog: Sendable {
     /// How lines are written.
     public enum Format: String, CaseIterable, Sendable {
         case text, json
+    }
+
+    /// How much a line matters.
+    public enum Level: String, Sendable {
+        case info, warning, error
     }
 
     /// How lines are written.
@@ -22,20 +30,48 @@ public struct RefreshLog: Sendable {
     /// Logs that `stage` took `seconds` and what it counted (counts sorted by name), with a
     /// free-text `message` when given.
     func stage(_ stage: String, seconds: Double, counts: [String: Int] = [:], message: String? = nil) {
-        let time = ISO8601DateFormatter().string(from: Date())
         let duration = String(format: "%.3f", seconds)
         switch format {
         case .text:
             let figures = counts.keys.sorted().map { "\($0) \(counts[$0]!)" }
-            write(
-                ([time, stage, duration + " s"] + figures + (message.map { [$0] } ?? [])).joined(separator: "  ") + "\n"
-            )
+            line(([stage, duration + " s"] + figures + (message.map { [$0] } ?? [])).joined(separator: "  "))
         case .json:
-            var fields = ["\"time\":\"\(time)\"", "\"stage\":\(jsonString(stage))", "\"duration_s\":\(duration)"]
-            fields += counts.keys.sorted().map { "\(jsonString($0)):\(counts[$0]!)" }
-            if let message { fields.append("\"message\":\(jsonString(message))") }
-            write("{" + fields.joined(separator: ",") + "}\n")
+            let counted = counts.keys.sorted().map { "\(Self.json($0)):\(counts[$0]!)" }.joined(separator: ",")
+            var fields = [("stage", Self.json(stage)), ("duration_s", duration), ("counts", "{" + counted + "}")]
+            if let message { fields.append(("message", Self.json(message))) }
+            object(level: .info, event: "stage", fields)
         }
+    }
+
+    /// Logs `event` at `level` with `message` and, in JSON, the extra `fields` (values already
+    /// JSON).
+    public func event(_ event: String, level: Level, message: String, fields: [(String, String)] = []) {
+        switch format {
+        case .text: line(([event] + (level == .info ? [] : [level.rawValue]) + [message]).joined(separator: "  "))
+        case .json: object(level: level, event: event, fields + [("message", Self.json(message))])
+        }
+    }
+
+    /// Logs the last line of a run: how it ended and its exit code.
+    public func result(_ ending: RefreshEnding, exitCode: Int32) {
+        let level: Level = ending == .failed ? .error : ending == .refused || ending == .locked ? .warning : .info
+        switch format {
+        case .text: line("result  \(ending.rawValue)  exit \(exitCode)")
+        case .json:
+            object(
+                level: level, event: "result", [("outcome", Self.json(ending.rawValue)), ("exit_code", "\(exitCode)")])
+        }
+    }
+
+    private func line(_ text: String) {
+        write(ISO8601DateFormatter().string(from: Date()) + "  " + text + "\n")
+    }
+
+    private func object(level: Level, event: String, _ fields: [(String, String)]) {
+        let time = ISO8601DateFormatter().string(from: Date())
+        let all =
+            [("time", Self.json(time)), ("level", Self.json(level.rawValue)), ("event", Self.json(event))] + fields
+        write("{" + all.map { Self.json($0.0) + ":" + $0.1 }.joined(separator: ",") + "}\n")
     }
 
     /// Runs `body` as stage `stage`, logging its duration and the counts it returns.
@@ -46,7 +82,8 @@ public struct RefreshLog: Sendable {
         return value
     }
 
-    private func jsonString(_ text: String) -> String {
+    /// `text` as a JSON string.
+    public static func json(_ text: String) -> String {
         let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
         return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
     }

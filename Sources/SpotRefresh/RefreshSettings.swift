@@ -1,3 +1,4 @@
+import Foundation
 import SpotPipeline
 
 /// What `spots refresh` reads of a pipeline file beside what a build reads: the gates and the
@@ -9,6 +10,9 @@ public struct RefreshSettings: Sendable, Equatable {
     public var gates: Gates
     /// How many published generations to keep, the current one included.
     public var keep: Int
+    /// Where to write the Prometheus metrics after each run (`metrics`, relative to the
+    /// pipeline file's folder), if anywhere.
+    public var metrics: String?
 
     /// The settings of `pipeline`; throws for an invalid field.
     public init(_ pipeline: Pipeline) throws(PipelineError) {
@@ -28,5 +32,13 @@ public struct RefreshSettings: Sendable, Equatable {
             minSpots: try gates.integer("min_spots", atLeast: 0, inherited: base?.gates.minSpots),
             maxDrop: try gates.number("max_drop", in: 0...1, "a fraction", inherited: base?.gates.maxDrop))
         keep = try root.integer("keep", atLeast: 1, inherited: base?.keep)
+        metrics =
+            try root["metrics"].map { (node) throws(PipelineError) in
+                let path = try node.string()
+                guard !path.isEmpty else { throw node.error("expected a path") }
+                guard !path.hasPrefix("/") else { return path }
+                return URL(fileURLWithPath: root.file).deletingLastPathComponent().appendingPathComponent(path)
+                    .standardizedFileURL.path
+            } ?? base?.metrics
     }
 }

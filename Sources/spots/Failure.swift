@@ -28,10 +28,17 @@ enum ExitCode: Int32 {
     case badConfiguration = 78
 }
 
+/// An error a command has already reported in its own form (the refresh's JSON log): the
+/// program ends with `code` and prints nothing more.
+struct ReportedFailure: Error {
+    let code: ExitCode
+}
+
 /// How an error ends the program: its exit code.
 func exitCode(for error: Error) -> ExitCode {
     switch error {
     case is UsageError: return .usage
+    case let error as ReportedFailure: return error.code
     case let error as OSMInputError:
         switch error.kind {
         case .unreadable: return .noInput

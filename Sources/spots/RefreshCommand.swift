@@ -25,6 +25,25 @@ enum RefreshCommand {
                 Make the previous generation (NAME.1.spots) current
                 again; the replaced one is kept as NAME.rolledback.spots.
                 """),
+        OptionSpec(
+            names: ["--resume"], valueName: nil,
+            help: """
+                Lift the hold a rollback set, and run.
+                """),
+        OptionSpec(
+            names: ["--accept-drop"], valueName: nil,
+            help: """
+                Publish past the drop gate: NAME.rejected.spots when
+                the inputs and pipeline are those it was built from,
+                else a new build; never one below gates.min_spots.
+                """),
+        OptionSpec(
+            names: ["--metrics"], valueName: "file",
+            help: """
+                Write Prometheus metrics to this file after each run
+                (atomically, for node_exporter's textfile collector);
+                the pipeline's "metrics" key does the same.
+                """),
         .choice(
             ["--log-format"], of: RefreshLog.Format.self,
             help: """
@@ -44,7 +63,13 @@ enum RefreshCommand {
         command: "refresh",
         overview: "Rebuild a published index from its pipeline, publishing only a build that passes the gates.",
         options: options,
-        modes: [Help.Mode(required: ["--pipeline"], optional: ["--force", "--rollback", "--log-format", "--threads"])],
+        modes: [
+            Help.Mode(
+                required: ["--pipeline"],
+                optional: [
+                    "--force", "--rollback", "--resume", "--accept-drop", "--metrics", "--log-format", "--threads",
+                ])
+        ],
         discussion: """
             Holds a lock beside the output (a second refresh exits 75 at once). Skips the build
             when the inputs (size and SHA-256) and the pipeline file are those the published index
@@ -52,7 +77,11 @@ enum RefreshCommand {
             more than gates.max_drop overall or in a category, is kept as NAME.rejected.spots, its
             report diff printed, and the exit code is 3; the published index is untouched.
             Publishing renames over the output and keeps `keep` generations (NAME.1.spots, ...).
-            Logs go to standard error, one line per step; a summary line to standard output.
+            --rollback also holds the pipeline: later runs build nothing (outcome held, exit 0)
+            until --resume or --force. Every run writes NAME.status.json beside the output.
+            Logs go to standard error, one line per step and a last result line; a summary line
+            to standard output (with --log-format json, one JSON object each, and the refused
+            build's report in NAME.rejected.json).
             """)
 
     static func run(_ arguments: Arguments) throws {
@@ -62,26 +91,74 @@ enum RefreshCommand {
         }
         guard let file = arguments.value("--pipeline") else { throw UsageError("missing '--pipeline <file>'") }
         let format = try arguments.choice("--log-format", as: RefreshLog.Format.self) ?? .text
-        let pipeline = try Pipeline.load(file)
-        let output = try pipeline.refreshOutput()
-        let threads = try arguments.threads()
         let log = RefreshLog(format: format) { FileHandle.standardError.write(Data($0.utf8)) }
-        let refresh = try Refresh(pipeline: pipeline, log: log, force: arguments.flag("--force"), threads: threads)
-        if arguments.flag("--rollback") {
+        let started = Date()
+        var refresh: Refresh?
+        var summary = RunSummary(ending: .failed)
+        do {
+            let pipeline = try Pipeline.load(file)
+            let made = try Refresh(
+                pipeline: pipeline, log: log, force: arguments.flag("--force"), resume: arguments.flag("--resume"),
+                acceptDrop: arguments.flag("--accept-drop"), threads: try arguments.threads())
+            refresh = made
+            summary = try run(made, rollback: arguments.flag("--rollback"), text: format == .text)
+        } catch {
+            summary = RunSummary(ending: (error as? RefreshError)?.kind == .locked ? .locked : .failed, error: error)
+        }
+        let code = summary.error.map(exitCode(for:)) ?? .ok
+        if let error = summary.error, format == .json {
+            log.event("failure", level: .error, message: "\(error)")
+        }
+        if let refresh {
+            try? refresh.record(
+                summary.ending, exitCode: code.rawValue, started: started, liftedHold: summary.liftedHold,
+                gateFailures: summary.gateFailures, dropGateOverridden: summary.dropGateOverridden,
+                metrics: arguments.value("--metrics") ?? refresh.settings.metrics)
+        } else {
+            log.result(summary.ending, exitCode: code.rawValue)
+        }
+        switch format {
+        case .text: if let line = summary.line { print(line) }
+        case .json: print(summary.json(output: refresh?.output, exitCode: code.rawValue))
+        }
+        // Text mode keeps the one error line `spots: …`; JSON mode has logged it as JSON.
+        if let error = summary.error { throw format == .text ? error : ReportedFailure(code: code) }
+    }
+
+    /// Runs `refresh` (or rolls it back) and says how it ended; in text mode a refused build's
+    /// report is printed on standard output first.
+    private static func run(_ refresh: Refresh, rollback: Bool, text: Bool) throws -> RunSummary {
+        let output = refresh.output
+        if rollback {
             try refresh.rollback()
-            print("rolled back: \(output) is the previous generation again")
-            return
+            return RunSummary(
+                ending: .rolledBack, line: "rolled back: \(output) is the previous generation again, held")
         }
-        switch try refresh.run() {
+        let result = try refresh.run()
+        var summary: RunSummary
+        switch result.outcome {
         case .unchanged(let spots):
-            print("unchanged: \(output) (\(spots) spots) was built from these inputs and this pipeline")
-        case .published(let report):
-            print("published: \(output), \(summary(report))")
+            summary = RunSummary(
+                ending: .unchanged, spots: spots,
+                line: "unchanged: \(output) (\(spots) spots) was built from these inputs and this pipeline")
+        case .published(let report, let overridden):
+            summary = RunSummary(
+                ending: .published, spots: report.coverage.total, line: "published: \(output), \(Self.summary(report))",
+                gateFailures: overridden, dropGateOverridden: !overridden.isEmpty)
         case .rejected(let report, let reasons):
-            print(ReportFormat.text.render(report), terminator: "")
+            if text { print(ReportFormat.text.render(report), terminator: "") }
             let why = reasons.joined(separator: "; ")
-            throw RefreshError(.gateRefused, file: output, "not published, kept as \(refresh.rejectedPath): " + why)
+            summary = RunSummary(
+                ending: .refused, spots: report.coverage.total, gateFailures: reasons,
+                error: RefreshError(
+                    .gateRefused, file: output, "not published, kept as \(refresh.rejectedPath): " + why))
+        case .held:
+            summary = RunSummary(
+                ending: .held, line: "held: \(output) is held since a rollback; --resume lifts the hold")
         }
+        if result.liftedHold && summary.ending.isSuccess { summary.ending = .resumed }
+        summary.liftedHold = result.liftedHold
+        return summary
     }
 
     private static func summary(_ report: Report) -> String {
@@ -89,5 +166,44 @@ enum RefreshCommand {
         let change = diff.references
         let changes = "\(change.added) added, \(change.removed) removed, \(change.moved) moved"
         return "\(report.coverage.total) spots (was \(diff.total.before): \(changes))"
+    }
+}
+
+/// How a refresh run ended, as the command prints and records it.
+private struct RunSummary {
+    var ending: RefreshEnding
+    /// The spots of the index the run ended with.
+    var spots: Int?
+    /// The text summary line, when the run has one.
+    var line: String?
+    var gateFailures: [String] = []
+    var dropGateOverridden = false
+    var liftedHold = false
+    /// Why the run failed, if it did.
+    var error: Error?
+
+    init(
+        ending: RefreshEnding, spots: Int? = nil, line: String? = nil, gateFailures: [String] = [],
+        dropGateOverridden: Bool = false, error: Error? = nil
+    ) {
+        self.ending = ending
+        self.spots = spots
+        self.line = line
+        self.gateFailures = gateFailures
+        self.dropGateOverridden = dropGateOverridden
+        self.error = error
+    }
+
+    /// The one JSON line of standard output in JSON mode.
+    func json(output: String?, exitCode: Int32) -> String {
+        var fields = [("outcome", RefreshLog.json(ending.rawValue)), ("exit_code", "\(exitCode)")]
+        if let output { fields.append(("output", RefreshLog.json(output))) }
+        if let spots { fields.append(("spots", "\(spots)")) }
+        if !gateFailures.isEmpty {
+            fields.append(("gate_failures", "[" + gateFailures.map(RefreshLog.json).joined(separator: ",") + "]"))
+        }
+        if dropGateOverridden { fields.append(("drop_gate_overridden", "true")) }
+        if let message = line ?? error.map({ "\($0)" }) { fields.append(("message", RefreshLog.json(message))) }
+        return "{" + fields.map { RefreshLog.json($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 }

@@ -68,6 +68,8 @@ func main(_ arguments: [String]) -> ExitCode {
         }
         try command.run(parsed)
         return .ok
+    } catch let reported as ReportedFailure {
+        return reported.code
     } catch {
         // How to call the command is shown after a mistake in calling it, not after a request
         // (a search, a cluster id) that is well formed but cannot be answered.

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// A folder with a pipeline file for `spots refresh`: input `city.osm`, output `out/city.spots`.
-private struct RefreshFolder {
+struct RefreshFolder {
     let folder: TemporaryFolder
     var url: URL { folder.url }
     var pipeline: String { url.appendingPathComponent("city.json").path }
@@ -212,7 +212,7 @@ struct RefreshCommandTests {
         #expect(folder.contents(folder.output) == published)
     }
 
-    @Test("--log-format json writes one JSON object per line with time, stage and duration_s")
+    @Test("--log-format json writes one JSON object per line: time, level, event; a stage's duration_s and counts")
     func jsonLog() throws {
         let folder = try RefreshFolder()
         defer { folder.remove() }
@@ -220,10 +220,14 @@ struct RefreshCommandTests {
         let run = try folder.refresh(["--log-format", "json"])
         #expect(run.status == 0)
         let lines = run.stderr.split(separator: "\n")
-        #expect(lines.count >= 5)
+        #expect(lines.count >= 6)
         for line in lines {
             let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            #expect(object["time"] is String && object["stage"] is String && object["duration_s"] is NSNumber)
+            #expect(object["time"] is String && object["level"] is String && object["event"] is String)
+            if object["event"] as? String == "stage" {
+                #expect(
+                    object["stage"] is String && object["duration_s"] is NSNumber && object["counts"] is [String: Any])
+            }
         }
         #expect(lines.contains { $0.contains("\"stage\":\"publish\"") })
     }

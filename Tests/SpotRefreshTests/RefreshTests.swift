@@ -11,21 +11,21 @@ struct RefreshTests {
         let job = try RefreshFolder()
         defer { job.folder.remove() }
         try job.folder.write(cityXML(cafes: 3), to: "city.osm")
-        guard case .published = try job.refresh().run() else {
+        guard case .published = try job.refresh().run().outcome else {
             Issue.record("expected a first publication")
             return
         }
-        guard case .unchanged(let spots) = try job.refresh().run() else {
+        guard case .unchanged(let spots) = try job.refresh().run().outcome else {
             Issue.record("expected no build")
             return
         }
         #expect(spots == 3)
-        guard case .published = try job.refresh(force: true).run() else {
+        guard case .published = try job.refresh(force: true).run().outcome else {
             Issue.record("expected --force to build")
             return
         }
         try job.folder.write(cityXML(cafes: 4), to: "city.osm")
-        guard case .published(let report) = try job.refresh().run() else {
+        guard case .published(let report, _) = try job.refresh().run().outcome else {
             Issue.record("expected a build")
             return
         }
@@ -42,7 +42,7 @@ struct RefreshTests {
         let published = try Data(contentsOf: URL(fileURLWithPath: job.folder.path("out/city.spots")))
         try job.folder.write(cityXML(cafes: 5), to: "city.osm")
         let refresh = try job.refresh()
-        guard case .rejected(_, let reasons) = try refresh.run() else {
+        guard case .rejected(_, let reasons) = try refresh.run().outcome else {
             Issue.record("expected a refusal")
             return
         }

@@ -20,7 +20,9 @@ func buildIndex(_ xml: String, named name: String, in folder: TemporaryFolder) t
 /// The report on the index at `after` against the one at `before`, falls measured against
 /// `maxDrop`, as a refresh makes it.
 func report(_ after: String, against before: String?, maxDrop: Double) throws -> Report {
-    try Report(index: SpotIndexReader(path: after), against: before.map(SpotIndexReader.init), maxDrop: maxDrop)
+    try Report(
+        index: SpotIndexReader(path: after),
+        against: before.map { (path) throws(IndexError) in try SpotIndexReader(path: path) }, maxDrop: maxDrop)
 }
 
 /// A folder with a pipeline file, city.json: input city.osm, output out/city.spots.

@@ -12,7 +12,7 @@ struct UnchangedTests {
         let job = try RefreshFolder()
         defer { job.folder.remove() }
         try job.folder.write(cityXML(cafes: 3), to: "city.osm")
-        guard case .published = try job.refresh().run() else {
+        guard case .published = try job.refresh().run().outcome else {
             Issue.record("expected a first publication")
             return
         }

@@ -72,6 +72,8 @@ enum Fixtures {
     static func report(_ path: String, against older: String? = nil, maxDrop: Double = Report.defaultMaxDrop) throws
         -> Report
     {
-        try Report(index: SpotIndexReader(path: path), against: older.map(SpotIndexReader.init), maxDrop: maxDrop)
+        try Report(
+            index: SpotIndexReader(path: path),
+            against: older.map { (path) throws(IndexError) in try SpotIndexReader(path: path) }, maxDrop: maxDrop)
     }
 }
