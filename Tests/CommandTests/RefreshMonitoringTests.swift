@@ -92,6 +92,25 @@ struct RefreshMonitoringTests {
         #expect(try Self.status(folder)["exit_code"] as? Int == 65)
     }
 
+    @Test("the pipeline's metrics key names the metrics file, relative to the pipeline file; an empty one is refused")
+    func metricsKey() throws {
+        let folder = try RefreshFolder()
+        defer { folder.remove() }
+        try folder.writeInput(cafes: 10, restaurants: 10)
+        let settings =
+            #"{"inputs": ["city.osm"], "output": "out/city.spots", "gates": {"min_spots": 5, "max_drop": 0.2}, "metrics": "out/textfile/spots.prom"}"#
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("out/textfile"), withIntermediateDirectories: true)
+        try settings.write(toFile: folder.pipeline, atomically: true, encoding: .utf8)
+        #expect(try folder.refresh().status == 0)
+        let data = try #require(folder.contents(folder.url.appendingPathComponent("out/textfile/spots.prom")))
+        #expect(try PrometheusText(String(decoding: data, as: UTF8.self)).value("spots_refresh_spots") == 20)
+        try settings.replacingOccurrences(of: "out/textfile/spots.prom", with: "")
+            .write(toFile: folder.pipeline, atomically: true, encoding: .utf8)
+        let refused = try folder.refresh()
+        #expect(refused.status == 78 && refused.stderr.contains(".metrics"))
+    }
+
     @Test("two runs at once: the second logs locked as JSON and exits 75")
     func locked() throws {
         let folder = try RefreshFolder()
@@ -205,4 +224,51 @@ struct PrometheusText {
 
     /// The value of `name`'s one sample.
     func value(_ name: String) -> Double? { metrics[name]?.samples.first?.value }
+}
+
+/// Samples/cron's wrapper as its crontab line runs it: stdout and stderr appended to one log.
+@Suite(
+    "Samples/cron/refresh-city.sh: a log of JSON lines throughout",
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"),
+        "curl is absent: the cron wrapper's test skipped"))
+struct CronWrapperTests {
+    /// Runs the wrapper on `url` for a pipeline reading `city.osm.gz` in `folder`, as the
+    /// crontab does (`>>log 2>&1`); returns its exit code and the log's lines as JSON objects.
+    static func runWrapper(_ url: String, in folder: RefreshFolder) throws -> (status: Int32, lines: [[String: Any]]) {
+        let log = folder.url.appendingPathComponent("city.log").path
+        let script = SpotsCLI.root.appendingPathComponent("Samples/cron/refresh-city.sh").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\"$0\" \"$1\" \"$2\" >>\"$3\" 2>&1", script, url, folder.pipeline, log]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SPOTS": SpotsCLI.executable.path]) { $1 }
+        try process.run()
+        process.waitUntilExit()
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        return (process.terminationStatus, try RefreshMonitoringTests.objects(text))
+    }
+
+    @Test(
+        "a download, a refresh, and failures (a missing download, a cut gzip) all log JSON lines ending with a result")
+    func jsonLines() throws {
+        let folder = try RefreshFolder()
+        defer { folder.remove() }
+        try #"{"inputs": ["city.osm.gz"], "output": "out/city.spots", "gates": {"min_spots": 1, "max_drop": 0.5}}"#
+            .write(toFile: folder.pipeline, atomically: true, encoding: .utf8)
+        let sample = SpotsCLI.root.appendingPathComponent("Samples/helsinki-center.osm.gz")
+        let published = try Self.runWrapper(sample.absoluteString, in: folder)
+        #expect(published.status == 0)
+        #expect(published.lines.contains { $0["event"] as? String == "download" })
+        #expect(
+            published.lines.contains { $0["event"] as? String == "result" && $0["outcome"] as? String == "published" })
+        #expect(published.lines.last?["outcome"] as? String == "published", "the summary line ends the run")
+        let missing = try Self.runWrapper(folder.url.appendingPathComponent("absent.osm.gz").absoluteString, in: folder)
+        #expect(missing.status == 69)
+        #expect(missing.lines.last?["event"] as? String == "result" && missing.lines.last?["exit_code"] as? Int == 69)
+        let cut = folder.url.appendingPathComponent("cut.osm.gz")
+        try Data(try Data(contentsOf: sample).prefix(1000)).write(to: cut)
+        let truncated = try Self.runWrapper(cut.absoluteString, in: folder)
+        #expect(truncated.status == 65)
+        #expect(truncated.lines.contains { $0["event"] as? String == "gzip_test" && $0["level"] as? String == "error" })
+    }
 }
