@@ -178,13 +178,27 @@ public struct Refresh {
     }
 
     /// Records how a run that began at `started` ended: NAME.status.json and, when `metrics`
-    /// names a file, the Prometheus metrics (both atomically), then the log's result line.
-    /// The hold is set by a rollback and a held run, lifted by `liftedHold`, else kept.
+    /// names a file, the Prometheus metrics (both atomically; a file that cannot be written is
+    /// logged as an error), then the log's result line. The hold is set by a rollback and a held
+    /// run, lifted by `liftedHold`, else kept.
     public func record(
         _ ending: RefreshEnding, exitCode: Int32, started: Date, liftedHold: Bool = false, gateFailures: [String] = [],
         dropGateOverridden: Bool = false, metrics: String?
+    ) {
+        do {
+            try writeStatus(
+                ending, exitCode: exitCode, started: started, liftedHold: liftedHold, gateFailures: gateFailures,
+                dropGateOverridden: dropGateOverridden, metrics: metrics)
+        } catch {
+            log.event("status", level: .error, message: "\(error)")
+        }
+        log.result(ending, exitCode: exitCode)
+    }
+
+    private func writeStatus(
+        _ ending: RefreshEnding, exitCode: Int32, started: Date, liftedHold: Bool, gateFailures: [String],
+        dropGateOverridden: Bool, metrics: String?
     ) throws(OutputError) {
-        defer { log.result(ending, exitCode: exitCode) }
         let previous = RefreshStatus.read(generations.status)
         let now = ISO8601DateFormatter().string(from: Date())
         let published = try? SpotIndexReader(path: output)

@@ -110,7 +110,7 @@ enum RefreshCommand {
             log.event("failure", level: .error, message: "\(error)")
         }
         if let refresh {
-            try? refresh.record(
+            refresh.record(
                 summary.ending, exitCode: code.rawValue, started: started, liftedHold: summary.liftedHold,
                 gateFailures: summary.gateFailures, dropGateOverridden: summary.dropGateOverridden,
                 metrics: arguments.value("--metrics") ?? refresh.settings.metrics)
