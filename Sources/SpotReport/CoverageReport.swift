@@ -35,6 +35,17 @@ public struct CoverageReport: Equatable, Sendable {
     /// The to-do list of the category table: selecting tags (`amenity=embassy`) with no rule,
     /// by how many spots the build met with them, most frequent first.
     public let unmapped: [Tally]
+    /// The selecting tags that a rule of the category table leaves without a category
+    /// (`amenity=bench`, kept with `keep_unmapped`, or dropped), by count, most first.
+    public let uncategorized: [Tally]
+    /// The selecting tags the pipeline's `exclude` dropped, by count, most first.
+    public let excluded: [Tally]
+
+    /// The reasons whose selecting tags a report breaks down, with their tallies:
+    /// `unmapped`, `uncategorized`, `excluded`.
+    public var byTag: [(reason: String, tallies: [Tally])] {
+        [("unmapped", unmapped), ("uncategorized", uncategorized), ("excluded", excluded)]
+    }
     /// Spots with a name in each language (`name:en` counts for `en`), most first.
     public let languages: [Tally]
     /// The smallest box holding every spot; nil for an empty index.
@@ -85,6 +96,8 @@ public struct CoverageReport: Equatable, Sendable {
             .sorted { ($0.coverage.count, $1.name) > ($1.coverage.count, $0.name) }
         self.languages = Tally.ranked(languages)
         unmapped = Tally.ranked(metadata.tagCounts("unmapped"))
+        uncategorized = Tally.ranked(metadata.tagCounts("uncategorized"))
+        excluded = Tally.ranked(metadata.tagCounts("excluded"))
         dropped = metadata.stages.flatMap { stage in
             stage.dropped.sorted { $0.key < $1.key }.map {
                 DroppedCount(stage: stage.stage, reason: $0.key, count: $0.value)

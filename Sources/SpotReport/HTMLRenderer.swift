@@ -34,7 +34,8 @@ enum HTMLRenderer {
         var body = [
             HTML.element(
                 "header", [:], HTML.text("h1", title) + HTML.text("p", ["class": "note"], describe(coverage.index))),
-            totals(coverage), categories(coverage), completeness(coverage), unmapped(coverage), languages(coverage),
+            totals(coverage), categories(coverage), completeness(coverage), unmapped(coverage), leftOut(coverage),
+            languages(coverage),
             place(coverage),
         ]
         if let diff = report.diff { body.append(self.diff(diff)) }
@@ -172,6 +173,26 @@ enum HTMLRenderer {
                     ),
                     tallies("unmapped-table", "tag", coverage.unmapped, key: "tag", of: nil),
                 ])
+    }
+
+    /// What the category table leaves uncategorized and what the pipeline excludes, by tag.
+    private static func leftOut(_ coverage: CoverageReport) -> String {
+        section(
+            "left-out", "Uncategorized and excluded, by tag",
+            [
+                HTML.text(
+                    "p", ["class": "note"],
+                    "Selecting tags that a rule of the category table leaves without a category, and those the pipeline's exclude list drops, with the OSM objects the build met; most frequent first."
+                ),
+                HTML.text("h3", "Uncategorized"),
+                coverage.uncategorized.isEmpty
+                    ? HTML.text("p", "None.")
+                    : tallies("uncategorized-table", "tag", coverage.uncategorized, key: "tag", of: nil),
+                HTML.text("h3", "Excluded"),
+                coverage.excluded.isEmpty
+                    ? HTML.text("p", "None.")
+                    : tallies("excluded-table", "tag", coverage.excluded, key: "tag", of: nil),
+            ])
     }
 
     private static func languages(_ coverage: CoverageReport) -> String {

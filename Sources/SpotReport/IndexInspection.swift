@@ -70,10 +70,11 @@ public struct IndexInspection {
             let flow = "\(grouped(stage.input)) → \(grouped(stage.output))"
             rows.append(("stage \(stage.stage)", flow + (dropped.isEmpty ? "" : " (\(dropped))")))
         }
-        let unmapped = metadata.tagCounts("unmapped").sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-        if !unmapped.isEmpty {
-            let values = unmapped.count > 8 ? ", ... (\(unmapped.count) values)" : ""
-            rows.append(("unmapped", counts(unmapped.prefix(8)) + values))
+        for reason in ["unmapped", "uncategorized", "excluded"] {
+            let tags = metadata.tagCounts(reason).sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            guard !tags.isEmpty else { continue }
+            let values = tags.count > 8 ? ", ... (\(tags.count) values)" : ""
+            rows.append((reason, counts(tags.prefix(8)) + values))
         }
         return rows
     }

@@ -82,8 +82,9 @@ enum JSONRenderer {
                             "attributes": attributes(row.coverage),
                         ]) { $1 })
                 }),
-            "unmapped": .array(
-                coverage.unmapped.map { .object(["tag": .string($0.key), "count": .integer($0.count)]) }),
+            "unmapped": tags(coverage.unmapped),
+            "uncategorized": tags(coverage.uncategorized),
+            "excluded": tags(coverage.excluded),
             "languages": .array(
                 coverage.languages.map { .object(["language": .string($0.key), "count": .integer($0.count)]) }),
             "where": .object([
@@ -163,5 +164,10 @@ enum JSONRenderer {
                         ]) { $1 })
                 }),
         ])
+    }
+
+    /// Selecting tags with their counts: `[{"tag": "amenity=embassy", "count": n}]`.
+    private static func tags(_ tallies: [Tally]) -> JSONValue {
+        .array(tallies.map { .object(["tag": .string($0.key), "count": .integer($0.count)]) })
     }
 }

@@ -12,6 +12,10 @@ enum TextRenderer {
         lines += totals(coverage) + [""]
         lines += categories(coverage) + [""]
         lines += unmapped(coverage) + [""]
+        for (title, tallies) in [("UNCATEGORIZED", coverage.uncategorized), ("EXCLUDED", coverage.excluded)]
+        where !tallies.isEmpty {
+            lines += tagged(title, tallies) + [""]
+        }
         lines += languages(coverage) + [""]
         lines += place(coverage)
         if let diff = report.diff { lines += [""] + self.diff(diff) }
@@ -62,6 +66,14 @@ enum TextRenderer {
         let spots = coverage.unmapped.reduce(0) { $0 + $1.count }
         return ["TO DO: \(coverage.unmapped.count) values with no rule in the category table (\(spots) spots met)"]
             + table.lines
+    }
+
+    /// A section of the selecting tags of a reason, with their counts.
+    private static func tagged(_ title: String, _ tallies: [Tally]) -> [String] {
+        var table = TextTable(alignments: [.left, .right])
+        table.rows = tallies.map { [$0.key, "\($0.count)"] }
+        let spots = tallies.reduce(0) { $0 + $1.count }
+        return ["\(title) BY TAG (\(tallies.count) tags, \(spots) objects)"] + table.lines
     }
 
     private static func languages(_ coverage: CoverageReport) -> [String] {

@@ -88,6 +88,16 @@ struct CoverageTests {
         let unmappedDropped = report.dropped.first { $0.stage == "categorize" && $0.reason == "unmapped" }?.count
         #expect(unmappedDropped == report.unmapped.reduce(0) { $0 + $1.count })
         #expect(report.dropped.contains(DroppedCount(stage: "select", reason: "excluded", count: 389)))
+        // Excluded and uncategorized spots are broken down by tag as unmapped ones are.
+        for (reason, stage, tallies) in [
+            ("excluded", "select", report.excluded), ("uncategorized", "categorize", report.uncategorized),
+        ] {
+            #expect(!tallies.isEmpty, "\(reason)")
+            #expect(Dictionary(uniqueKeysWithValues: tallies.map { ($0.key, $0.count) }) == metadata.tagCounts(reason))
+            let dropped = report.dropped.first { $0.stage == stage && $0.reason == reason }?.count
+            #expect(dropped == tallies.reduce(0) { $0 + $1.count }, "\(reason)")
+            #expect(zip(tallies, tallies.dropFirst()).allSatisfy { $0.count >= $1.count }, "most first")
+        }
         let merged = report.dropped.first { $0.reason == "duplicates_merged" }?.count
         #expect(merged == report.mergedDuplicates)
         #expect(

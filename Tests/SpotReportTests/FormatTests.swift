@@ -181,11 +181,14 @@ struct FormatTests {
         for dropped in try #require(json["dropped"] as? [[String: Any]]) {
             #expect(totals["dropped:\(dropped["stage"]!):\(dropped["reason"]!)"] == dropped["count"] as? Int)
         }
-        let unmapped = try #require(json["unmapped"] as? [[String: Any]])
-        #expect(unmapped.map { "\($0["tag"]!) \($0["count"]!)" } == coverage.unmapped.map { "\($0.key) \($0.count)" })
-        #expect(
-            try keyed("unmapped-table", "data-tag", "data-count")
-                == Dictionary(uniqueKeysWithValues: coverage.unmapped.map { ($0.key, $0.count) }))
+        // The selecting tags by reason: unmapped, uncategorized and excluded alike.
+        for (reason, tallies) in coverage.byTag {
+            let tags = try #require(json[reason] as? [[String: Any]], "\(reason)")
+            #expect(tags.map { "\($0["tag"]!) \($0["count"]!)" } == tallies.map { "\($0.key) \($0.count)" })
+            #expect(
+                try keyed("\(reason)-table", "data-tag", "data-count")
+                    == Dictionary(uniqueKeysWithValues: tallies.map { ($0.key, $0.count) }), "\(reason)")
+        }
         let languages = try #require(json["languages"] as? [[String: Any]])
         #expect(
             languages.map { "\($0["language"]!) \($0["count"]!)" } == coverage.languages.map { "\($0.key) \($0.count)" }
@@ -227,7 +230,7 @@ struct FormatTests {
         #expect(
             Set(json.keys) == [
                 "schema_version", "index", "total", "by_osm_type", "merged_duplicates", "dropped", "attributes",
-                "categories", "unmapped", "languages", "where", "diff",
+                "categories", "unmapped", "uncategorized", "excluded", "languages", "where", "diff",
             ])
         #expect(json["schema_version"] as? Int == 1 && ReportFormat.jsonSchemaVersion == 1)
         let category = try #require((json["categories"] as? [[String: Any]])?.first)
