@@ -35,6 +35,22 @@ enum CSVRenderer {
         return ([header] + rows).map { $0.map(field).joined(separator: ",") + "\r\n" }.joined()
     }
 
+    /// The CSV of `--list changes`: one row per changed spot (`ReferenceChanges`), by kind then
+    /// reference. Columns: `change` (added, removed, moved, renamed, recategorized), `ref`
+    /// (`n123`), `name`, `category`, `distance_m` (moved), `name_before` (renamed),
+    /// `category_before` (recategorized) and `url`, the object on openstreetmap.org.
+    static func changes(_ diff: ReportDiff) -> String {
+        let header = ["change", "ref", "name", "category", "distance_m", "name_before", "category_before", "url"]
+        let rows = diff.references.changes.map { change in
+            [
+                change.kind.rawValue, change.ref.description, change.name ?? "", change.category?.rawValue ?? "",
+                change.metres.map { String(format: "%.1f", $0) } ?? "", change.nameBefore ?? "",
+                change.categoryBefore?.rawValue ?? "", change.ref.osmURL,
+            ]
+        }
+        return ([header] + rows).map { $0.map(field).joined(separator: ",") + "\r\n" }.joined()
+    }
+
     private static func diffColumns(_ change: CategoryChange) -> [String] {
         ["\(change.before)", "\(change.change)", change.relativeChange.map(Figures.percentNumber) ?? ""]
     }

@@ -33,12 +33,15 @@ enum HTMLRenderer {
         let title = "Coverage of \(coverage.index.file)"
         var body = [
             HTML.element(
-                "header", [:], HTML.text("h1", title) + HTML.text("p", ["class": "note"], describe(coverage.index))),
+                "header", [:], HTML.text("h1", title) + HTML.text("p", ["class": "note"], describe(coverage.index)))
+        ]
+        if let warnings = report.diff.flatMap(warnings) { body.append(warnings) }
+        body += [
             totals(coverage), categories(coverage), completeness(coverage), unmapped(coverage), leftOut(coverage),
             languages(coverage),
             place(coverage),
         ]
-        if let diff = report.diff { body.append(self.diff(diff)) }
+        if let diff = report.diff { body.append(self.diff(diff, file: coverage.index.file)) }
         body.append(
             HTML.text(
                 "footer", ["class": "note"], "Made by spots report. Map data © OpenStreetMap contributors, ODbL 1.0."))
@@ -222,7 +225,7 @@ enum HTMLRenderer {
             ])
     }
 
-    private static func diff(_ diff: ReportDiff) -> String {
+    private static func diff(_ diff: ReportDiff, file: String) -> String {
         let totals = [
             countRow("before", "spots before", diff.total.before), countRow("after", "spots after", diff.total.after),
             countRow("added", "added", diff.references.added, note: "OSM references only in this index"),
@@ -244,21 +247,16 @@ enum HTMLRenderer {
                     HTML.text("td", ["class": trend], Figures.signedPercent(change.relativeChange)),
                 ])
         }
-        let warnings = diff.warnings.map {
-            HTML.text(
-                "li", ["class": "warning", "data-category": $0.category?.rawValue ?? ""],
-                "Warning: " + Figures.warning($0, maxDrop: diff.maxDrop))
-        }
         return section(
             "diff", "Changes since \(diff.against.file)",
             [
                 HTML.text("p", ["class": "note"], describe(diff.against)),
-                warnings.isEmpty
+                diff.warnings.isEmpty
                     ? HTML.text("p", "No category fell by more than \(Figures.percent(diff.maxDrop)).")
-                    : HTML.element("ul", ["class": "warnings"], warnings.joined()),
+                    : HTML.text("p", "Warnings: at the top of the page."),
                 HTML.table(id: "diff-totals", headings: [], rows: totals),
                 HTML.table(
                     id: "diff-categories", headings: ["category", "before", "after", "change", "change %"], rows: rows),
-            ])
+            ] + changeTables(diff, file: file))
     }
 }

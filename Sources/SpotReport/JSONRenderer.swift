@@ -57,7 +57,7 @@ enum JSONValue {
 /// The JSON form of a report, as REPORT-SCHEMA.md describes it.
 enum JSONRenderer {
     /// The version of REPORT-SCHEMA.md that the output follows.
-    static let schemaVersion = 1
+    static let schemaVersion = 2
 
     static func render(_ report: Report) -> String {
         let coverage = report.coverage
@@ -154,6 +154,11 @@ enum JSONRenderer {
             "added": .integer(diff.references.added), "removed": .integer(diff.references.removed),
             "moved": .integer(diff.references.moved),
             "moved_threshold_m": .number(String(format: "%g", ReferenceChanges.movedThreshold)),
+            "changes": .object(
+                Dictionary(
+                    uniqueKeysWithValues: SpotChange.Kind.allCases.map { kind in
+                        (kind.rawValue, JSONValue.array(diff.references.changes(kind).map(spotChange)))
+                    })),
             "max_drop": .number(Figures.fraction(diff.maxDrop)),
             "categories": .array(diff.categories.map { .object(category($0).merging(change($0)) { $1 }) }),
             "warnings": .array(
@@ -164,6 +169,22 @@ enum JSONRenderer {
                         ]) { $1 })
                 }),
         ])
+    }
+
+    /// One changed spot: `{"ref", "name", "category"}`, with `distance_m` for a move,
+    /// `name_before` for a rename, `category_before` for a new category.
+    private static func spotChange(_ change: SpotChange) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "ref": .string(change.ref.description), "name": change.name.map(JSONValue.string) ?? .null,
+            "category": change.category.map { .string($0.rawValue) } ?? .null,
+        ]
+        switch change.kind {
+        case .moved: object["distance_m"] = .number(String(format: "%.1f", change.metres ?? 0))
+        case .renamed: object["name_before"] = change.nameBefore.map(JSONValue.string) ?? .null
+        case .recategorized: object["category_before"] = change.categoryBefore.map { .string($0.rawValue) } ?? .null
+        case .added, .removed: break
+        }
+        return .object(object)
     }
 
     /// Selecting tags with their counts: `[{"tag": "amenity=embassy", "count": n}]`.

@@ -40,8 +40,28 @@ public struct CategoryChange: CategoryRow, CountChanging, Equatable, Sendable {
     public let after: Int
 }
 
+/// One spot that changed between two indexes, by its own OSM reference: with its name and
+/// category (the newer ones; the older for a removed spot), and what it was before.
+public struct SpotChange: Equatable, Sendable {
+    /// What changed.
+    public enum Kind: String, CaseIterable, Sendable {
+        case added, removed, moved, renamed, recategorized
+    }
+
+    public let kind: Kind
+    public let ref: OSMRef
+    public let name: String?
+    public let category: Category?
+    /// How far a moved spot moved, in metres.
+    public let metres: Double?
+    /// A renamed spot's name before.
+    public let nameBefore: String?
+    /// A recategorized spot's category before.
+    public let categoryBefore: Category?
+}
+
 /// The spots of two indexes matched by their own OSM reference (type and id; references merged
-/// into another spot are not matched).
+/// into another spot are not matched): those added, removed, moved, renamed and recategorized.
 public struct ReferenceChanges: Equatable, Sendable {
     /// A spot whose reference is in both indexes has moved when its coordinates lie more than
     /// this many metres apart (great-circle): 1 m, far above the 1.1 cm step of the fixed-point
@@ -49,47 +69,68 @@ public struct ReferenceChanges: Equatable, Sendable {
     /// of any place.
     public static let movedThreshold = 1.0
 
+    /// Every change, by kind (`SpotChange.Kind` order), then reference. A spot both moved and
+    /// renamed is in both.
+    public let changes: [SpotChange]
+
+    /// The changes of `kind`, in reference order.
+    public func changes(_ kind: SpotChange.Kind) -> [SpotChange] { changes.filter { $0.kind == kind } }
     /// References only in the newer index.
-    public let added: Int
+    public var added: Int { changes(.added).count }
     /// References only in the older index.
-    public let removed: Int
+    public var removed: Int { changes(.removed).count }
     /// References in both whose spot moved by more than `movedThreshold`.
-    public let moved: Int
+    public var moved: Int { changes(.moved).count }
 
     /// The changes from `before` to `after`, walking both in reference order.
     public init(before: SpotIndexReader, after: SpotIndexReader) throws {
-        let old = try Self.positions(before)
-        let new = try Self.positions(after)
-        var added = 0
-        var removed = 0
-        var moved = 0
+        let old = try Self.spots(before)
+        let new = try Self.spots(after)
+        var found: [SpotChange.Kind: [SpotChange]] = [:]
+        func add(_ kind: SpotChange.Kind, _ spot: Entry, metres: Double? = nil, was: Entry? = nil) {
+            found[kind, default: []].append(
+                SpotChange(
+                    kind: kind, ref: spot.ref, name: spot.name, category: spot.category, metres: metres,
+                    nameBefore: kind == .renamed ? was?.name : nil,
+                    categoryBefore: kind == .recategorized ? was?.category : nil))
+        }
         var i = 0
         var j = 0
         while i < old.count || j < new.count {
             if j == new.count || (i < old.count && old[i].ref < new[j].ref) {
-                removed += 1
+                add(.removed, old[i])
                 i += 1
             } else if i == old.count || new[j].ref < old[i].ref {
-                added += 1
+                add(.added, new[j])
                 j += 1
             } else {
-                if old[i].coordinate.distance(to: new[j].coordinate) > Self.movedThreshold { moved += 1 }
+                let metres = old[i].coordinate.distance(to: new[j].coordinate)
+                if metres > Self.movedThreshold { add(.moved, new[j], metres: metres) }
+                if old[i].name != new[j].name { add(.renamed, new[j], was: old[i]) }
+                if old[i].category != new[j].category { add(.recategorized, new[j], was: old[i]) }
                 i += 1
                 j += 1
             }
         }
-        (self.added, self.removed, self.moved) = (added, removed, moved)
+        changes = SpotChange.Kind.allCases.flatMap { found[$0] ?? [] }
     }
 
-    /// Each spot's reference and coordinate, in reference order.
-    private static func positions(_ index: SpotIndexReader) throws -> [(ref: OSMRef, coordinate: Coordinate)] {
-        var positions: [(ref: OSMRef, coordinate: Coordinate)] = []
-        positions.reserveCapacity(index.count)
+    /// A spot as the changes compare it.
+    private typealias Entry = (ref: OSMRef, coordinate: Coordinate, name: String?, category: Category?)
+
+    /// Each spot's reference, coordinate, name and category, in reference order.
+    private static func spots(_ index: SpotIndexReader) throws -> [Entry] {
+        var spots: [Entry] = []
+        spots.reserveCapacity(index.count)
         try index.forEachSpotInReferenceOrder { spot in
-            positions.append((try index.ref(at: spot), try index.coordinate(at: spot)))
+            spots.append(
+                (
+                    try index.ref(at: spot), try index.coordinate(at: spot), try index.name(at: spot),
+                    try index.kind(at: spot).category
+                ))
             return true
         }
-        return positions
+        return spots
     }
 }
 
@@ -136,4 +177,9 @@ public struct ReportDiff: Equatable, Sendable {
         references.added == 0 && references.removed == 0 && references.moved == 0
             && categories.allSatisfy { $0.change == 0 }
     }
+}
+
+extension OSMRef {
+    /// The object's page on openstreetmap.org: `https://www.openstreetmap.org/node/123`.
+    public var osmURL: String { "https://www.openstreetmap.org/\(type.name)/\(id)" }
 }

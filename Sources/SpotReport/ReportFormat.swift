@@ -14,6 +14,10 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     /// The version of the JSON schema (REPORT-SCHEMA.md) that `json` writes.
     public static var jsonSchemaVersion: Int { JSONRenderer.schemaVersion }
 
+    /// The changed spots of `diff` as CSV, one row each (`spots report --against OLD --format csv
+    /// --list changes`).
+    public static func changesCSV(_ diff: ReportDiff) -> String { CSVRenderer.changes(diff) }
+
     /// `report` in this form: UTF-8 text, the same for equal reports.
     public func render(_ report: Report) -> String {
         switch self {

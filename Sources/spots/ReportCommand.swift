@@ -21,6 +21,13 @@ enum ReportCommand {
                 fell by more than this fraction of it, from 0 to 1
                 (default 0.2).
                 """),
+        OptionSpec(
+            names: ["--list"], valueName: "changes",
+            help: """
+                With --against and --format csv, list the changed
+                spots instead, one row each: added, removed, moved,
+                renamed, recategorized.
+                """),
         Help.option,
     ]
 
@@ -49,11 +56,19 @@ enum ReportCommand {
         let older = arguments.value("--against")
         let maxDrop = try arguments.number("--max-drop", in: 0...1)
         guard maxDrop == nil || older != nil else { throw UsageError("--max-drop needs --against <old-index>") }
+        let list = arguments.value("--list")
+        if let list {
+            guard list == "changes" else { throw UsageError("--list takes 'changes', not '\(list)'") }
+            guard older != nil, format == .csv else {
+                throw UsageError("--list changes needs --against and --format csv")
+            }
+        }
         let output = try arguments.output(inputs: [path] + (older.map { [$0] } ?? []))
         let report = try Report(
             index: try verified(path), against: try older.map(verified), maxDrop: maxDrop ?? Report.defaultMaxDrop)
         let sink = try OutputSink(output)
-        try sink.write(format.render(report))
+        try sink.write(
+            list != nil && report.diff != nil ? ReportFormat.changesCSV(report.diff!) : format.render(report))
         try sink.finish()
         if format != .text || output.destination != .descriptor(1), let diff = report.diff {
             for message in diff.warningMessages { printError("spots: warning: " + message) }

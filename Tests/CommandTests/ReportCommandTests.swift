@@ -243,7 +243,15 @@ struct ReportCommandTests {
             csv.status == 0 && csv.output.hasPrefix("category,group,mapkit_category,count,share,")
                 && csv.output.contains("\r\ncafe,mapkit,MKPOICategoryCafe,88,"))
         let json = try SpotsCLI.run(["report", indexes.sample, "--format", "json"])
-        #expect((try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["schema_version"] as? Int == 1)
+        #expect((try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["schema_version"] as? Int == 2)
+        let listed = try SpotsCLI.run([
+            "report", indexes.sample, "--against", indexes.sample, "--format", "csv", "--list", "changes",
+        ])
+        #expect(
+            listed.status == 0
+                && listed.output == "change,ref,name,category,distance_m,name_before,category_before,url\r\n")
+        #expect(
+            try SpotsCLI.run(["report", indexes.sample, "--list", "changes"]).status == 64, "needs --against and csv")
     }
 
     @Test("help describes report in the swift-argument-parser layout, and the overview lists it")

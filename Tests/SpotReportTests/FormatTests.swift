@@ -232,7 +232,7 @@ struct FormatTests {
                 "schema_version", "index", "total", "by_osm_type", "merged_duplicates", "dropped", "attributes",
                 "categories", "unmapped", "uncategorized", "excluded", "languages", "where", "diff",
             ])
-        #expect(json["schema_version"] as? Int == 1 && ReportFormat.jsonSchemaVersion == 1)
+        #expect(json["schema_version"] as? Int == 2 && ReportFormat.jsonSchemaVersion == 2)
         let category = try #require((json["categories"] as? [[String: Any]])?.first)
         #expect(Set(category.keys) == ["category", "group", "mapkit_category", "count", "share", "attributes"])
         #expect(
@@ -241,8 +241,8 @@ struct FormatTests {
         let diff = try #require(json["diff"] as? [String: Any])
         #expect(
             Set(diff.keys) == [
-                "against", "total", "added", "removed", "moved", "moved_threshold_m", "max_drop", "categories",
-                "warnings",
+                "against", "total", "added", "removed", "moved", "moved_threshold_m", "changes", "max_drop",
+                "categories", "warnings",
             ])
         let change = try #require((diff["categories"] as? [[String: Any]])?.first)
         #expect(
