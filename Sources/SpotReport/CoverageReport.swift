@@ -52,6 +52,8 @@ public struct CoverageReport: Equatable, Sendable {
     public let extent: GeoBox?
     /// Spot density over the extent; nil for an empty index.
     public let grid: DensityGrid?
+    /// Every spot's place and category group, in spot order: what the HTML map draws.
+    public let points: [MapPoint]
 
     /// The total number of spots.
     public var total: Int { overall.count }
@@ -62,8 +64,8 @@ public struct CoverageReport: Equatable, Sendable {
         index = IndexSummary(
             file: reader.file, generator: metadata.generator, buildTime: metadata.buildTime,
             inputs: metadata.inputs.map(\.name))
-        var coordinates: [Coordinate] = []
-        coordinates.reserveCapacity(reader.count)
+        var points: [MapPoint] = []
+        points.reserveCapacity(reader.count)
         var overall = Coverage()
         var byType: [OSMType: Int] = [:]
         var byCategory: [Category?: Coverage] = [:]
@@ -83,10 +85,11 @@ public struct CoverageReport: Equatable, Sendable {
                 if let attribute { attributes.insert(attribute) }
                 if let language { languages[language, default: 0] += 1 }
             }
-            coordinates.append(try reader.coordinate(at: position))
+            let category = try reader.kind(at: position).category
+            points.append(MapPoint(coordinate: try reader.coordinate(at: position), group: CategoryGroup(category)))
             overall.add(attributes)
             byType[try reader.ref(at: position).type, default: 0] += 1
-            byCategory[try reader.kind(at: position).category, default: Coverage()].add(attributes)
+            byCategory[category, default: Coverage()].add(attributes)
             merged += try reader.mergedRefs(of: position).count
         }
         self.overall = overall
@@ -103,12 +106,13 @@ public struct CoverageReport: Equatable, Sendable {
                 DroppedCount(stage: stage.stage, reason: $0.key, count: $0.value)
             }
         }
-        extent = GeoBox(enclosing: coordinates)
+        extent = GeoBox(enclosing: points.map(\.coordinate))
         grid = extent.map { box in
             var grid = DensityGrid(box: box, cellsOnLongerSide: gridCells)
-            for coordinate in coordinates { grid.add(coordinate) }
+            for point in points { grid.add(point.coordinate) }
             return grid
         }
+        self.points = points
     }
 
     /// The spots of OSM type `type`.

@@ -23,6 +23,10 @@ enum HTMLRenderer {
         .legend span{display:inline-block;width:.8em;height:.8em;margin:0 .3em 0 1em;vertical-align:-.05em}
         .legend span:first-child{margin-left:0}
         .map-ground{fill:#8881}.map-cell{fill:#c0392b}
+        .dot-mapkit{fill:var(--mapkit)}.dot-extension{fill:var(--extension)}.dot-none{fill:var(--none)}
+        .graticule{stroke:#8887;stroke-width:.6}.graticule-label{font-size:10px;fill:currentColor}
+        .bbox{fill:none;stroke:#c0392b;stroke-width:1;stroke-dasharray:5 3}
+        .scale-bar rect{fill:currentColor}.scale-bar text{font-size:11px;fill:currentColor}
         .fell{color:#c0392b}.grew{color:#1e8449}
         .warning{color:#c0392b;font-weight:600}
         @media (max-width:600px){body{font-size:13px;padding:.5rem}th,td{padding:.2rem .35rem}}
@@ -207,9 +211,13 @@ enum HTMLRenderer {
     }
 
     private static func place(_ coverage: CoverageReport) -> String {
-        guard let extent = coverage.extent, let grid = coverage.grid else {
+        guard let extent = coverage.extent else {
             return section("where", "Where", [HTML.text("p", "No spots.")])
         }
+        let drawn =
+            coverage.total > SpotMap.dotLimit
+            ? "Spots per cell, \(SpotMap.rasterCells) cells along the longer side; darker is denser."
+            : "Each spot is a dot: blue a MapKit category, orange a Spots extension, grey none."
         return section(
             "where", "Where",
             [
@@ -219,9 +227,9 @@ enum HTMLRenderer {
                         + " (MINLON,MINLAT,MAXLON,MAXLAT)."),
                 HTML.text(
                     "p", ["class": "note"],
-                    "Spots per square cell of Web Mercator, \(grid.columns) × \(grid.rows), north up; darker is denser (the densest cell holds \(grid.maximum)). Hover or tap a cell for its count."
-                ),
-                SVGCharts.densityMap(grid),
+                    "Web Mercator, north up, with latitude and longitude lines, a scale bar and the bounding box (dashed). "
+                        + drawn),
+                SpotMap(points: coverage.points, extent: extent).svg(),
             ])
     }
 

@@ -37,44 +37,4 @@ enum SVGCharts {
             ],
             bars.joined())
     }
-
-    /// The density grid as a map in Web Mercator, north up: each cell shaded by its count
-    /// (square root scale, so that sparse cells still show), with its count and edges as a tooltip.
-    static func densityMap(_ grid: DensityGrid) -> String {
-        let cell = 20
-        let maximum = Double(max(grid.maximum, 1))
-        var shapes = [
-            HTML.empty(
-                "rect",
-                [
-                    "x": "0", "y": "0", "width": "\(grid.columns * cell)", "height": "\(grid.rows * cell)",
-                    "class": "map-ground",
-                ])
-        ]
-        for row in 0..<grid.rows {
-            for column in 0..<grid.columns {
-                let count = grid.count(column: column, row: row)
-                guard count > 0 else { continue }
-                let edges = grid.bounds(column: column, row: row)
-                let opacity = 0.15 + 0.85 * (Double(count) / maximum).squareRoot()
-                let place =
-                    "lon \(Figures.roughDegrees(edges.west)) to \(Figures.roughDegrees(edges.east)), lat \(Figures.roughDegrees(edges.south)) to \(Figures.roughDegrees(edges.north))"
-                shapes.append(
-                    HTML.element(
-                        "rect",
-                        [
-                            "x": "\(column * cell)", "y": "\(row * cell)", "width": "\(cell)", "height": "\(cell)",
-                            "class": "map-cell",
-                            "fill-opacity": String(format: "%.3f", opacity), "data-count": "\(count)",
-                        ], HTML.text("title", "\(count) spots; \(place)")))
-            }
-        }
-        return HTML.element(
-            "svg",
-            [
-                "viewBox": "0 0 \(grid.columns * cell) \(grid.rows * cell)", "class": "map",
-                "role": "img", "aria-label": "Spot density, Web Mercator, north up",
-            ],
-            shapes.joined())
-    }
 }

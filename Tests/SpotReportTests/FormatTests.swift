@@ -199,12 +199,12 @@ struct FormatTests {
         let grid = try #require((json["where"] as? [String: Any])?["grid"] as? [String: Any])
         let counts = try #require(grid["counts"] as? [[Int]])
         #expect(counts.joined().reduce(0, +) == coverage.total)
-        let cells = try document.nodes(forXPath: "//svg[@class='map']/rect[@data-count]").map {
-            Int(Self.attribute($0, "data-count")!)!
-        }
-        #expect(cells.reduce(0, +) == coverage.total)
+        // The map: a dot per spot, coloured by its category's group.
+        let dots = try document.nodes(forXPath: "//svg[@class='map']/circle").map { Self.attribute($0, "class") ?? "" }
+        #expect(dots.count == coverage.total)
         #expect(
-            cells == counts.joined().filter { $0 > 0 }, "the map's cells are the grid's non-empty cells, row by row")
+            Dictionary(grouping: dots, by: { $0 }).mapValues(\.count)
+                == Dictionary(grouping: coverage.points, by: { "dot-" + $0.group.rawValue }).mapValues(\.count))
 
         let diff = try #require(report.diff)
         let jsonDiff = try #require(json["diff"] as? [String: Any])
