@@ -51,6 +51,14 @@ enum CSVRenderer {
         return ([header] + rows).map { $0.map(field).joined(separator: ",") + "\r\n" }.joined()
     }
 
+    /// The CSV of `--list tags`: one row per selecting tag of the spots the build left out by
+    /// tag (`CoverageReport.byTag`). Columns: `reason` (unmapped, uncategorized, excluded),
+    /// `tag`, `count`; by reason, then most frequent first.
+    static func tags(_ coverage: CoverageReport) -> String {
+        let rows = coverage.byTag.flatMap { reason, tallies in tallies.map { [reason, $0.key, "\($0.count)"] } }
+        return ([["reason", "tag", "count"]] + rows).map { $0.map(field).joined(separator: ",") + "\r\n" }.joined()
+    }
+
     private static func diffColumns(_ change: CategoryChange) -> [String] {
         ["\(change.before)", "\(change.change)", change.relativeChange.map(Figures.percentNumber) ?? ""]
     }

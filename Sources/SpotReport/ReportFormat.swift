@@ -18,6 +18,10 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     /// --list changes`).
     public static func changesCSV(_ diff: ReportDiff) -> String { CSVRenderer.changes(diff) }
 
+    /// The selecting tags of the spots left out by tag (unmapped, uncategorized, excluded) as
+    /// CSV, one row each (`spots report X --format csv --list tags`).
+    public static func tagsCSV(_ coverage: CoverageReport) -> String { CSVRenderer.tags(coverage) }
+
     /// `report` in this form: UTF-8 text, the same for equal reports.
     public func render(_ report: Report) -> String {
         switch self {

@@ -22,11 +22,12 @@ enum ReportCommand {
                 (default 0.2).
                 """),
         OptionSpec(
-            names: ["--list"], valueName: "changes",
+            names: ["--list"], valueName: "changes|tags",
             help: """
-                With --against and --format csv, list the changed
-                spots instead, one row each: added, removed, moved,
-                renamed, recategorized.
+                With --format csv, list instead: 'changes' (with
+                --against) the changed spots, one row each: added,
+                removed, moved, renamed, recategorized; 'tags' the
+                unmapped, uncategorized and excluded tags.
                 """),
         Help.option,
     ]
@@ -58,17 +59,21 @@ enum ReportCommand {
         guard maxDrop == nil || older != nil else { throw UsageError("--max-drop needs --against <old-index>") }
         let list = arguments.value("--list")
         if let list {
-            guard list == "changes" else { throw UsageError("--list takes 'changes', not '\(list)'") }
-            guard older != nil, format == .csv else {
-                throw UsageError("--list changes needs --against and --format csv")
+            guard list == "changes" || list == "tags" else {
+                throw UsageError("--list takes 'changes' or 'tags', not '\(list)'")
             }
+            guard format == .csv else { throw UsageError("--list \(list) needs --format csv") }
+            guard list == "tags" || older != nil else { throw UsageError("--list changes needs --against <old-index>") }
         }
         let output = try arguments.output(inputs: [path] + (older.map { [$0] } ?? []))
         let report = try Report(
             index: try verified(path), against: try older.map(verified), maxDrop: maxDrop ?? Report.defaultMaxDrop)
         let sink = try OutputSink(output)
-        try sink.write(
-            list != nil && report.diff != nil ? ReportFormat.changesCSV(report.diff!) : format.render(report))
+        switch (list, report.diff) {
+        case ("changes", let diff?): try sink.write(ReportFormat.changesCSV(diff))
+        case ("tags", _): try sink.write(ReportFormat.tagsCSV(report.coverage))
+        default: try sink.write(format.render(report))
+        }
         try sink.finish()
         if format != .text || output.destination != .descriptor(1), let diff = report.diff {
             for message in diff.warningMessages { printError("spots: warning: " + message) }

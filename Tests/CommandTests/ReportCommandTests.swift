@@ -252,6 +252,10 @@ struct ReportCommandTests {
                 && listed.output == "change,ref,name,category,distance_m,name_before,category_before,url\r\n")
         #expect(
             try SpotsCLI.run(["report", indexes.sample, "--list", "changes"]).status == 64, "needs --against and csv")
+        let tags = try SpotsCLI.run(["report", indexes.sample, "--format", "csv", "--list", "tags"])
+        let rows = tags.output.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(tags.status == 0 && rows.first == "reason,tag,count")
+        #expect(rows.contains { $0.hasPrefix("excluded,amenity=") } && rows.contains { $0.hasPrefix("unmapped,") })
     }
 
     @Test("help describes report in the swift-argument-parser layout, and the overview lists it")
