@@ -185,20 +185,6 @@ public struct Refresh {
         _ ending: RefreshEnding, exitCode: Int32, started: Date, liftedHold: Bool = false, gateFailures: [String] = [],
         dropGateOverridden: Bool = false, metrics: String?
     ) {
-        do {
-            try writeStatus(
-                ending, exitCode: exitCode, started: started, liftedHold: liftedHold, gateFailures: gateFailures,
-                dropGateOverridden: dropGateOverridden, metrics: metrics)
-        } catch {
-            log.event("status", level: .error, message: "\(error)")
-        }
-        log.result(ending, exitCode: exitCode)
-    }
-
-    private func writeStatus(
-        _ ending: RefreshEnding, exitCode: Int32, started: Date, liftedHold: Bool, gateFailures: [String],
-        dropGateOverridden: Bool, metrics: String?
-    ) throws(OutputError) {
         let previous = RefreshStatus.read(generations.status)
         let now = ISO8601DateFormatter().string(from: Date())
         let published = try? SpotIndexReader(path: output)
@@ -210,8 +196,13 @@ public struct Refresh {
             held: [.rolledBack, .held].contains(ending) || (!liftedHold && previous?.held == true),
             dropGateOverridden: dropGateOverridden,
             lastSuccess: ending.isSuccess ? now : previous?.lastSuccess)
-        try status.write(to: generations.status)
-        if let metrics { try RefreshMetrics.write(status, to: metrics) }
+        do {
+            try status.write(to: generations.status)
+            if let metrics { try RefreshMetrics.write(status, to: metrics) }
+        } catch {
+            log.event("status", level: .error, message: "\(error)")
+        }
+        log.result(ending, exitCode: exitCode)
     }
 
     /// Makes the previous generation current again, keeping the replaced index as

@@ -29,6 +29,12 @@ enum AddressMatch {
         return (SearchAddress.wordKeys + [SearchAddress.houseNumberKey]).first(where: keys.contains)
     }
 
+    /// The positions of `terms` that a house number of spot `spot` meets
+    /// (`houseNumberWords`), its `addr:housenumber` read alone.
+    static func houseNumberTerms(_ terms: [String], ofSpot spot: Int, in index: SpotIndexReader) throws -> Set<Int> {
+        houseNumberWords(terms, among: try index.houseNumber(at: spot).map(SearchAddress.houseNumbers(of:)) ?? [])
+    }
+
     /// The positions of the words that one of `houseNumbers` (`SearchAddress.houseNumbers`)
     /// meets: each equal to one, and each number with the letters after it ("22", "a") when
     /// joined they equal one.
@@ -120,8 +126,7 @@ struct HouseNumberCheck {
     /// Whether spot `spot` passes.
     func passes(_ spot: Int) throws -> Bool {
         guard !holders.isEmpty else { return true }
-        let numbers = try index.houseNumber(at: spot).map(SearchAddress.houseNumbers(of:)) ?? []
-        let met = AddressMatch.houseNumberWords(terms, among: numbers)
+        let met = try AddressMatch.houseNumberTerms(terms, ofSpot: spot, in: index)
         for (term, spots) in holders where !met.contains(term) {
             guard try spots.value().contains(spot) else { return false }
         }

@@ -278,13 +278,10 @@ struct TextWalk {
                 return (named.level, 0, NameField(ofKey: named.key), quality)
             }
             // The names hold the terms, the kind (or a list, or the names) meets each phrase.
-            let metByKind = try filter.phrasesMetByKind(spot, kind: kind)
-            if filter.hasPhrases,
-                NameMatch.namesHold(query.words(leavingOut: metByKind), in: text.names)
-            {
+            let words = query.words(leavingOut: try filter.phrasesMetByKind(spot, kind: kind))
+            if filter.hasPhrases, NameMatch.namesHold(words, in: text.names) {
                 return (.category, 0, .primary, quality)
             }
-            let words = query.words(leavingOut: metByKind)
             guard !query.terms.isEmpty,
                 AddressMatch.field(words: words, names: text.names, address: try text.address()) != nil
             else { return nil }

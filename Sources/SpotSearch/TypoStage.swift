@@ -336,8 +336,8 @@ struct TypoCandidates {
             if try part.kinds[kind] || part.listed.value()[spot] != nil || part.names.value().contains(spot) {
                 return true
             }
-            guard let term = part.houseNumberTerm, let number = try index.houseNumber(at: spot) else { return false }
-            return AddressMatch.houseNumberWords(terms, among: SearchAddress.houseNumbers(of: number)).contains(term)
+            guard let term = part.houseNumberTerm else { return false }
+            return try AddressMatch.houseNumberTerms(terms, ofSpot: spot, in: index).contains(term)
         }
     }
 }

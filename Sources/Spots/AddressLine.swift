@@ -29,7 +29,7 @@ public struct AddressLine {
     public init(_ address: [String: String]) {
         self.address = address
         let country = address["country"]?.uppercased() ?? ""
-        let parts: [(key: String, value: String)]
+        let parts: [(keys: [String], value: String)]
         if country == "JP" || (address["street"] == nil && address["block_number"] != nil) {
             parts = Self.japaneseParts(address)
         } else {
@@ -38,7 +38,7 @@ public struct AddressLine {
         let usable = parts.filter { !$0.value.isEmpty }
         if !usable.isEmpty {
             line = usable.map(\.value).joined(separator: ", ")
-            used = Set(usable.flatMap { $0.key.split(separator: "+").map(String.init) })
+            used = Set(usable.flatMap(\.keys))
         } else if let full = address["full"] {
             line = full
             used = ["full"]
@@ -57,22 +57,21 @@ public struct AddressLine {
             .joined(separator: ", ")
     }
 
-    /// The street and locality parts of a non-Japanese address, each with the keys it holds
-    /// joined by "+".
-    private static func parts(_ address: [String: String], country: String) -> [(key: String, value: String)] {
+    /// The street and locality parts of a non-Japanese address, each with the keys it may hold.
+    private static func parts(_ address: [String: String], country: String) -> [(keys: [String], value: String)] {
         let streetKey = address["street"] != nil ? "street" : "place"
         let street = [address[streetKey], address["housenumber"]].compactMap { $0 }
         let locality = [address["postcode"], address["city"]].compactMap { $0 }
         let numberFirst = numberFirst.contains(country)
         let cityFirst = cityFirst.contains(country)
         return [
-            (streetKey + "+housenumber", (numberFirst ? Array(street.reversed()) : street).joined(separator: " ")),
-            ("postcode+city", (cityFirst ? Array(locality.reversed()) : locality).joined(separator: " ")),
+            ([streetKey, "housenumber"], (numberFirst ? Array(street.reversed()) : street).joined(separator: " ")),
+            (["postcode", "city"], (cityFirst ? Array(locality.reversed()) : locality).joined(separator: " ")),
         ]
     }
 
     /// A Japanese address's one part: postcode, then its units, block and house number.
-    private static func japaneseParts(_ address: [String: String]) -> [(key: String, value: String)] {
+    private static func japaneseParts(_ address: [String: String]) -> [(keys: [String], value: String)] {
         let number = ["block_number", "housenumber"].compactMap { address[$0] }.joined(separator: "-")
         let units = (japaneseUnits.compactMap { address[$0] } + [number]).filter { !$0.isEmpty }
         var text = address["postcode"].map { $0 + " " } ?? ""
@@ -82,7 +81,7 @@ public struct AddressLine {
                 && (unit.unicodeScalars.first.map { SearchText.isCJK($0) || $0.properties.numericType != nil } ?? false)
             text += (position == 0 || joinsTight ? "" : " ") + unit
         }
-        return [((["postcode", "block_number", "housenumber"] + japaneseUnits).joined(separator: "+"), text)]
+        return [(["postcode", "block_number", "housenumber"] + japaneseUnits, text)]
     }
 }
 
