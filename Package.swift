@@ -77,10 +77,11 @@ let package = Package(
                 "ProcessSupport",
             ]),
 
-        // What the test targets share: the random spot factory, a CSV reader, temporary folders
-        // and index files.
+        // What the test targets share: the random spot factory, a CSV reader, temporary folders,
+        // index files and PBF files written by hand.
         .target(
-            name: "SpotTestSupport", dependencies: ["Spots", "SpotIndex", "SpotWords", "SpotCluster", "SeededRandom"],
+            name: "SpotTestSupport",
+            dependencies: ["Spots", "SpotIndex", "SpotWords", "SpotCluster", "SeededRandom", "CZlib"],
             path: "Tests/SpotTestSupport"),
         .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML", "SpotTestSupport"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),

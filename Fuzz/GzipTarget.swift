@@ -20,7 +20,8 @@ private func decode(_ path: String, bufferSize: Int) -> Decoded {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 1)
     defer { buffer.deallocate() }
     do throws(OSMInputError) {
-        let stream = try DecodedStream(try InputFile(path))
+        let input = try InputFile(path)
+        let stream = try DecodedStream(input, format: InputFormat(head: try input.peek(InputFormat.headLength)))
         while result.count < inflatedLimit {
             let wanted = min(bufferSize, inflatedLimit - result.count)
             let count = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))

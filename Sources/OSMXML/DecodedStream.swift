@@ -1,47 +1,25 @@
 import CZlib
 
-/// The XML bytes of an input: inflated when the input is gzip (detected by its magic bytes,
-/// every member of a multi-member file in turn), passed through otherwise.
+/// The XML bytes of an input: inflated when the input is gzip (every member of a
+/// multi-member file in turn), passed through when it is plain.
 final class DecodedStream {
     private let file: InputFile
-    private var inflater: GzipInflater?
-    private var prefix: [UInt8]
+    private let inflater: GzipInflater?
 
-    /// Sniffs the first bytes of `file` to pick gzip or plain; refuses other compressions and PBF
-    /// with a message that says what the input is.
-    init(_ file: InputFile) throws(OSMInputError) {
+    /// The XML of `file`, whose first bytes showed it to be `format` (`.xml` or `.gzip`).
+    init(_ file: InputFile, format: InputFormat) throws(OSMInputError) {
         self.file = file
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 1)
-        defer { buffer.deallocate() }
-        let head = Array(buffer[..<(try file.readFully(into: buffer))])
-        if head.starts(with: [0x1F, 0x8B]) {
-            inflater = try GzipInflater(file, firstBytes: head)
-            prefix = []
-        } else if let format = Self.unsupportedFormat(head) {
-            throw OSMInputError(
-                .malformed, file: file.name, "\(format) input is not supported; give OSM XML, plain or gzip")
+        if format == .gzip {
+            inflater = try GzipInflater(file)
         } else {
-            prefix = head
+            inflater = nil
         }
     }
 
     /// Fills `buffer` with the next XML bytes; returns 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
         if let inflater { return try inflater.read(into: buffer) }
-        if prefix.isEmpty { return try file.read(into: buffer) }
-        let count = min(prefix.count, buffer.count)
-        buffer.copyBytes(from: prefix[..<count])
-        prefix.removeFirst(count)
-        return count
-    }
-
-    /// The name of a known non-XML format that the first bytes show, if any.
-    private static func unsupportedFormat(_ head: [UInt8]) -> String? {
-        if head.starts(with: Array("BZh".utf8)) { return "bzip2" }
-        if head.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return "xz" }
-        if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return "zstd" }
-        if head.count > 4, head[4...].starts(with: [0x0A, 0x09] + Array("OSMHeader".utf8)) { return "OSM PBF" }
-        return nil
+        return try file.read(into: buffer)
     }
 }
 
@@ -60,14 +38,12 @@ final class GzipInflater {
     /// An error met after some bytes of a read: thrown by the next read, once they are handled.
     private var pendingError: OSMInputError?
 
-    /// Starts inflating with the bytes already read from the front of `file`.
-    init(_ file: InputFile, firstBytes: [UInt8]) throws(OSMInputError) {
+    /// Starts inflating `file` from its first byte.
+    init(_ file: InputFile) throws(OSMInputError) {
         self.file = file
         stream.initialize(to: z_stream())
-        UnsafeMutableRawBufferPointer(rebasing: input[..<firstBytes.count]).copyBytes(from: firstBytes)
-        inputCount = firstBytes.count
         stream.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_in = UInt32(inputCount)
+        stream.pointee.avail_in = 0
         // 15 + 16: the largest window, gzip framing only.
         guard inflateInit2_(stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw OSMInputError(.io, file: file.name, "cannot start zlib")

@@ -16,6 +16,8 @@ final class InputFile {
     /// Called with every run of raw bytes as it is read (to hash the input, say).
     var observer: ((UnsafeRawBufferPointer) -> Void)?
     private let descriptor: Int32
+    /// Bytes `peek` read that the next reads return first (already counted and observed).
+    private var unread: [UInt8] = []
 
     /// Opens `name` ("-" is standard input).
     init(_ name: String) throws(OSMInputError) {
@@ -44,8 +46,36 @@ final class InputFile {
         if name != "-" { close(descriptor) }
     }
 
+    /// The first `count` bytes still to be read (fewer at the end of the input), which the next
+    /// reads return again: a pipe cannot be read twice, so the format is told from these.
+    func peek(_ count: Int) throws(OSMInputError) -> [UInt8] {
+        if unread.count < count {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count - unread.count, alignment: 1)
+            defer { buffer.deallocate() }
+            var filled = 0
+            while filled < buffer.count {
+                let read = try readFromDescriptor(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                if read == 0 { break }
+                filled += read
+            }
+            unread += buffer[..<filled]
+        }
+        return Array(unread.prefix(count))
+    }
+
     /// Reads up to `buffer.count` bytes; returns 0 at the end of the input.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
+        guard unread.isEmpty else {
+            let count = min(unread.count, buffer.count)
+            buffer.copyBytes(from: unread[..<count])
+            unread.removeFirst(count)
+            return count
+        }
+        return try readFromDescriptor(into: buffer)
+    }
+
+    /// Reads up to `buffer.count` new bytes from the descriptor, counting and observing them.
+    private func readFromDescriptor(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
         while true {
             #if canImport(Glibc)
                 let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)

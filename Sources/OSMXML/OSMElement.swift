@@ -39,10 +39,12 @@ public struct OSMElement: OSMTagged {
     let refs: UnsafeBufferPointer<Int64>
     let members: UnsafeBufferPointer<MemberRecord>
 
-    /// The `lat` attribute in degrees × 10^7; nil when absent, not a number or out of Int32.
-    public var latitudeE7: Int32? { slice(record.latitude)?.fixedPointE7 }
-    /// The `lon` attribute in degrees × 10^7; nil when absent, not a number or out of Int32.
-    public var longitudeE7: Int32? { slice(record.longitude)?.fixedPointE7 }
+    /// A node's latitude in degrees × 10^7 (the `lat` attribute; PBF's scaled value); nil when
+    /// absent, not a number or out of Int32.
+    public var latitudeE7: Int32? { record.latitudeE7 }
+    /// A node's longitude in degrees × 10^7 (the `lon` attribute; PBF's scaled value); nil when
+    /// absent, not a number or out of Int32.
+    public var longitudeE7: Int32? { record.longitudeE7 }
 
     /// How many `<tag>` children the element has (0 for an element delivered bare).
     public var tagCount: Int { Int(record.tagCount) }
@@ -114,8 +116,8 @@ struct ElementRecord: BitwiseCopyable {
     var id: Int64
     var version: Int64
     var line: Int
-    var latitude: ByteSpan
-    var longitude: ByteSpan
+    var latitudeE7: Int32?
+    var longitudeE7: Int32?
     var firstTag: Int32
     var tagCount: Int32
     var firstRef: Int32 = 0

@@ -10,7 +10,7 @@ public struct OSMReadSummary: Sendable, Equatable {
     /// The newest timestamp in the input (`timestamp` attributes, Overpass's `osm_base`) as
     /// written there ("2021-04-21T20:21:46Z"), or nil when it has none.
     public var newestTimestamp: String?
-    /// Raw input bytes read, and XML bytes after inflating.
+    /// Raw input bytes read, and bytes after inflating: the XML text, or a PBF's blocks.
     public var inputBytes = 0, xmlBytes = 0
     /// Pieces of the XML parsed apart, each by a parser of its own: on the parsing threads, or,
     /// with one thread, on the caller's thread.
@@ -21,17 +21,21 @@ public struct OSMReadSummary: Sendable, Equatable {
     public var sequentialPieces = 0
     /// Nodes read without expat (`PlainNode`), in pieces parsed apart.
     public var plainNodes = 0
+    /// Blocks of a PBF input decoded (its `OSMData` blobs), on the decoding threads or, with one
+    /// thread, on the caller's thread.
+    public var pbfBlocks = 0
 
     /// Empty counts.
     public init() {}
 
     /// Whether `other` counts the same elements, deletions, timestamp and bytes (everything
-    /// but how the input was cut into pieces and read).
+    /// but how the input was cut into pieces or blocks and read).
     public func sameContents(as other: OSMReadSummary) -> Bool {
         var other = other
         other.parallelPieces = parallelPieces
         other.sequentialPieces = sequentialPieces
         other.plainNodes = plainNodes
+        other.pbfBlocks = pbfBlocks
         return self == other
     }
 

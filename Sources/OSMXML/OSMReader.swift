@@ -94,7 +94,7 @@ public struct OSMReader {
 
     /// Buffers in the ring: one per thread being parsed, one per piece parsed and waiting to be
     /// handed over, and two for the reading thread and the caller.
-    private static func ringSlots(threads: Int) -> Int {
+    static func ringSlots(threads: Int) -> Int {
         2 * threads + 2
     }
 
@@ -127,20 +127,37 @@ public struct OSMReader {
     ) throws(OSMInputError) -> OSMReadSummary {
         let input = try InputFile(file)
         input.observer = rawBytes
-        let stream = try DecodedStream(input)
+        switch InputFormat(head: try input.peek(InputFormat.headLength)) {
+        case .pbf:
+            return try readPBF(input, into: &handler, progress: progress)
+        case .unsupported(let name):
+            throw OSMInputError(.malformed, file: file, "\(name) input is not supported; give \(InputFormat.supported)")
+        case let format:
+            return try readXML(input, format: format, into: &handler, progress: progress)
+        }
+    }
+
+    /// Reads `input`, OSM XML plain or gzip (`format`), as `read(into:progress:rawBytes:)` says.
+    private func readXML<Handler: OSMElementHandler>(
+        _ input: InputFile, format: InputFormat, into handler: inout Handler,
+        progress: ((OSMReadProgress) -> Void)?
+    ) throws(OSMInputError) -> OSMReadSummary {
+        let stream = try DecodedStream(input, format: format)
         let totalBytes = input.size
         let parallel = threads > 1 && parsesApart
-        let pipeline = ReadPipeline(pieceSize: pieceSize, slots: Self.ringSlots(threads: threads))
+        let slots = Self.ringSlots(threads: threads)
+        let pipeline = ReadPipeline<Piece, PieceResult>(slots: slots)
+        let ring = PieceRing(pieceSize: pieceSize, slots: slots)
         // The reading thread owns the input from here on.
         let producer = Handover(
-            value: PieceProducer(input: input, stream: stream, pipeline: pipeline, parallel: parallel))
+            value: PieceProducer(input: input, stream: stream, pipeline: pipeline, ring: ring, parallel: parallel))
         pipeline.spawn { producer.value.run() }
         if parallel {
             for _ in 0..<threads {
                 pipeline.spawn { [file, filter, limits] in
                     while let piece = pipeline.nextWork() {
                         let result = ElementParser.parsePiece(
-                            pipeline.bytes(of: piece), file: file, filter: filter, limits: limits, step: Self.chunkSize)
+                            ring.bytes(of: piece), file: file, filter: filter, limits: limits, step: Self.chunkSize)
                         pipeline.finish(piece, result: result)
                     }
                 }
@@ -169,8 +186,8 @@ public struct OSMReader {
                 summary.inputBytes = inputBytes
                 summary.xmlBytes = xmlBytes
                 return summary
-            case .piece(let piece):
-                let bytes = pipeline.bytes(of: piece)
+            case .work(let piece):
+                let bytes = ring.bytes(of: piece)
                 if parsesApart && piece.parallel && !inOrder && piece.index == nextSequentialIndex {
                     inOrder = !sequential.standsBetweenTopLevelElements
                 }

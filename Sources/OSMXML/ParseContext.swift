@@ -52,6 +52,6 @@ struct OpenElement: BitwiseCopyable {
     /// What `ParseState.open` holds before the first element is read.
     static let placeholder = OpenElement(
         record: ElementRecord(
-            type: .node, id: 0, version: 0, line: 0, latitude: .absent, longitude: .absent, firstTag: 0, tagCount: 0),
+            type: .node, id: 0, version: 0, line: 0, latitudeE7: nil, longitudeE7: nil, firstTag: 0, tagCount: 0),
         arenaStart: 0, matchesFilter: false)
 }

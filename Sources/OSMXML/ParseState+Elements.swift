@@ -31,7 +31,7 @@ extension ParseState {
         }
         open = OpenElement(
             record: ElementRecord(
-                type: type, id: 0, version: 0, line: extent.position.line, latitude: .absent, longitude: .absent,
+                type: type, id: 0, version: 0, line: extent.position.line, latitudeE7: nil, longitudeE7: nil,
                 firstTag: Int32(batch.tags.count), tagCount: 0, firstRef: Int32(batch.refs.count),
                 firstMember: Int32(batch.members.count)),
             arenaStart: batch.bytes.count, matchesFilter: tagKeys.isEmpty)
@@ -45,9 +45,9 @@ extension ParseState {
                 if equal(key, "id") { id = Self.integer(value) }
             case UInt8(ascii: "l"):
                 if equal(key, "lat") {
-                    open.record.latitude = batch.append(value, count: strlen(value))
+                    open.record.latitudeE7 = Self.coordinate(value)
                 } else if equal(key, "lon") {
-                    open.record.longitude = batch.append(value, count: strlen(value))
+                    open.record.longitudeE7 = Self.coordinate(value)
                 }
             case UInt8(ascii: "v"):
                 if equal(key, "version") {
@@ -112,15 +112,11 @@ extension ParseState {
         // A plain node has no tags: it is kept when the filter wants every node, or bare ones.
         guard tagKeys.isEmpty || bareTypes & 1 << type.rawValue != 0 else { return }
         var record = ElementRecord(
-            type: type, id: node.id, version: node.version, line: line, latitude: .absent, longitude: .absent,
+            type: type, id: node.id, version: node.version, line: line, latitudeE7: nil, longitudeE7: nil,
             firstTag: Int32(batch.tags.count), tagCount: 0, firstRef: Int32(batch.refs.count),
             firstMember: Int32(batch.members.count))
-        if let latitude = node.latitude {
-            record.latitude = batch.append(base + latitude.lowerBound, count: latitude.count)
-        }
-        if let longitude = node.longitude {
-            record.longitude = batch.append(base + longitude.lowerBound, count: longitude.count)
-        }
+        record.latitudeE7 = node.latitude.flatMap { OSMBytes(base, $0).fixedPointE7 }
+        record.longitudeE7 = node.longitude.flatMap { OSMBytes(base, $0).fixedPointE7 }
         batch.elements.append(record)
     }
 
@@ -248,6 +244,15 @@ extension ParseState {
         if index > 0 && value[index] == 0 { return result }
         return value.withMemoryRebound(to: UInt8.self, capacity: 1) {
             OSMBytes(UnsafeBufferPointer(start: $0, count: strlen(value))).int64
+        }
+    }
+}
+
+extension ParseState {
+    /// The NUL-terminated `value` as a coordinate in degrees × 10^7 (`OSMBytes.fixedPointE7`).
+    fileprivate static func coordinate(_ value: UnsafePointer<CChar>) -> Int32? {
+        value.withMemoryRebound(to: UInt8.self, capacity: 1) {
+            OSMBytes(UnsafeBufferPointer(start: $0, count: strlen(value))).fixedPointE7
         }
     }
 }

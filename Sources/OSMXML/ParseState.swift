@@ -131,8 +131,6 @@ struct ParseState {
         batch.tags.append(contentsOf: tags)
         batch.refs.append(contentsOf: refs)
         batch.members.append(contentsOf: members)
-        open.record.latitude = open.record.latitude.shifted(by: -shift)
-        open.record.longitude = open.record.longitude.shifted(by: -shift)
         open.record.firstTag = 0
         open.record.firstRef = 0
         open.record.firstMember = 0

@@ -1,62 +1,45 @@
 import Foundation
 
-/// One piece of the XML text, in a buffer of the ring, as the reading thread cut it.
-struct Piece: Sendable {
+/// A stretch of input the reading thread hands over (an XML piece, a PBF blob): its place in
+/// the input and the pipeline slot it holds until the caller releases it.
+protocol PipelineWork: Sendable {
     /// Its place in the input, from 0.
-    var index: Int
-    /// The ring buffer that holds it, from its first byte.
-    var slot: Int
-    /// Its length in bytes.
-    var count: Int
-    /// Whether it starts and ends at a proven cut and may be parsed apart (`PieceCutter`).
-    var parallel: Bool
-    /// Whether it ends the input.
-    var isFinal: Bool
-    /// Raw bytes read from the input when it was cut, for progress.
-    var rawBytesRead: Int
+    var index: Int { get }
+    /// The slot it holds, from 0 to the pipeline's slot count.
+    var slot: Int { get }
 }
 
 /// What the reading thread hands over next, in input order.
-enum PipelineItem {
-    /// The next piece.
-    case piece(Piece)
-    /// Reading failed after the pieces handed over before (an I/O or gzip error, an empty input).
+enum PipelineItem<Work: PipelineWork> {
+    /// The next stretch of input.
+    case work(Work)
+    /// Reading failed after the stretches handed over before (an I/O or gzip error, an empty input).
     case failure(OSMInputError)
-    /// The input ended: raw bytes read and XML bytes after inflating.
-    case end(inputBytes: Int, xmlBytes: Int)
+    /// The input ended: raw bytes read and bytes after inflating.
+    case end(inputBytes: Int, decodedBytes: Int)
 }
 
-/// The state the reading thread, the parsing threads and the caller's thread share: a ring of
-/// buffers, the pieces cut into them in input order, the pieces waiting for a parsing thread,
-/// and the parsed pieces waiting to be handed over in order. One condition guards it all.
+/// The state the reading thread, the decoding threads and the caller's thread share: a fixed
+/// number of slots, the stretches of input read into them in input order, those waiting for a
+/// decoding thread, and the decoded ones waiting to be handed over in order. One condition
+/// guards it all. The XML reader's stretches are pieces of text parsed into batches, the PBF
+/// reader's are blobs decoded into batches.
 ///
-/// Memory is bounded by the ring: a piece keeps its buffer until its elements are handed over.
-final class ReadPipeline: @unchecked Sendable {
-    /// The ring's buffers, each `pieceSize` bytes.
-    let buffers: [UnsafeMutableRawBufferPointer]
+/// Memory is bounded by the slots: a stretch holds its slot until its elements are handed over.
+final class ReadPipeline<Work: PipelineWork, Result>: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var freeSlots: [Int]
-    private var items: [PipelineItem] = []
-    private var work: [Piece] = []
-    private var results: [Int: PieceResult] = [:]
+    private var items: [PipelineItem<Work>] = []
+    private var work: [Work] = []
+    private var results: [Int: Result] = [:]
     private var producerDone = false
     private var cancelled = false
     private var running = 0
 
-    /// A ring of `slots` buffers of `pieceSize` bytes.
-    init(pieceSize: Int, slots: Int) {
-        buffers = (0..<slots).map { _ in .allocate(byteCount: pieceSize, alignment: 64) }
+    /// A pipeline of `slots` slots.
+    init(slots: Int) {
         freeSlots = Array(0..<slots)
-    }
-
-    deinit {
-        for buffer in buffers { buffer.deallocate() }
-    }
-
-    /// The bytes of `piece`.
-    func bytes(of piece: Piece) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: buffers[piece.slot][..<piece.count])
     }
 
     /// Runs `body` on a thread of its own, counted until it returns.
@@ -84,7 +67,7 @@ final class ReadPipeline: @unchecked Sendable {
 
     // MARK: The reading thread
 
-    /// A free buffer to fill; nil once stopped.
+    /// A free slot to fill; nil once stopped.
     func acquireSlot() -> Int? {
         condition.withLock {
             while freeSlots.isEmpty && !cancelled { condition.wait() }
@@ -92,13 +75,14 @@ final class ReadPipeline: @unchecked Sendable {
         }
     }
 
-    /// Hands over `item`; a piece to parse apart also goes to the parsing threads when `parallel`.
-    func publish(_ item: PipelineItem, parallel: Bool) {
+    /// Hands over `item`, in input order; a stretch also goes to the decoding threads when
+    /// `toWorkers`.
+    func publish(_ item: PipelineItem<Work>, toWorkers: Bool) {
         condition.withLock {
             items.append(item)
             switch item {
-            case .piece(let piece):
-                if parallel && piece.parallel { work.append(piece) }
+            case .work(let stretch):
+                if toWorkers { work.append(stretch) }
             case .failure, .end:
                 producerDone = true
             }
@@ -106,20 +90,20 @@ final class ReadPipeline: @unchecked Sendable {
         }
     }
 
-    // MARK: The parsing threads
+    // MARK: The decoding threads
 
-    /// The next piece to parse apart; nil when there is none and will be none.
-    func nextWork() -> Piece? {
+    /// The next stretch to decode; nil when there is none and will be none.
+    func nextWork() -> Work? {
         condition.withLock {
             while work.isEmpty && !producerDone && !cancelled { condition.wait() }
             return cancelled || work.isEmpty ? nil : work.removeFirst()
         }
     }
 
-    /// Hands over a parsed piece.
-    func finish(_ piece: Piece, result: PieceResult) {
+    /// Hands over a decoded stretch.
+    func finish(_ stretch: Work, result: Result) {
         condition.withLock {
-            results[piece.index] = result
+            results[stretch.index] = result
             condition.broadcast()
         }
     }
@@ -127,106 +111,26 @@ final class ReadPipeline: @unchecked Sendable {
     // MARK: The caller's thread
 
     /// The next item in input order, waiting for the reading thread.
-    func nextItem() -> PipelineItem {
+    func nextItem() -> PipelineItem<Work> {
         condition.withLock {
             while items.isEmpty { condition.wait() }
             return items.removeFirst()
         }
     }
 
-    /// What parsing `piece` apart gave, waiting for it.
-    func result(of piece: Piece) -> PieceResult {
+    /// What decoding `stretch` gave, waiting for it.
+    func result(of stretch: Work) -> Result {
         condition.withLock {
-            while results[piece.index] == nil { condition.wait() }
-            return results.removeValue(forKey: piece.index)!
+            while results[stretch.index] == nil { condition.wait() }
+            return results.removeValue(forKey: stretch.index)!
         }
     }
 
-    /// Returns a piece's buffer to the ring once its elements are handed over.
-    func release(_ piece: Piece) {
+    /// Frees a stretch's slot once its elements are handed over.
+    func release(_ stretch: Work) {
         condition.withLock {
-            freeSlots.append(piece.slot)
+            freeSlots.append(stretch.slot)
             condition.broadcast()
-        }
-    }
-}
-
-/// A value handed to another thread that then owns it alone (the input and its observer, which
-/// only the reading thread uses once it starts).
-struct Handover<Value>: @unchecked Sendable {
-    let value: Value
-}
-
-/// The reading thread's work: read and inflate the input into the ring's buffers, cut the text
-/// at proven top-level element boundaries and hand the pieces over in order.
-struct PieceProducer {
-    let input: InputFile
-    let stream: DecodedStream
-    let pipeline: ReadPipeline
-    /// Whether parallel pieces go to parsing threads (else the caller parses every piece).
-    let parallel: Bool
-
-    func run() {
-        let capacity = pipeline.buffers[0].count
-        var cutter = PieceCutter()
-        var xmlBytes = 0
-        var index = 0
-        // Once the input has ended it is not read again (a terminal would wait for more).
-        var ended = false
-        // Bytes after the last cut, at the end of the last buffer, that start the next one.
-        var carry: (slot: Int, range: Range<Int>)?
-        while true {
-            guard let slot = pipeline.acquireSlot() else { return }
-            let buffer = pipeline.buffers[slot]
-            var count = 0
-            if let (from, range) = carry {
-                memmove(buffer.baseAddress!, pipeline.buffers[from].baseAddress! + range.lowerBound, range.count)
-                count = range.count
-            }
-            var failure: OSMInputError?
-            do throws(OSMInputError) {
-                while count < capacity && !ended {
-                    let read = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-                    if read == 0 {
-                        ended = true
-                        break
-                    }
-                    count += read
-                    xmlBytes += read
-                }
-            } catch {
-                failure = error
-            }
-            if ended && xmlBytes == 0 {
-                failure = OSMInputError(.malformed, file: input.name, "empty input: no XML")
-            }
-            if let failure {
-                // What was read before the failure is parsed first, as a sequential read would.
-                if count > 0 {
-                    let piece = Piece(
-                        index: index, slot: slot, count: count, parallel: false, isFinal: false,
-                        rawBytesRead: input.bytesRead)
-                    pipeline.publish(.piece(piece), parallel: parallel)
-                }
-                pipeline.publish(.failure(failure), parallel: parallel)
-                return
-            }
-            var cut = cutter.cut(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            if ended && !cut.proven {
-                // The rest of the input, with the root's end: the last piece.
-                cut = PieceCutter.Cut(end: count, parallel: false)
-            }
-            let isFinal = ended && cut.end == count
-            let piece = Piece(
-                index: index, slot: slot, count: cut.end, parallel: cut.parallel, isFinal: isFinal,
-                rawBytesRead: input.bytesRead)
-            index += 1
-            carry = (slot, cut.end..<count)
-            pipeline.publish(.piece(piece), parallel: parallel)
-            if isFinal {
-                pipeline.publish(.end(inputBytes: input.bytesRead, xmlBytes: xmlBytes), parallel: parallel)
-                return
-            }
         }
     }
 }

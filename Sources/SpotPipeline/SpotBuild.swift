@@ -18,7 +18,7 @@ public struct BuildStatistics: Sendable {
     public var nodes = 0, ways = 0, relations = 0
     /// Elements marked deleted in the inputs, skipped.
     public var deletedElements = 0
-    /// Raw input bytes read, and XML bytes after inflating.
+    /// Raw input bytes read, and bytes after inflating (XML text, PBF blocks).
     public var inputBytes = 0, xmlBytes = 0
     /// Pieces of XML parsed apart (on the parsing threads, or on the caller's thread with one
     /// thread), and pieces parsed in order by the sequential parser (the prolog, the root's end,
@@ -27,6 +27,8 @@ public struct BuildStatistics: Sendable {
     public var parallelPieces = 0, sequentialPieces = 0
     /// Nodes in the plain form (`<node …/>` without tags) read without expat. Not stored either.
     public var plainNodes = 0
+    /// Blocks of PBF inputs decoded. Not stored either.
+    public var pbfBlocks = 0
     /// Each stage's report, "read" first.
     public var stages: [StageReport] = []
     /// Spots written.
@@ -103,6 +105,7 @@ public struct SpotBuild {
             statistics.parallelPieces += summary.parallelPieces
             statistics.sequentialPieces += summary.sequentialPieces
             statistics.plainNodes += summary.plainNodes
+            statistics.pbfBlocks += summary.pbfBlocks
             newestTimestamp = [newestTimestamp, summary.newestTimestamp].compactMap { $0 }.max()
             inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }

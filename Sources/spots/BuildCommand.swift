@@ -161,11 +161,18 @@ enum BuildCommand {
             : ""
         let pieces = statistics.parallelPieces + statistics.sequentialPieces
         let threads = "\(build.threads) thread\(build.threads == 1 ? "" : "s")"
+        var how: [String] = []
+        if pieces > 0 || statistics.pbfBlocks == 0 {
+            how.append(
+                "XML in \(NumberText.grouped(pieces)) pieces, "
+                    + "\(NumberText.grouped(statistics.parallelPieces)) parsed apart (\(threads)), "
+                    + "\(NumberText.grouped(statistics.sequentialPieces)) in order, "
+                    + "\(NumberText.grouped(statistics.plainNodes)) plain nodes read directly")
+        }
+        if statistics.pbfBlocks > 0 {
+            how.append("PBF in \(NumberText.grouped(statistics.pbfBlocks)) blocks (\(threads))")
+        }
         return "\(NumberText.grouped(statistics.spots)) spots from \(NumberText.grouped(statistics.nodes)) nodes, "
-            + areas
-            + "\(ProgressBar.bytes(bytes)), in \(seconds) s; XML in \(NumberText.grouped(pieces)) pieces, "
-            + "\(NumberText.grouped(statistics.parallelPieces)) parsed apart (\(threads)), "
-            + "\(NumberText.grouped(statistics.sequentialPieces)) in order, "
-            + "\(NumberText.grouped(statistics.plainNodes)) plain nodes read directly"
+            + areas + "\(ProgressBar.bytes(bytes)), in \(seconds) s; " + how.joined(separator: "; ")
     }
 }
