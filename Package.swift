@@ -20,8 +20,8 @@ let package = Package(
         // The process's C symbols looked up by name, and how its allocator keeps freed memory.
         // Glibc (Darwin) only.
         .target(name: "ProcessSupport"),
-        // Bytes to OSM elements.
-        .target(name: "OSMXML", dependencies: ["CExpat", "CZlib", "ProcessSupport"]),
+        // Bytes to OSM elements: OSM XML (plain or gzip) and OSM PBF.
+        .target(name: "OSMInput", dependencies: ["CExpat", "CZlib", "ProcessSupport"]),
         // The domain: spots, categories, coordinates. Foundation only.
         .target(name: "Spots"),
         // One JSON value type and a strict parser: batch request lines and pipeline files. No dependencies.
@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "SpotPipeline",
             dependencies: [
-                "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotWords", "SpotCluster", "SpotJSON", "CCrypto",
+                "OSMInput", "OSMGeometry", "Spots", "SpotIndex", "SpotWords", "SpotCluster", "SpotJSON", "CCrypto",
                 "ProcessSupport",
             ],
             plugins: ["EmbedPipelines"]),
@@ -73,7 +73,8 @@ let package = Package(
         .executableTarget(
             name: "spots",
             dependencies: [
-                "OSMXML", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport", "SpotRefresh",
+                "OSMInput", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport",
+                "SpotRefresh",
                 "ProcessSupport",
             ]),
 
@@ -83,7 +84,7 @@ let package = Package(
             name: "SpotTestSupport",
             dependencies: ["Spots", "SpotIndex", "SpotWords", "SpotCluster", "SeededRandom", "CZlib"],
             path: "Tests/SpotTestSupport"),
-        .testTarget(name: "OSMXMLTests", dependencies: ["OSMXML", "SpotTestSupport"]),
+        .testTarget(name: "OSMInputTests", dependencies: ["OSMInput", "SpotTestSupport"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
         .testTarget(name: "OSMGeometryTests", dependencies: ["OSMGeometry", "Spots"]),
         .testTarget(name: "SpotClusterTests", dependencies: ["SpotCluster", "Spots", "SeededRandom"]),
@@ -95,7 +96,7 @@ let package = Package(
         .testTarget(
             name: "SpotPipelineTests",
             dependencies: [
-                "SpotPipeline", "OSMXML", "OSMGeometry", "Spots", "SpotIndex", "SpotWords", "SpotJSON",
+                "SpotPipeline", "OSMInput", "OSMGeometry", "Spots", "SpotIndex", "SpotWords", "SpotJSON",
                 "SpotCluster", "SpotTestSupport",
             ]),
         .testTarget(

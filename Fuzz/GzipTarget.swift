@@ -3,7 +3,7 @@ import CZlib
 // The gzip layer: `DecodedStream` over arbitrary bytes (gzip when they start with its magic),
 // read twice, with a small output buffer whose size the input picks and with a large one.
 // Both reads must give the same bytes (compared by CRC-32 and count) before the same error.
-// Scripts/fuzz compiles this file with Sources/OSMXML into one module.
+// Scripts/fuzz compiles this file with Sources/OSMInput into one module.
 
 /// The bytes inflated from one read, and how it ended.
 private struct Decoded: Equatable {

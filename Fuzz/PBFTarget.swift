@@ -4,7 +4,7 @@
 // input's bytes decoded directly as one PrimitiveBlock and as one HeaderBlock, the messages
 // inside the blobs (most mutations of a whole file only break its zlib data): they must decode
 // or throw, never crash or read out of bounds. Tight limits make the limit checks part of it.
-// Scripts/fuzz compiles this file with Sources/OSMXML into one module.
+// Scripts/fuzz compiles this file with Sources/OSMInput into one module.
 
 /// Everything the spot handlers read of an element.
 private struct Element: Equatable {

@@ -4,7 +4,7 @@
 // id, version, line, coordinates and every tag, byte for byte), the same counts, or the same
 // error message at the same place. Tight limits on tags and values make the limit checks part
 // of the comparison.
-// Scripts/fuzz compiles this file with Sources/OSMXML into one module.
+// Scripts/fuzz compiles this file with Sources/OSMInput into one module.
 
 /// Everything the spot handlers read of an element.
 private struct Element: Equatable {

@@ -1,5 +1,5 @@
 import OSMGeometry
-import OSMXML
+import OSMInput
 import Spots
 
 /// What area spots need from one pass over the inputs, and the points they get after it.

@@ -1,4 +1,4 @@
-import OSMXML
+import OSMInput
 import Spots
 
 /// What the extractor reads of an element: its id, version and tags, as bytes.

@@ -1,5 +1,5 @@
 import Foundation
-import OSMXML
+import OSMInput
 import SpotCluster
 import SpotIndex
 import SpotWords

@@ -1,5 +1,5 @@
 import Foundation
-import OSMXML
+import OSMInput
 import ProcessSupport
 import SpotIndex
 import Spots

@@ -60,8 +60,9 @@ enum BuildCommand {
         OptionSpec(
             names: ["--max-element-bytes"], valueName: "n",
             help: """
-                Refuse an element larger than n bytes of XML (default
-                16777216; pipeline: limits.max_element_bytes).
+                Refuse an element larger than n bytes of XML, or a PBF
+                node, way or relation message larger than n bytes
+                (default 16777216; pipeline: limits.max_element_bytes).
                 """),
         OptionSpec(
             names: ["--max-tags"], valueName: "n",
@@ -86,8 +87,9 @@ enum BuildCommand {
             Help.Argument(
                 name: "<input>", repeated: true,
                 help: """
-                    OSM XML, plain or gzip (detected by content, every
-                    member read); - for standard input.
+                    OSM XML, plain or gzip (every member read), or OSM
+                    PBF; the format is told by content. - for standard
+                    input.
                     """)
         ],
         options: options,

@@ -1,4 +1,4 @@
-import OSMXML
+import OSMInput
 import SpotIndex
 import SpotPipeline
 import SpotRefresh

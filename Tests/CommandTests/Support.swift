@@ -35,8 +35,19 @@ enum SpotsCLI {
 
     /// Runs `spots` with `arguments`, feeding `stdin` when given.
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Run {
+        try run(executable, arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Runs another program, `command[0]` found on the PATH, with the rest as its arguments.
+    static func runTool(_ command: [String]) throws -> Run {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), command, stdin: nil, environment: [:])
+    }
+
+    private static func run(
+        _ program: URL, _ arguments: [String], stdin: Data?, environment: [String: String]
+    ) throws -> Run {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()

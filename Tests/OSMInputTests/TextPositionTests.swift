@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OSMXML
+@testable import OSMInput
 
 @Suite("Positions in the whole input")
 struct TextPositionTests {

@@ -2,7 +2,7 @@ import Foundation
 import SpotTestSupport
 import Testing
 
-@testable import OSMXML
+@testable import OSMInput
 
 /// The folder of the PBF fixtures and of their XML sources.
 private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -64,12 +64,12 @@ struct PBFReaderTests {
     @Test(
         "osmium's PBF gives what its XML source gives, with every filter and thread count",
         arguments: [
-            ("pbf/himeji-castle.osm.pbf", "../../Samples/himeji-castle.osm", true),
+            ("../../Samples/himeji-castle.osm.pbf", "../../Samples/himeji-castle.osm", true),
             ("pbf/areas.osm.pbf", "osm/areas.osm", true), ("pbf/areas-plain-raw.osm.pbf", "osm/areas.osm", true),
             ("pbf/osmium-no-metadata.osm.pbf", "osm/osmium.osm", false),
         ])
     func readsOsmiumFixtures(pbf: String, xml: String, metadata: Bool) {
-        let pbf = fixtures.appendingPathComponent(pbf).path
+        let pbf = fixtures.appendingPathComponent(pbf).standardized.path
         let xml = fixtures.appendingPathComponent(xml).standardized.path
         for filter in [allTypes, poiNodes, areaElements] {
             expectSameElements(xml: xml, pbf: pbf, filter: filter, metadata: metadata)

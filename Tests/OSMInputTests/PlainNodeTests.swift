@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OSMXML
+@testable import OSMInput
 
 // Plain nodes are read without expat in pieces parsed apart. Whatever a node looks like, the
 // reader must hand over what expat alone gives (the reference of `expectSameOutcome`), and

@@ -2,7 +2,7 @@ import Foundation
 import SpotTestSupport
 import Testing
 
-@testable import OSMXML
+@testable import OSMInput
 
 @Suite("Errors when reading in pieces")
 struct ChunkedErrorTests {

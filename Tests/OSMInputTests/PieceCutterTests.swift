@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OSMXML
+@testable import OSMInput
 
 @Suite("The cutter proves every cut")
 struct PieceCutterTests {

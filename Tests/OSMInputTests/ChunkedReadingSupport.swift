@@ -3,7 +3,7 @@ import Foundation
 import SpotTestSupport
 import Testing
 
-@testable import OSMXML
+@testable import OSMInput
 
 // Reading in pieces on several threads must give exactly what one sequential parser gives: the
 // same elements in the same order, the same counts, the same first error at the same place.

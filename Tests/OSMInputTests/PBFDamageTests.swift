@@ -2,7 +2,7 @@ import Foundation
 import SpotTestSupport
 import Testing
 
-@testable import OSMXML
+@testable import OSMInput
 
 /// A PBF file of a header and one data block holding `block`, zlib-compressed or raw.
 private func file(block: [UInt8], compressed: Bool = true) -> [UInt8] {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OSMXML
+@testable import OSMInput
 
 /// ../shared/data, found from this file.
 let sharedData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

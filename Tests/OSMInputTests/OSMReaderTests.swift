@@ -2,7 +2,7 @@ import Foundation
 import SpotTestSupport
 import Testing
 
-@testable import OSMXML
+@testable import OSMInput
 
 /// Collects what the reader hands over, as Strings, for assertions.
 struct Collector: OSMElementHandler {
