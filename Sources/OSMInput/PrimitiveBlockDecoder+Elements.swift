@@ -69,14 +69,15 @@ extension PrimitiveBlockDecoder {
         case .relation: summary.relations += 1
         }
         noteTimestamp(fields.timestamp)
-        let wanted = filter.types.contains(type)
-        var tags = SplitTags(keys: fields.keys, values: fields.values)
-        let (tagCount, matches) = try checkTags(&tags, limited: wanted)
         guard fields.visible else {
             summary.deleted += 1
             return
         }
-        guard wanted, matches || filter.bareTypes.contains(type) else { return }
+        // Elements of a type the filter leaves out are counted only, as the XML parser does.
+        guard wantedTypes & 1 << type.rawValue != 0 else { return }
+        var tags = SplitTags(keys: fields.keys, values: fields.values)
+        let (tagCount, matches) = try checkTags(&tags, limited: true)
+        guard matches || bareTypes & 1 << type.rawValue != 0 else { return }
         var record = newRecord(type, id: fields.id, version: fields.version)
         if matches && tagCount > 0 {
             var tags = SplitTags(keys: fields.keys, values: fields.values)

@@ -19,6 +19,9 @@ struct PrimitiveBlockDecoder {
 
     /// The filter's tag keys, as bytes.
     private let tagKeys: [[UInt8]]
+    /// The filter's types and bare types, one bit per `OSMElementType` raw value.
+    let wantedTypes: UInt8
+    let bareTypes: UInt8
     /// The block's strings (`stringtable`), in its bytes.
     private(set) var strings: [UnsafeRawBufferPointer] = []
     /// Whether each string is one of the filter's tag keys.
@@ -37,6 +40,8 @@ struct PrimitiveBlockDecoder {
         self.filter = filter
         self.limits = limits
         tagKeys = filter.tagKeys.map { Array($0.utf8) }
+        wantedTypes = filter.types.reduce(0) { $0 | 1 << $1.rawValue }
+        bareTypes = filter.bareTypes.reduce(0) { $0 | 1 << $1.rawValue }
     }
 
     /// Decodes `block`, replacing the batch and summary.
@@ -122,25 +127,33 @@ struct PrimitiveBlockDecoder {
             default: try message.skip(field)
             }
         }
-        let wanted = filter.types.contains(.node)
-        let keepsBare = filter.bareTypes.contains(.node)
+        let wanted = wantedTypes & 1 << OSMElementType.node.rawValue != 0
+        let keepsBare = bareTypes & 1 << OSMElementType.node.rawValue != 0
         var id: Int64 = 0
         var latitude: Int64 = 0
         var longitude: Int64 = 0
         var timestamp: Int64 = 0
+        // Absent lists as empty readers and flags, so that the loop tests a Bool, not an Optional.
+        var versions = info.versions ?? .empty
+        var timestamps = info.timestamps ?? .empty
+        var visibles = info.visibles ?? .empty
+        let (hasVersions, hasTimestamps, hasVisibles) = (
+            info.versions != nil, info.timestamps != nil, info.visibles != nil
+        )
+        var tags = DenseTags(reader: keysValues ?? .empty, present: keysValues != nil)
         while !ids.isAtEnd {
             id &+= try ids.signedVarint()
             latitude &+= try latitudes.signedVarint()
             longitude &+= try longitudes.signedVarint()
-            let version = try info.versions?.varint() ?? 0
-            if info.timestamps != nil { timestamp &+= try info.timestamps!.signedVarint() }
-            let visible = try info.visibles?.varint() ?? 1
+            let version = hasVersions ? try versions.varint() : 0
+            if hasTimestamps { timestamp &+= try timestamps.signedVarint() }
+            let visible = hasVisibles ? try visibles.varint() : 1
             summary.nodes += 1
             noteTimestamp(timestamp)
-            let tagStart = keysValues
-            var tags = DenseTags(reader: keysValues)
-            let (tagCount, matches) = try checkTags(&tags, limited: wanted)
-            keysValues = tags.reader
+            let tagStart = tags
+            // Most nodes have no tags: their list is one 0.
+            let untagged = tags.present && tags.reader.skipZero()
+            let (tagCount, matches) = untagged ? (0, tagKeys.isEmpty) : try checkTags(&tags, limited: wanted)
             guard visible != 0 else {
                 summary.deleted += 1
                 continue
@@ -150,8 +163,8 @@ struct PrimitiveBlockDecoder {
             record.latitudeE7 = coordinateE7(latitude, offset: latitudeOffset)
             record.longitudeE7 = coordinateE7(longitude, offset: longitudeOffset)
             if matches && tagCount > 0 {
-                var tags = DenseTags(reader: tagStart)
-                record.tagCount = Int32(try appendTags(&tags))
+                var nodeTags = tagStart
+                record.tagCount = Int32(try appendTags(&nodeTags))
             }
             batch.elements.append(record)
         }
@@ -258,13 +271,15 @@ protocol TagIndexes {
 /// A dense node's tags in `keys_vals`: key, value, ..., then 0. Without the list, no node has tags.
 struct DenseTags: TagIndexes {
     /// The list from the node's first tag; past its 0 once read.
-    var reader: WireReader?
+    var reader: WireReader
+    /// Whether the block has the list.
+    let present: Bool
 
     mutating func next() throws(PBFError) -> (Int, Int)? {
-        guard reader != nil else { return nil }
-        let key = try reader!.varint()
+        guard present else { return nil }
+        let key = try reader.varint()
         guard key != 0 else { return nil }
-        let value = try reader!.varint()
+        let value = try reader.varint()
         return (
             Int(truncatingIfNeeded: min(key, UInt64(Int32.max))), Int(truncatingIfNeeded: min(value, UInt64(Int32.max)))
         )

@@ -74,25 +74,52 @@ struct WireReader {
     mutating func varint() throws(PBFError) -> UInt64 {
         guard next < end else { throw .truncated }
         let first = next.pointee
-        next += 1
-        if first < 0x80 { return UInt64(first) }
-        return try varint(continuing: UInt64(first & 0x7F))
+        if first < 0x80 {
+            next += 1
+            return UInt64(first)
+        }
+        return end - next >= 10 ? try longVarint() : try varintNearEnd()
     }
 
-    /// The rest of a varint whose first byte gave `low` and had its continuation bit set.
-    private mutating func varint(continuing low: UInt64) throws(PBFError) -> UInt64 {
-        var value = low
-        var shift: UInt64 = 7
+    /// A varint of two bytes or more with at least ten bytes left, the most a varint takes:
+    /// read without checking the end at each byte.
+    private mutating func longVarint() throws(PBFError) -> UInt64 {
+        var value: UInt64 = 0
+        for index in 0..<10 {
+            let byte = next[index]
+            value |= UInt64(byte & 0x7F) << (7 * UInt64(index))
+            if byte < 0x80 {
+                // The tenth byte holds the 64th bit alone.
+                guard index < 9 || byte <= 1 else { throw .badVarint }
+                next += index + 1
+                return value
+            }
+        }
+        throw .badVarint
+    }
+
+    /// A varint within ten bytes of the end, each byte checked against it.
+    private mutating func varintNearEnd() throws(PBFError) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
         while true {
             guard next < end else { throw .truncated }
             let byte = next.pointee
             next += 1
-            // The tenth byte holds the 64th bit alone.
             guard shift < 63 || byte <= 1 else { throw .badVarint }
             value |= UInt64(byte & 0x7F) << shift
             if byte < 0x80 { return value }
             shift += 7
         }
+    }
+
+    /// Reads a varint 0 if it comes next (a dense node without tags ends its `keys_vals` so);
+    /// returns whether it did.
+    @inline(__always)
+    mutating func skipZero() -> Bool {
+        guard next < end && next.pointee == 0 else { return false }
+        next += 1
+        return true
     }
 
     /// The next varint as a zigzag-encoded signed number (`sint32`, `sint64`).

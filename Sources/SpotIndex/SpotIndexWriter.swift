@@ -40,6 +40,16 @@ public enum SpotIndexWriter {
             }
         }
         let pool = collected.sortedPool()
+        // Independent of what follows: encoded on other threads meanwhile.
+        let poolSection = BackgroundWork { pool.encoded() }
+        let coordinates = ordered.map(\.coordinate)
+        let categories = ordered.map(\.category)
+        let clusterLevels = clusters.map { settings in
+            BackgroundWork {
+                ClusterLevelsWriter(coordinates: coordinates, categories: categories, settings: settings)
+                    .sections(treeNodeSize: IndexLayout.nodeSize)
+            }
+        }
         var kinds = KindTable()
         var spotSection = ByteWriter()
         var attributes = ByteWriter()
@@ -76,16 +86,10 @@ public enum SpotIndexWriter {
         for position in merged.indices.sorted(by: { merged[$0].ref < merged[$1].ref }) {
             mergedOrder.append(UInt32(position))
         }
-        let clusterLevels = clusters.map {
-            ClusterLevelsWriter(
-                coordinates: ordered.map(\.coordinate), categories: ordered.map(\.category), settings: $0
-            )
-            .sections(treeNodeSize: IndexLayout.nodeSize)
-        }
         return container(
             [
                 (IndexLayout.Tag.metadata, metadata.encoded()),
-                (IndexLayout.Tag.strings, pool.encoded()),
+                (IndexLayout.Tag.strings, poolSection.wait()),
                 (IndexLayout.Tag.kinds, kinds.encoded()),
                 (IndexLayout.Tag.spots, spotSection.bytes),
                 (IndexLayout.Tag.attributes, attributes.bytes),
@@ -93,7 +97,7 @@ public enum SpotIndexWriter {
                 (IndexLayout.Tag.merged, encodeRefs(merged)),
                 (IndexLayout.Tag.mergedOrder, mergedOrder.bytes),
                 (IndexLayout.Tag.kindLists, encodeRankLists(kindLists)),
-                (IndexLayout.Tag.tree, encodeTree(ordered.map(\.coordinate))),
+                (IndexLayout.Tag.tree, encodeTree(coordinates)),
                 (
                     IndexLayout.Tag.tokens,
                     StringTableWriter.encode(text.sortedTokens, blockSize: IndexLayout.tokenBlockSize)
@@ -101,7 +105,8 @@ public enum SpotIndexWriter {
                 (IndexLayout.Tag.postings, text.postings()),
                 (IndexLayout.Tag.qualities, qualities.bytes),
                 (IndexLayout.Tag.wordLists, encodeNamedRankLists(wordLists)),
-            ] + (words == .builtIn ? [] : [(IndexLayout.Tag.words, wordLines.encoded())]) + (clusterLevels ?? []))
+            ] + (words == .builtIn ? [] : [(IndexLayout.Tag.words, wordLines.encoded())])
+                + (clusterLevels?.wait() ?? []))
     }
 
     /// List count, the end of each rank list in bytes, then the rank lists (KLST, WLST).

@@ -88,7 +88,31 @@ struct NormalizeStage: Stage {
 
     /// `text` with leading and trailing white space removed and inner runs made one space.
     static func tidy(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        isTidy(text) ? text : text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Whether `text` is as `tidy` would make it, read from its bytes (most values are, and
+    /// splitting into Characters costs far more): no white space but single spaces between
+    /// other characters, none followed by a non-ASCII one (which could be a mark that joins
+    /// the space into one whitespace Character). White space is Unicode's White_Space:
+    /// U+0009 to U+000D, U+0020, U+0085, U+00A0, U+1680, U+2000 to U+200A, U+2028, U+2029,
+    /// U+202F, U+205F and U+3000, here by their UTF-8 bytes.
+    static func isTidy(_ text: String) -> Bool {
+        guard text.utf8.first != 0x20 else { return false }
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in text.utf8 {
+            switch (beforePrevious, previous, byte) {
+            case (_, _, 0x09...0x0D), (_, 0x20, 0x20), (_, 0x20, 0x80...), (_, 0xC2, 0x85), (_, 0xC2, 0xA0),
+                (0xE1, 0x9A, 0x80), (0xE2, 0x80, 0x80...0x8A), (0xE2, 0x80, 0xA8), (0xE2, 0x80, 0xA9),
+                (0xE2, 0x80, 0xAF), (0xE2, 0x81, 0x9F), (0xE3, 0x80, 0x80):
+                return false
+            default:
+                beforePrevious = previous
+                previous = byte
+            }
+        }
+        return previous != 0x20
     }
 }
 

@@ -12,32 +12,62 @@ public enum SearchText {
     /// The words of `text`, folded.
     public static func words(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
-        // ASCII text is its own normal form: only its case needs folding.
-        let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-        let decomposed =
-            isASCII
-            ? String(decoding: text.utf8.map { $0 &+ ($0 >= 0x41 && $0 <= 0x5A ? 0x20 : 0) }, as: UTF8.self)
-            : text.precomposedStringWithCompatibilityMapping.lowercased().decomposedStringWithCanonicalMapping
+        return text.utf8.allSatisfy { $0 < 0x80 } ? asciiWords(text) : unicodeWords(text)
+    }
+
+    /// The words of ASCII text: its own normal form, with no marks, so only its case needs
+    /// folding, and the splitting characters are looked up in `asciiSplits`.
+    static func asciiWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var word: [UInt8] = []
+        for byte in text.utf8 {
+            if asciiSplits[Int(byte)] {
+                if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+                word.removeAll(keepingCapacity: true)
+            } else {
+                word.append(byte &+ (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0))
+            }
+        }
+        if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+        return words
+    }
+
+    /// Whether each ASCII character ends a word, by its general category as `unicodeWords` reads it.
+    private static let asciiSplits: [Bool] = (0..<128).map {
+        splits(Unicode.Scalar(UInt8($0)).properties.generalCategory)
+    }
+
+    /// Whether a character of `category` ends a word: white space, controls and punctuation.
+    private static func splits(_ category: Unicode.GeneralCategory) -> Bool {
+        switch category {
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format, .connectorPunctuation,
+            .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation,
+            .otherPunctuation:
+            true
+        default: false
+        }
+    }
+
+    /// The words of any text: NFKC, lowercase, then its canonical decomposition read scalar by
+    /// scalar, marks folded away where `dropsMark` says, each word composed again.
+    static func unicodeWords(_ text: String) -> [String] {
+        let decomposed = text.precomposedStringWithCompatibilityMapping.lowercased()
+            .decomposedStringWithCanonicalMapping
         var words: [String] = []
         var word = String.UnicodeScalarView()
         var previous: Unicode.Scalar = " "
         func finishWord() {
-            if !word.isEmpty {
-                words.append(isASCII ? String(word) : String(word).precomposedStringWithCanonicalMapping)
-            }
+            if !word.isEmpty { words.append(String(word).precomposedStringWithCanonicalMapping) }
             word = String.UnicodeScalarView()
         }
         for scalar in decomposed.unicodeScalars {
-            switch scalar.properties.generalCategory {
+            let category = scalar.properties.generalCategory
+            switch category {
             case .nonspacingMark, .enclosingMark, .spacingMark:
                 if !dropsMark(scalar, after: previous) { word.append(scalar) }
                 continue
-            case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format,
-                .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-                .initialPunctuation, .finalPunctuation, .otherPunctuation:
-                finishWord()
             default:
-                appendFolded(scalar, to: &word)
+                if splits(category) { finishWord() } else { appendFolded(scalar, to: &word) }
             }
             previous = scalar
         }
