@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Ingest speed: `spots build` beside `osmium tags-filter`, pyosmium (Benchmarks/pyosmium_filter.py)
 # and the zlib + expat floor (../shared/bench/expat_floor.c), on one large input tiled from a real
-# extract.
+# extract, as gzipped XML and (written by osmium) as PBF.
 #
 #   bash Benchmarks/ingest.sh [--copies N] [--runs N]
 #
@@ -64,14 +64,21 @@ fi
 if [ ! -f "$input.size" ] || [ "$input" -nt "$input.size" ]; then
   gzip -dc "$input" | wc -c | tr -d ' ' >"$input.size"
 fi
+pbf=$dir/metro$copies.osm.pbf
+if [ "$have_osmium" = 1 ] && { [ ! -f "$pbf" ] || [ "$input" -nt "$pbf" ]; }; then
+  echo "making $pbf with osmium (once) ..."
+  osmium cat "$input" -o "$pbf.partial.osm.pbf" --overwrite
+  mv "$pbf.partial.osm.pbf" "$pbf"
+fi
 
 # --- the runs --------------------------------------------------------------------------
-names=(spots areas osmium pyosmium floor1 floor2)
+names=(spots areas osmium pyosmium floor1 floor2 pbf pbf_areas osmium_pbf osmium_pbf_nwr)
 declare -A label=([spots]="spots build --no-areas" [areas]="spots build (areas)" [osmium]="osmium tags-filter" [pyosmium]="pyosmium KeyFilter"
-  [floor1]="expat_floor (1 thread)" [floor2]="expat_floor (2 threads)")
+  [floor1]="expat_floor (1 thread)" [floor2]="expat_floor (2 threads)"
+  [pbf]="PBF: spots --no-areas" [pbf_areas]="PBF: spots (areas)" [osmium_pbf]="PBF: osmium n/" [osmium_pbf_nwr]="PBF: osmium nwr/")
 declare -A walls cpus rsss
 runs_row() { # NAME: whether this machine can run that row
-  case "$1" in osmium) [ "$have_osmium" = 1 ] ;; pyosmium) [ "$have_pyosmium" = 1 ] ;; *) true ;; esac
+  case "$1" in osmium | pbf*| osmium_pbf*) [ "$have_osmium" = 1 ] ;; pyosmium) [ "$have_pyosmium" = 1 ] ;; *) true ;; esac
 }
 
 timed() { # NAME: run it once, append its wall seconds, CPU seconds (user + system) and peak RSS (KiB)
@@ -81,6 +88,10 @@ timed() { # NAME: run it once, append its wall seconds, CPU seconds (user + syst
     areas) out=$dir/out.areas.spots; cmd=("$spots" build "$input" -o "$out" --quiet) ;;
     osmium) out=$dir/out.osm.pbf; cmd=(osmium tags-filter "$input" n/amenity n/tourism -o "$out" --overwrite) ;;
     pyosmium) out=$dir/out.py.osm.pbf; cmd=(python3 "$root/Benchmarks/pyosmium_filter.py" "$input" "$out") ;;
+    pbf) out=$dir/out.pbf.spots; cmd=("$spots" build "$pbf" -o "$out" --no-areas --quiet) ;;
+    pbf_areas) out=$dir/out.pbf-areas.spots; cmd=("$spots" build "$pbf" -o "$out" --quiet) ;;
+    osmium_pbf) out=$dir/out.n.osm.pbf; cmd=(osmium tags-filter "$pbf" n/amenity n/tourism -o "$out" --overwrite) ;;
+    osmium_pbf_nwr) out=$dir/out.nwr.osm.pbf; cmd=(osmium tags-filter "$pbf" nwr/amenity nwr/tourism -o "$out" --overwrite) ;;
     floor1) cmd=("$floor" "$input") ;;
     floor2) cmd=("$floor" "$input" 2) ;;
   esac
@@ -108,7 +119,8 @@ for ((r = 1; r <= runs; r++)); do
   done
   echo "  round $r/$runs done"
 done
-rm -f "$dir/out.spots" "$dir/out.areas.spots" "$dir/out.osm.pbf" "$dir/out.py.osm.pbf"
+rm -f "$dir/out.spots" "$dir/out.areas.spots" "$dir/out.osm.pbf" "$dir/out.py.osm.pbf" "$dir/out.pbf.spots" \
+  "$dir/out.pbf-areas.spots" "$dir/out.n.osm.pbf" "$dir/out.nwr.osm.pbf"
 
 median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
@@ -141,3 +153,9 @@ echo
 echo "spots / osmium tags-filter wall:     $([ "$have_osmium" = 1 ] && ratio "${med[spots]}" "${med[osmium]}" || echo n/a)"
 echo "spots / expat_floor (1 thread) wall: $(ratio "${med[spots]}" "${med[floor1]}")"
 echo "spots with areas / --no-areas wall:  $(ratio "${med[areas]}" "${med[spots]}") (goal <= 1.5; peak RSS goal <= 300 MiB)"
+if [ "$have_osmium" = 1 ]; then
+  echo "PBF $(basename "$pbf"), $(awk -v b="$(wc -c <"$pbf")" 'BEGIN {printf "%.1f MB", b/1e6}'):"
+  echo "  spots --no-areas / osmium n/ wall:  $(ratio "${med[pbf]}" "${med[osmium_pbf]}") (goal <= 0.5; peak RSS goal <= 100 MiB)"
+  echo "  spots (areas) / osmium nwr/ wall:   $(ratio "${med[pbf_areas]}" "${med[osmium_pbf_nwr]}") (goal <= 0.5)"
+  echo "  spots --no-areas, PBF / gzip XML:   $(ratio "${med[pbf]}" "${med[spots]}")"
+fi
