@@ -16,12 +16,16 @@ let package = Package(
         .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libbz2, for bzip2 inputs (Debian's package has no pkg-config file).
+        .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"])]),
+        // Intel's ISA-L: its inflate (igzip) for gzip inputs and PBF's zlib blobs.
+        .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
 
         // The process's C symbols looked up by name, and how its allocator keeps freed memory.
         // Glibc (Darwin) only.
         .target(name: "ProcessSupport"),
-        // Bytes to OSM elements: OSM XML (plain or gzip) and OSM PBF.
-        .target(name: "OSMInput", dependencies: ["CExpat", "CZlib", "ProcessSupport"]),
+        // Bytes to OSM elements: OSM XML (plain, gzip or bzip2) and OSM PBF.
+        .target(name: "OSMInput", dependencies: ["CExpat", "CZlib", "CIsal", "CBzip2", "ProcessSupport"]),
         // The domain: spots, categories, coordinates. Foundation only.
         .target(name: "Spots"),
         // One JSON value type and a strict parser: batch request lines and pipeline files. No dependencies.

@@ -1,8 +1,10 @@
 import CZlib
 
 // The gzip layer: `DecodedStream` over arbitrary bytes (gzip when they start with its magic),
-// read twice, with a small output buffer whose size the input picks and with a large one.
-// Both reads must give the same bytes (compared by CRC-32 and count) before the same error.
+// read three times: by ISA-L (zlib reading a failed member again) with a small output buffer
+// whose size the input picks and with a large one, and by zlib alone with the large one. All
+// must give the same bytes (compared by CRC-32 and count) before the same error, at the same
+// offset.
 // Scripts/fuzz compiles this file with Sources/OSMInput into one module.
 
 /// The bytes inflated from one read, and how it ended.
@@ -15,13 +17,14 @@ private struct Decoded: Equatable {
 /// The most inflated bytes compared: a tiny input can inflate to megabytes.
 private let inflatedLimit = 1 << 20
 
-private func decode(_ path: String, bufferSize: Int) -> Decoded {
+private func decode(_ path: String, bufferSize: Int, engine: GzipEngine = .fastest) -> Decoded {
     var result = Decoded()
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 1)
     defer { buffer.deallocate() }
     do throws(OSMInputError) {
         let input = try InputFile(path)
-        let stream = try DecodedStream(input, format: InputFormat(head: try input.peek(InputFormat.headLength)))
+        let stream = try DecodedStream(
+            input, format: InputFormat(head: try input.peek(InputFormat.headLength)), gzip: engine)
         while result.count < inflatedLimit {
             let wanted = min(bufferSize, inflatedLimit - result.count)
             let count = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
@@ -30,7 +33,7 @@ private func decode(_ path: String, bufferSize: Int) -> Decoded {
             result.count += count
         }
     } catch {
-        result.error = error.message
+        result.error = error.description
     }
     return result
 }
@@ -41,8 +44,9 @@ public func fuzzGzip(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     withTemporaryFile(data, size) { path in
         let bySmallReads = decode(path, bufferSize: small)
         let byLargeReads = decode(path, bufferSize: 1 << 16)
-        if bySmallReads != byLargeReads {
-            fatalError("reads of \(small) and 65536 bytes differ: \(bySmallReads) \(byLargeReads)")
+        let byZlib = decode(path, bufferSize: 1 << 16, engine: .zlib)
+        if bySmallReads != byLargeReads || byLargeReads != byZlib {
+            fatalError("reads differ: \(small) bytes \(bySmallReads), 65536 \(byLargeReads), zlib \(byZlib)")
         }
     }
     return 0

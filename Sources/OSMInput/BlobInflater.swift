@@ -1,23 +1,29 @@
+import CIsal
 import CZlib
 
-/// The block bytes inside `Blob` messages: passed through when raw, inflated with zlib when
-/// `zlib_data` (the compression every PBF writer uses by default); lzma, lz4, zstd and the
-/// obsolete bzip2 are refused by name. One per decoding thread, reused from blob to blob.
+/// The block bytes inside `Blob` messages: passed through when raw, inflated when `zlib_data`
+/// (the compression every PBF writer uses by default); lzma, lz4, zstd and the obsolete bzip2
+/// are refused by name. ISA-L inflates; a blob it cannot is inflated again with zlib, whose
+/// verdict and message stand (as for gzip, `IsalGzipInflater`). One per decoding thread,
+/// reused from blob to blob.
 final class BlobInflater {
     private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    private let isal = UnsafeMutablePointer<inflate_state>.allocate(capacity: 1)
     private var output = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private let ready: Bool
 
-    /// An inflater whose zlib state is set up once and reset for each blob.
+    /// An inflater whose zlib and ISA-L states are set up once and reset for each blob.
     init() {
         stream.initialize(to: z_stream())
         // 15: the largest window, zlib framing (PBF's zlib_data is a zlib stream, not gzip).
         ready = inflateInit_(stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        isal.initialize(to: inflate_state())
     }
 
     deinit {
         if ready { inflateEnd(stream) }
         stream.deallocate()
+        isal.deallocate()
         output.deallocate()
     }
 
@@ -55,12 +61,30 @@ final class BlobInflater {
 
     /// `data` inflated, which must give exactly `declaredSize` bytes.
     private func inflate(_ data: UnsafeRawBufferPointer, declaredSize: Int) throws(PBFError) -> UnsafeRawBufferPointer {
-        guard ready else { throw .invalid("zlib could not start") }
         // One byte more than declared, to tell a blob that inflates to more.
         if output.count < declaredSize + 1 {
             output.deallocate()
             output = .allocate(byteCount: declaredSize + 1, alignment: 16)
         }
+        isal_inflate_init(isal)
+        isal.pointee.crc_flag = UInt32(ISAL_ZLIB)
+        isal.pointee.next_in = UnsafeMutablePointer(mutating: data.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        isal.pointee.avail_in = UInt32(data.count)
+        isal.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        isal.pointee.avail_out = UInt32(declaredSize + 1)
+        if isal_inflate(isal) == ISAL_DECOMP_OK && isal.pointee.block_state == ISAL_BLOCK_FINISH
+            && Int(isal.pointee.avail_out) == 1
+        {
+            return UnsafeRawBufferPointer(rebasing: output[..<declaredSize])
+        }
+        return try inflateWithZlib(data, declaredSize: declaredSize)
+    }
+
+    /// `data` inflated by zlib, which says what is wrong with a blob ISA-L could not inflate.
+    private func inflateWithZlib(_ data: UnsafeRawBufferPointer, declaredSize: Int) throws(PBFError)
+        -> UnsafeRawBufferPointer
+    {
+        guard ready else { throw .invalid("zlib could not start") }
         inflateReset(stream)
         stream.pointee.next_in = UnsafeMutablePointer(
             mutating: data.baseAddress?.assumingMemoryBound(to: Bytef.self))

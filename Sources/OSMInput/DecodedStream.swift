@@ -1,20 +1,47 @@
 import CZlib
 
+/// Bytes inflated from an input, in order.
+protocol InflatedBytes: AnyObject {
+    /// Fills `output` with the next bytes; returns 0 at the end. The bytes inflated before an
+    /// error are returned first and the error thrown by the next call, so that what comes first
+    /// in the input is reported first whatever the size of `output`.
+    func read(into output: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int
+    /// Raw bytes of the input read, as far as what was handed over goes.
+    var rawBytesRead: Int { get }
+}
+
+/// Which inflater reads gzip.
+enum GzipEngine {
+    /// ISA-L for regular files (zlib reports its errors), zlib for pipes: the default.
+    case fastest
+    /// zlib alone: the reference the fuzz target compares ISA-L with.
+    case zlib
+}
+
 /// The XML bytes of an input: inflated when the input is gzip (every member of a
 /// multi-member file in turn), passed through when it is plain.
 final class DecodedStream {
     private let file: InputFile
-    private let inflater: GzipInflater?
+    private let inflater: (any InflatedBytes)?
 
-    /// The XML of `file`, whose first bytes showed it to be `format` (`.xml` or `.gzip`).
-    init(_ file: InputFile, format: InputFormat) throws(OSMInputError) {
+    /// The XML of `file`, whose first bytes showed it to be `format` (`.xml`, `.gzip` or
+    /// `.bzip2`). A regular file's gzip is inflated with ISA-L, which can read a failed member
+    /// again with zlib; a pipe's, which cannot be read again, with zlib. Bzip2 is decoded on
+    /// `threads` threads.
+    init(_ file: InputFile, format: InputFormat, threads: Int = 1, gzip engine: GzipEngine = .fastest)
+        throws(OSMInputError)
+    {
         self.file = file
-        if format == .gzip {
-            inflater = try GzipInflater(file)
-        } else {
-            inflater = nil
+        switch format {
+        case .gzip where engine == .fastest && file.size != nil: inflater = try IsalGzipInflater(file)
+        case .gzip: inflater = try GzipInflater(file)
+        case .bzip2: inflater = Bzip2Stream(file, threads: threads)
+        default: inflater = nil
         }
     }
+
+    /// Raw bytes of the input read, as far as the bytes handed over go.
+    var rawBytesRead: Int { inflater?.rawBytesRead ?? file.bytesRead }
 
     /// Fills `buffer` with the next XML bytes; returns 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
@@ -24,7 +51,7 @@ final class DecodedStream {
 }
 
 /// Streams the members of a gzip file through zlib's inflate, one after another, in bounded memory.
-final class GzipInflater {
+final class GzipInflater: InflatedBytes {
     private static let inputCapacity = 256 * 1024
     private let file: InputFile
     private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
@@ -41,6 +68,7 @@ final class GzipInflater {
     /// Starts inflating `file` from its first byte.
     init(_ file: InputFile) throws(OSMInputError) {
         self.file = file
+        inputOffset = file.position
         stream.initialize(to: z_stream())
         stream.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_in = 0
@@ -56,9 +84,9 @@ final class GzipInflater {
         input.deallocate()
     }
 
-    /// Fills `output` with inflated bytes; returns 0 after the last member. The bytes inflated
-    /// before an error are returned first, and the error thrown by the next call, so that what
-    /// comes first in the input is reported first whatever the size of `output`.
+    var rawBytesRead: Int { file.bytesRead }
+
+    /// Fills `output` with inflated bytes; returns 0 after the last member (`InflatedBytes`).
     func read(into output: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
         if let pendingError { throw pendingError }
         let capacity = UInt32(min(output.count, Int(UInt32.max)))

@@ -18,6 +18,8 @@ final class InputFile {
     private let descriptor: Int32
     /// Bytes `peek` read that the next reads return first (already counted and observed).
     private var unread: [UInt8] = []
+    /// The offset in the input of the next byte a read returns.
+    var position: Int { bytesRead - unread.count }
 
     /// Opens `name` ("-" is standard input).
     init(_ name: String) throws(OSMInputError) {
@@ -40,6 +42,16 @@ final class InputFile {
             throw OSMInputError(.unreadable, file: name, "is a directory")
         }
         size = type == S_IFREG ? Int(status.st_size) : nil
+    }
+
+    /// Opens the regular file `name` again, from byte `offset` on, as if the bytes before it
+    /// had been read (they count in `bytesRead`, so that error offsets are offsets in the file).
+    convenience init(_ name: String, from offset: Int) throws(OSMInputError) {
+        try self.init(name)
+        guard size != nil, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw OSMInputError(.io, file: name, at: .byte(offset), "cannot read it again from here")
+        }
+        bytesRead = offset
     }
 
     deinit {

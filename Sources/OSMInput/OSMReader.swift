@@ -142,7 +142,7 @@ public struct OSMReader {
         _ input: InputFile, format: InputFormat, into handler: inout Handler,
         progress: ((OSMReadProgress) -> Void)?
     ) throws(OSMInputError) -> OSMReadSummary {
-        let stream = try DecodedStream(input, format: format)
+        let stream = try DecodedStream(input, format: format, threads: threads)
         let totalBytes = input.size
         let parallel = threads > 1 && parsesApart
         let slots = Self.ringSlots(threads: threads)

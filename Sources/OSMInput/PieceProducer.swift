@@ -91,7 +91,7 @@ struct PieceProducer {
                 if count > 0 {
                     let piece = Piece(
                         index: index, slot: slot, count: count, parallel: false, isFinal: false,
-                        rawBytesRead: input.bytesRead)
+                        rawBytesRead: stream.rawBytesRead)
                     pipeline.publish(.work(piece), toWorkers: parallel && piece.parallel)
                 }
                 pipeline.publish(.failure(failure), toWorkers: false)
@@ -105,12 +105,12 @@ struct PieceProducer {
             let isFinal = ended && cut.end == count
             let piece = Piece(
                 index: index, slot: slot, count: cut.end, parallel: cut.parallel, isFinal: isFinal,
-                rawBytesRead: input.bytesRead)
+                rawBytesRead: stream.rawBytesRead)
             index += 1
             carry = (slot, cut.end..<count)
             pipeline.publish(.work(piece), toWorkers: parallel && piece.parallel)
             if isFinal {
-                pipeline.publish(.end(inputBytes: input.bytesRead, decodedBytes: xmlBytes), toWorkers: false)
+                pipeline.publish(.end(inputBytes: stream.rawBytesRead, decodedBytes: xmlBytes), toWorkers: false)
                 return
             }
         }

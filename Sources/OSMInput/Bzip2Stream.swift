@@ -1,0 +1,257 @@
+import CBzip2
+
+/// One bzip2 block as the scanning thread cut it: a stream of its own (`BitWriter.stream`).
+struct Bzip2Block: PipelineWork {
+    var index: Int
+    var slot: Int
+    /// The block behind a stream header, with an end magic and its CRC.
+    var stream: [UInt8]
+    /// The offset in the file of the byte where the block starts, for errors.
+    var offset: Int
+    /// Raw bytes read from the input when it was cut, for progress.
+    var rawBytesRead: Int
+}
+
+/// What decoding a block gave: its bytes, or what is wrong with it.
+struct Bzip2Result {
+    var bytes: [UInt8] = []
+    var error: OSMInputError?
+}
+
+/// The XML inside a bzip2 file, every stream in turn, decoded block by block on `threads`
+/// threads (`Bzip2Magic` says how blocks are found and decoded apart) and handed over in order.
+///
+/// A scanning thread reads the file, finds the blocks and checks each stream's structure: its
+/// header, its combined CRC against its blocks' CRCs, its end, and that nothing but another
+/// stream follows. Decoding threads decode the blocks with libbz2, which checks each block's
+/// CRC. The caller's `read` hands over the bytes in order; an error comes after the bytes
+/// before it. A block longer than `maxBlockBytes` compressed is refused: no bzip2 writer makes
+/// one (900 kB of input is the largest block), and garbage would otherwise be read without end.
+final class Bzip2Stream: InflatedBytes {
+    /// The longest block read, in compressed bytes.
+    static let maxBlockBytes = 2 << 20
+    private let pipeline: ReadPipeline<Bzip2Block, Bzip2Result>
+    private let decodes: Bool
+    private var current: [UInt8] = []
+    private var currentOffset = 0
+    private var pendingError: OSMInputError?
+    private var ended = false
+    /// Raw bytes read when the block being handed over was cut, or at the end.
+    private(set) var rawBytesRead = 0
+
+    /// Starts reading `file` (from its first byte, a stream header) on a scanning thread, with
+    /// `threads` decoding threads (with 1, the caller's thread decodes).
+    init(_ file: InputFile, threads: Int) {
+        pipeline = ReadPipeline(slots: threads + 2)
+        decodes = threads == 1
+        let scanner = Handover(value: Bzip2Scanner(input: file, pipeline: pipeline, parallel: threads > 1))
+        pipeline.spawn { scanner.value.run() }
+        if threads > 1 {
+            for _ in 0..<threads {
+                pipeline.spawn { [pipeline, name = file.name] in
+                    while let block = pipeline.nextWork() {
+                        pipeline.finish(block, result: Self.decode(block, file: name))
+                    }
+                }
+            }
+        }
+        fileName = file.name
+    }
+
+    private let fileName: String
+
+    deinit {
+        pipeline.stop()
+    }
+
+    /// Fills `output` with the next bytes; returns 0 after the last stream (`InflatedBytes`).
+    func read(into output: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
+        while currentOffset == current.count {
+            if let pendingError { throw pendingError }
+            if ended { return 0 }
+            switch pipeline.nextItem() {
+            case .work(let block):
+                let result = decodes ? Self.decode(block, file: fileName) : pipeline.result(of: block)
+                pipeline.release(block)
+                rawBytesRead = block.rawBytesRead
+                if let error = result.error { throw error }
+                current = result.bytes
+                currentOffset = 0
+            case .failure(let error):
+                pendingError = error
+            case .end(let inputBytes, _):
+                rawBytesRead = inputBytes
+                ended = true
+            }
+        }
+        let count = min(output.count, current.count - currentOffset)
+        current.withUnsafeBytes { bytes in
+            output.baseAddress!.copyMemory(from: bytes.baseAddress! + currentOffset, byteCount: count)
+        }
+        currentOffset += count
+        return count
+    }
+
+    /// A block decoded by libbz2.
+    static func decode(_ block: Bzip2Block, file: String) -> Bzip2Result {
+        var stream = bz_stream()
+        guard BZ2_bzDecompressInit(&stream, 0, 0) == BZ_OK else {
+            return Bzip2Result(error: OSMInputError(.io, file: file, "cannot start libbz2"))
+        }
+        defer { BZ2_bzDecompressEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: 1 << 20)
+        var produced = 0
+        var status = BZ_OK
+        block.stream.withUnsafeBytes { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: CChar.self))
+            stream.avail_in = UInt32(input.count)
+            while status == BZ_OK {
+                if produced == output.count { output += [UInt8](repeating: 0, count: output.count) }
+                output.withUnsafeMutableBytes { out in
+                    stream.next_out = (out.baseAddress! + produced).assumingMemoryBound(to: CChar.self)
+                    stream.avail_out = UInt32(out.count - produced)
+                    let before = stream.avail_out
+                    status = BZ2_bzDecompress(&stream)
+                    produced += Int(before - stream.avail_out)
+                    // All input taken and room left, yet no end: the block is cut short.
+                    if status == BZ_OK && stream.avail_in == 0 && stream.avail_out > 0 { status = BZ_UNEXPECTED_EOF }
+                }
+            }
+        }
+        guard status == BZ_STREAM_END else {
+            let reason = status == BZ_MEM_ERROR ? "out of memory in libbz2" : "corrupt bzip2 data"
+            return Bzip2Result(error: OSMInputError(.malformed, file: file, at: .byte(block.offset), reason))
+        }
+        output.removeLast(output.count - produced)
+        return Bzip2Result(bytes: output)
+    }
+}
+
+/// The scanning thread of a `Bzip2Stream`: reads the file, checks each stream's header, cuts
+/// its blocks at their magics and hands them over in order, each as a stream of its own; checks
+/// the stream's combined CRC against its blocks' CRCs at its end, and that nothing but another
+/// stream follows.
+struct Bzip2Scanner {
+    let input: InputFile
+    let pipeline: ReadPipeline<Bzip2Block, Bzip2Result>
+    /// Whether the blocks go to decoding threads (else the caller decodes each).
+    let parallel: Bool
+
+    func run() {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
+        defer { scratch.deallocate() }
+        var reading = Reading(input: input, scratch: scratch)
+        do throws(OSMInputError) {
+            try scan(&reading)
+            pipeline.publish(.end(inputBytes: input.bytesRead, decodedBytes: 0), toWorkers: false)
+        } catch {
+            pipeline.publish(.failure(error), toWorkers: false)
+        }
+    }
+
+    /// The compressed bytes not yet handed over, from the file's byte `base` on.
+    private struct Reading {
+        let input: InputFile
+        let scratch: UnsafeMutableRawBufferPointer
+        var bytes: [UInt8] = []
+        var base = 0
+        var ended = false
+        var index = 0
+
+        /// Reads more of the file.
+        mutating func fill() throws(OSMInputError) {
+            let count = try input.read(into: scratch)
+            ended = count == 0
+            bytes += scratch[..<count]
+        }
+
+        /// Forgets the bytes before byte `count`; returns the bits dropped.
+        mutating func drop(_ count: Int) -> Int {
+            bytes.removeFirst(count)
+            base += count
+            return count * 8
+        }
+
+        func error(atBit bit: Int, _ message: String) -> OSMInputError {
+            OSMInputError(.malformed, file: input.name, at: .byte(base + bit / 8), message)
+        }
+    }
+
+    private func scan(_ reading: inout Reading) throws(OSMInputError) {
+        var streams = 0
+        var header = 0  // the bit where the next stream header is expected
+        while true {
+            while reading.bytes.count - header / 8 < 4 && !reading.ended { try reading.fill() }
+            if reading.bytes.count == header / 8 && reading.ended && streams > 0 { return }
+            let start = header / 8
+            let bytes = reading.bytes
+            guard bytes.count - start >= 4, bytes[start..<start + 3].elementsEqual("BZh".utf8),
+                (0x31...0x39).contains(bytes[start + 3])
+            else {
+                throw reading.error(
+                    atBit: header,
+                    streams == 0 ? "not a bzip2 stream" : "bytes after a bzip2 stream that start no other")
+            }
+            streams += 1
+            header = try scanStream(&reading, level: bytes[start + 3], from: header + 32)
+        }
+    }
+
+    /// The blocks of the stream whose first magic is at bit `first`; returns the bit where the
+    /// next stream would start.
+    private func scanStream(_ reading: inout Reading, level: UInt8, from first: Int) throws(OSMInputError) -> Int {
+        var blockStart: Int?
+        var searchFrom = first
+        var combined: UInt32 = 0
+        while true {
+            let found = BitReader(bytes: reading.bytes).nextMagic(from: searchFrom, before: reading.bytes.count * 8)
+            guard let (bit, magic) = found else {
+                if reading.ended { throw reading.error(atBit: reading.bytes.count * 8, "truncated bzip2 stream") }
+                if reading.bytes.count - (blockStart ?? first) / 8 > Bzip2Stream.maxBlockBytes {
+                    throw reading.error(atBit: blockStart ?? first, "corrupt bzip2 data (no block end within 2 MiB)")
+                }
+                // A magic may straddle the end of what was read.
+                searchFrom = max(searchFrom, reading.bytes.count * 8 - 47)
+                try reading.fill()
+                continue
+            }
+            if let start = blockStart {
+                let source = BitReader(bytes: reading.bytes)
+                let crc = UInt32(source.bits(at: start + 48, count: 32))
+                combined = (combined << 1 | combined >> 31) ^ crc
+                try publish(BitWriter.stream(ofBlock: source, from: start, to: bit, level: level), at: start, &reading)
+            } else if bit != first {
+                throw reading.error(atBit: first, "corrupt bzip2 data (no block after the stream header)")
+            }
+            // Everything before the magic is handed over: forget it.
+            let dropped = reading.drop(bit / 8)
+            let magicBit = bit - dropped
+            switch magic {
+            case .block:
+                blockStart = magicBit
+                searchFrom = magicBit + 80  // past the magic and the block's CRC
+            case .end:
+                while reading.bytes.count * 8 < magicBit + 80 && !reading.ended { try reading.fill() }
+                guard reading.bytes.count * 8 >= magicBit + 80 else {
+                    throw reading.error(atBit: magicBit, "truncated bzip2 stream")
+                }
+                let stored = UInt32(BitReader(bytes: reading.bytes).bits(at: magicBit + 48, count: 32))
+                guard stored == combined else {
+                    throw reading.error(
+                        atBit: magicBit, "corrupt bzip2 data (the stream's CRC does not match its blocks')")
+                }
+                return (magicBit + 80 + 7) / 8 * 8
+            }
+        }
+    }
+
+    /// Hands over one block, its stream cut from the file's bit `start` on.
+    private func publish(_ stream: [UInt8], at start: Int, _ reading: inout Reading) throws(OSMInputError) {
+        guard let slot = pipeline.acquireSlot() else { throw reading.error(atBit: start, "stopped") }
+        let block = Bzip2Block(
+            index: reading.index, slot: slot, stream: stream, offset: reading.base + start / 8,
+            rawBytesRead: input.bytesRead)
+        reading.index += 1
+        pipeline.publish(.work(block), toWorkers: parallel)
+    }
+}
