@@ -88,7 +88,7 @@ let package = Package(
             name: "SpotTestSupport",
             dependencies: ["Spots", "SpotIndex", "SpotWords", "SpotCluster", "SeededRandom", "CZlib"],
             path: "Tests/SpotTestSupport"),
-        .testTarget(name: "OSMInputTests", dependencies: ["OSMInput", "SpotTestSupport"]),
+        .testTarget(name: "OSMInputTests", dependencies: ["OSMInput", "SpotTestSupport", "CBzip2"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
         .testTarget(name: "OSMGeometryTests", dependencies: ["OSMGeometry", "Spots"]),
         .testTarget(name: "SpotClusterTests", dependencies: ["SpotCluster", "Spots", "SeededRandom"]),

@@ -71,14 +71,24 @@ if [ "$have_osmium" = 1 ] && { [ ! -f "$pbf" ] || [ "$input" -nt "$pbf" ]; }; th
   mv "$pbf.partial.osm.pbf" "$pbf"
 fi
 
+bz2=$dir/metro$copies.osm.bz2
+have_lbzip2=1
+command -v lbzip2 >/dev/null || { have_lbzip2=0; echo "lbzip2 is missing (apt-get install lbzip2): no bzip2 rows"; }
+if [ "$have_lbzip2" = 1 ] && { [ ! -f "$bz2" ] || [ "$input" -nt "$bz2" ]; }; then
+  echo "making $bz2 with lbzip2 (once) ..."
+  gzip -dc "$input" | lbzip2 >"$bz2.partial"
+  mv "$bz2.partial" "$bz2"
+fi
+
 # --- the runs --------------------------------------------------------------------------
-names=(spots areas osmium pyosmium floor1 floor2 pbf pbf_areas osmium_pbf osmium_pbf_nwr)
+names=(spots areas osmium pyosmium floor1 floor2 pbf pbf_areas osmium_pbf osmium_pbf_nwr bz2 osmium_bz2)
 declare -A label=([spots]="spots build --no-areas" [areas]="spots build (areas)" [osmium]="osmium tags-filter" [pyosmium]="pyosmium KeyFilter"
   [floor1]="expat_floor (1 thread)" [floor2]="expat_floor (2 threads)"
+  [bz2]="bzip2: spots --no-areas" [osmium_bz2]="bzip2: osmium n/"
   [pbf]="PBF: spots --no-areas" [pbf_areas]="PBF: spots (areas)" [osmium_pbf]="PBF: osmium n/" [osmium_pbf_nwr]="PBF: osmium nwr/")
 declare -A walls cpus rsss
 runs_row() { # NAME: whether this machine can run that row
-  case "$1" in osmium | pbf*| osmium_pbf*) [ "$have_osmium" = 1 ] ;; pyosmium) [ "$have_pyosmium" = 1 ] ;; *) true ;; esac
+  case "$1" in osmium_bz2) [ "$have_osmium" = 1 ] && [ "$have_lbzip2" = 1 ] ;; osmium | pbf* | osmium_*) [ "$have_osmium" = 1 ] ;; bz2) [ "$have_lbzip2" = 1 ] ;; pyosmium) [ "$have_pyosmium" = 1 ] ;; *) true ;; esac
 }
 
 timed() { # NAME: run it once, append its wall seconds, CPU seconds (user + system) and peak RSS (KiB)
@@ -92,6 +102,8 @@ timed() { # NAME: run it once, append its wall seconds, CPU seconds (user + syst
     pbf_areas) out=$dir/out.pbf-areas.spots; cmd=("$spots" build "$pbf" -o "$out" --quiet) ;;
     osmium_pbf) out=$dir/out.n.osm.pbf; cmd=(osmium tags-filter "$pbf" n/amenity n/tourism -o "$out" --overwrite) ;;
     osmium_pbf_nwr) out=$dir/out.nwr.osm.pbf; cmd=(osmium tags-filter "$pbf" nwr/amenity nwr/tourism -o "$out" --overwrite) ;;
+    bz2) out=$dir/out.bz2.spots; cmd=("$spots" build "$bz2" -o "$out" --no-areas --quiet) ;;
+    osmium_bz2) out=$dir/out.bz2.osm.pbf; cmd=(osmium tags-filter "$bz2" n/amenity n/tourism -o "$out" --overwrite) ;;
     floor1) cmd=("$floor" "$input") ;;
     floor2) cmd=("$floor" "$input" 2) ;;
   esac
@@ -120,7 +132,7 @@ for ((r = 1; r <= runs; r++)); do
   echo "  round $r/$runs done"
 done
 rm -f "$dir/out.spots" "$dir/out.areas.spots" "$dir/out.osm.pbf" "$dir/out.py.osm.pbf" "$dir/out.pbf.spots" \
-  "$dir/out.pbf-areas.spots" "$dir/out.n.osm.pbf" "$dir/out.nwr.osm.pbf"
+  "$dir/out.pbf-areas.spots" "$dir/out.n.osm.pbf" "$dir/out.nwr.osm.pbf" "$dir/out.bz2.spots" "$dir/out.bz2.osm.pbf"
 
 median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
@@ -153,6 +165,9 @@ echo
 echo "spots / osmium tags-filter wall:     $([ "$have_osmium" = 1 ] && ratio "${med[spots]}" "${med[osmium]}" || echo n/a)"
 echo "spots / expat_floor (1 thread) wall: $(ratio "${med[spots]}" "${med[floor1]}")"
 echo "spots with areas / --no-areas wall:  $(ratio "${med[areas]}" "${med[spots]}") (goal <= 1.5; peak RSS goal <= 300 MiB)"
+if [ "$have_osmium" = 1 ] && [ "$have_lbzip2" = 1 ]; then
+  echo "bzip2 (lbzip2) spots --no-areas / osmium n/ wall: $(ratio "${med[bz2]}" "${med[osmium_bz2]}") (goal <= 0.7)"
+fi
 if [ "$have_osmium" = 1 ]; then
   echo "PBF $(basename "$pbf"), $(awk -v b="$(wc -c <"$pbf")" 'BEGIN {printf "%.1f MB", b/1e6}'):"
   echo "  spots --no-areas / osmium n/ wall:  $(ratio "${med[pbf]}" "${med[osmium_pbf]}") (goal <= 0.5; peak RSS goal <= 100 MiB)"

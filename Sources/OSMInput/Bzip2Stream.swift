@@ -200,6 +200,11 @@ struct Bzip2Scanner {
     /// The blocks of the stream whose first magic is at bit `first`; returns the bit where the
     /// next stream would start.
     private func scanStream(_ reading: inout Reading, level: UInt8, from first: Int) throws(OSMInputError) -> Int {
+        while reading.bytes.count * 8 < first + 48 && !reading.ended { try reading.fill() }
+        guard reading.bytes.count * 8 >= first + 48 else { throw reading.error(atBit: first, "truncated bzip2 stream") }
+        guard Bzip2Magic(rawValue: BitReader(bytes: reading.bytes).bits(at: first, count: 48)) != nil else {
+            throw reading.error(atBit: first, "corrupt bzip2 data (no block after the stream header)")
+        }
         var blockStart: Int?
         var searchFrom = first
         var combined: UInt32 = 0
@@ -220,8 +225,6 @@ struct Bzip2Scanner {
                 let crc = UInt32(source.bits(at: start + 48, count: 32))
                 combined = (combined << 1 | combined >> 31) ^ crc
                 try publish(BitWriter.stream(ofBlock: source, from: start, to: bit, level: level), at: start, &reading)
-            } else if bit != first {
-                throw reading.error(atBit: first, "corrupt bzip2 data (no block after the stream header)")
             }
             // Everything before the magic is handed over: forget it.
             let dropped = reading.drop(bit / 8)
