@@ -191,9 +191,8 @@ struct OSMReaderTests {
 
     @Test("other compressions are named in the refusal, which names what is read")
     func namesUnsupportedFormats() throws {
-        for (bytes, name) in [
-            (Array("BZh91AY&SY".utf8), "bzip2"), ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0, 0], "xz"),
-            ([0x28, 0xB5, 0x2F, 0xFD, 0, 0], "zstd"),
+        for (bytes, name): ([UInt8], String) in [
+            ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0, 0], "xz"), ([0x28, 0xB5, 0x2F, 0xFD, 0, 0], "zstd"),
         ] {
             try withTemporaryFile(bytes, named: "x") { path in
                 var collector = Collector()
@@ -201,7 +200,7 @@ struct OSMReaderTests {
                     _ = try OSMReader(file: path, filter: OSMElementFilter(types: [.node])).read(into: &collector)
                 } throws: {
                     ($0 as! OSMInputError).message
-                        == name + " input is not supported; give OSM XML (plain or gzip) or OSM PBF"
+                        == name + " input is not supported; give OSM XML (plain, gzip or bzip2) or OSM PBF"
                 }
             }
         }
