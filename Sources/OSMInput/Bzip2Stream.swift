@@ -6,10 +6,22 @@ struct Bzip2Block: PipelineWork {
     var slot: Int
     /// The block behind a stream header, with an end magic and its CRC.
     var stream: [UInt8]
+    /// How many bits of the file it holds, from its magic on (bit 32 of `stream`).
+    var bits: Int
+    /// The CRC after its magic, and its stream's level.
+    var crc: UInt32
+    var level: UInt8
+    /// When it is the last block of its stream, the stream's combined CRC.
+    var streamCRC: UInt32?
     /// The offset in the file of the byte where the block starts, for errors.
     var offset: Int
     /// Raw bytes read from the input when it was cut, for progress.
     var rawBytesRead: Int
+
+    /// Its bits, as the file holds them.
+    func append(to writer: inout BitWriter) {
+        writer.append(BitReader(bytes: stream), from: 32, count: bits)
+    }
 }
 
 /// What decoding a block gave: its bytes, or what is wrong with it.
@@ -22,20 +34,27 @@ struct Bzip2Result {
 /// threads (`Bzip2Magic` says how blocks are found and decoded apart) and handed over in order.
 ///
 /// A scanning thread reads the file, finds the blocks and checks each stream's structure: its
-/// header, its combined CRC against its blocks' CRCs, its end, and that nothing but another
-/// stream follows. Decoding threads decode the blocks with libbz2, which checks each block's
-/// CRC. The caller's `read` hands over the bytes in order; an error comes after the bytes
-/// before it. A block longer than `maxBlockBytes` compressed is refused: no bzip2 writer makes
+/// header, its end, and that nothing but another stream follows. Decoding threads decode the
+/// blocks with libbz2, which checks each block's CRC. The caller's `read` hands over the bytes
+/// in order, checks each stream's combined CRC against its blocks', and joins a block that does
+/// not decode with those after it (`recover`: a magic found by chance inside a block); an
+/// error comes after the bytes before it. A block longer than `maxBlockBytes` compressed is refused: no bzip2 writer makes
 /// one (900 kB of input is the largest block), and garbage would otherwise be read without end.
 final class Bzip2Stream: InflatedBytes {
     /// The longest block read, in compressed bytes.
     static let maxBlockBytes = 2 << 20
+    /// The most blocks joined to recover one cut by a magic found by chance.
+    static let maxJoined = 4
     private let pipeline: ReadPipeline<Bzip2Block, Bzip2Result>
     private let decodes: Bool
     private var current: [UInt8] = []
     private var currentOffset = 0
     private var pendingError: OSMInputError?
     private var ended = false
+    /// An item taken from the pipeline while recovering a block, to be handled next.
+    private var lookahead: PipelineItem<Bzip2Block>?
+    /// The combined CRC of the current stream's blocks handed over so far.
+    private var combined: UInt32 = 0
     /// Raw bytes read when the block being handed over was cut, or at the end.
     private(set) var rawBytesRead = 0
 
@@ -69,12 +88,22 @@ final class Bzip2Stream: InflatedBytes {
         while currentOffset == current.count {
             if let pendingError { throw pendingError }
             if ended { return 0 }
-            switch pipeline.nextItem() {
+            let item = lookahead ?? pipeline.nextItem()
+            lookahead = nil
+            switch item {
             case .work(let block):
-                let result = decodes ? Self.decode(block, file: fileName) : pipeline.result(of: block)
-                pipeline.release(block)
-                rawBytesRead = block.rawBytesRead
-                if let error = result.error { throw error }
+                var (result, last) = (take(block), block)
+                if let error = result.error { (result.bytes, last) = try recover(block, error) }
+                rawBytesRead = last.rawBytesRead
+                combined = (combined << 1 | combined >> 31) ^ block.crc
+                if let stored = last.streamCRC {
+                    guard stored == combined else {
+                        throw OSMInputError(
+                            .malformed, file: fileName, at: .byte(last.offset),
+                            "corrupt bzip2 data (the stream's CRC does not match its blocks')")
+                    }
+                    combined = 0
+                }
                 current = result.bytes
                 currentOffset = 0
             case .failure(let error):
@@ -90,6 +119,43 @@ final class Bzip2Stream: InflatedBytes {
         }
         currentOffset += count
         return count
+    }
+
+    /// What decoding `block` gave, its slot freed.
+    private func take(_ block: Bzip2Block) -> Bzip2Result {
+        let result = decodes ? Self.decode(block, file: fileName) : pipeline.result(of: block)
+        pipeline.release(block)
+        return result
+    }
+
+    /// A block that would not decode, joined with the blocks after it in its stream until the
+    /// join decodes: a block's compressed bits can hold the 48 bits of a block magic by chance,
+    /// and the scanner then cut one block in two (or, rarer still, in more). Returns the bytes
+    /// and the last block joined; throws `error` when no join of up to `maxJoined` blocks
+    /// decodes (the data is corrupt).
+    private func recover(_ first: Bzip2Block, _ error: OSMInputError) throws(OSMInputError) -> ([UInt8], Bzip2Block) {
+        var joined = BitWriter()
+        first.append(to: &joined)
+        var last = first
+        var bits = first.bits
+        var count = 1
+        while last.streamCRC == nil && count < Self.maxJoined && bits / 8 <= Self.maxBlockBytes {
+            count += 1
+            let item = pipeline.nextItem()
+            guard case .work(let next) = item else {
+                lookahead = item
+                break
+            }
+            _ = take(next)
+            next.append(to: &joined)
+            (last, bits) = (next, bits + next.bits)
+            var block = first
+            block.stream = BitWriter.stream(
+                ofBlock: BitReader(bytes: joined.bytes), from: 0, to: bits, level: first.level)
+            let result = Self.decode(block, file: fileName)
+            if result.error == nil { return (result.bytes, last) }
+        }
+        throw error
     }
 
     /// A block decoded by libbz2.
@@ -128,9 +194,9 @@ final class Bzip2Stream: InflatedBytes {
 }
 
 /// The scanning thread of a `Bzip2Stream`: reads the file, checks each stream's header, cuts
-/// its blocks at their magics and hands them over in order, each as a stream of its own; checks
-/// the stream's combined CRC against its blocks' CRCs at its end, and that nothing but another
-/// stream follows.
+/// its blocks at their magics and hands them over in order, each as a stream of its own, the
+/// last with the stream's combined CRC; checks that nothing but another stream follows a
+/// stream's end.
 struct Bzip2Scanner {
     let input: InputFile
     let pipeline: ReadPipeline<Bzip2Block, Bzip2Result>
@@ -198,7 +264,8 @@ struct Bzip2Scanner {
     }
 
     /// The blocks of the stream whose first magic is at bit `first`; returns the bit where the
-    /// next stream would start.
+    /// next stream would start. Its combined CRC goes with its last block: `Bzip2Stream` checks
+    /// it against the blocks it decodes.
     private func scanStream(_ reading: inout Reading, level: UInt8, from first: Int) throws(OSMInputError) -> Int {
         while reading.bytes.count * 8 < first + 48 && !reading.ended { try reading.fill() }
         guard reading.bytes.count * 8 >= first + 48 else { throw reading.error(atBit: first, "truncated bzip2 stream") }
@@ -207,10 +274,16 @@ struct Bzip2Scanner {
         }
         var blockStart: Int?
         var searchFrom = first
-        var combined: UInt32 = 0
+        // The first end magic passed over in the current block: the stream's real end when
+        // what follows it is neither the file's end nor a stream, but junk.
+        var passedEnd: Int?
         while true {
             let found = BitReader(bytes: reading.bytes).nextMagic(from: searchFrom, before: reading.bytes.count * 8)
             guard let (bit, magic) = found else {
+                if reading.ended, let end = passedEnd, let start = blockStart {
+                    try publish(block(from: start, to: end, level: level, ending: true, &reading), &reading)
+                    throw reading.error(atBit: (end + 80 + 7) / 8 * 8, "bytes after a bzip2 stream that start no other")
+                }
                 if reading.ended { throw reading.error(atBit: reading.bytes.count * 8, "truncated bzip2 stream") }
                 if reading.bytes.count - (blockStart ?? first) / 8 > Bzip2Stream.maxBlockBytes {
                     throw reading.error(atBit: blockStart ?? first, "corrupt bzip2 data (no block end within 2 MiB)")
@@ -220,40 +293,72 @@ struct Bzip2Scanner {
                 try reading.fill()
                 continue
             }
+            var streamCRC: UInt32?
+            if magic == .end {
+                // An end magic found by chance inside a block is not followed by the end of the file
+                // or another stream: the search goes on past it.
+                guard let stored = try streamEnd(at: bit, &reading) else {
+                    passedEnd = passedEnd ?? bit
+                    searchFrom = bit + 1
+                    continue
+                }
+                streamCRC = stored
+            }
             if let start = blockStart {
-                let source = BitReader(bytes: reading.bytes)
-                let crc = UInt32(source.bits(at: start + 48, count: 32))
-                combined = (combined << 1 | combined >> 31) ^ crc
-                try publish(BitWriter.stream(ofBlock: source, from: start, to: bit, level: level), at: start, &reading)
+                try publish(block(from: start, to: bit, level: level, ending: streamCRC != nil, &reading), &reading)
+                passedEnd = nil
+            } else if let streamCRC, streamCRC != 0 {
+                throw reading.error(atBit: bit, "corrupt bzip2 data (the stream's CRC does not match its blocks')")
             }
             // Everything before the magic is handed over: forget it.
-            let dropped = reading.drop(bit / 8)
-            let magicBit = bit - dropped
+            let magicBit = bit - reading.drop(bit / 8)
             switch magic {
             case .block:
                 blockStart = magicBit
                 searchFrom = magicBit + 80  // past the magic and the block's CRC
             case .end:
-                while reading.bytes.count * 8 < magicBit + 80 && !reading.ended { try reading.fill() }
-                guard reading.bytes.count * 8 >= magicBit + 80 else {
-                    throw reading.error(atBit: magicBit, "truncated bzip2 stream")
-                }
-                let stored = UInt32(BitReader(bytes: reading.bytes).bits(at: magicBit + 48, count: 32))
-                guard stored == combined else {
-                    throw reading.error(
-                        atBit: magicBit, "corrupt bzip2 data (the stream's CRC does not match its blocks')")
-                }
                 return (magicBit + 80 + 7) / 8 * 8
             }
         }
     }
 
-    /// Hands over one block, its stream cut from the file's bit `start` on.
-    private func publish(_ stream: [UInt8], at start: Int, _ reading: inout Reading) throws(OSMInputError) {
-        guard let slot = pipeline.acquireSlot() else { throw reading.error(atBit: start, "stopped") }
-        let block = Bzip2Block(
-            index: reading.index, slot: slot, stream: stream, offset: reading.base + start / 8,
-            rawBytesRead: input.bytesRead)
+    /// The stream's combined CRC after the end magic at bit `bit`, when the end of the file or
+    /// another stream (a header and a magic) follows it; nil when neither does.
+    private func streamEnd(at bit: Int, _ reading: inout Reading) throws(OSMInputError) -> UInt32? {
+        let next = (bit + 80 + 7) / 8
+        while reading.bytes.count < next + 10 && !reading.ended { try reading.fill() }
+        let bytes = reading.bytes
+        guard bytes.count >= next else { throw reading.error(atBit: bit, "truncated bzip2 stream") }
+        let source = BitReader(bytes: bytes)
+        let endsFile = bytes.count == next && reading.ended
+        let startsStream =
+            bytes.count >= next + 10 && bytes[next..<next + 3].elementsEqual("BZh".utf8)
+            && (0x31...0x39).contains(bytes[next + 3])
+            && Bzip2Magic(rawValue: source.bits(at: (next + 4) * 8, count: 48)) != nil
+        return endsFile || startsStream ? UInt32(source.bits(at: bit + 48, count: 32)) : nil
+    }
+
+    /// The block of bits `start..<end`, with the stream's combined CRC (after the end magic at
+    /// `end`) when `ending`.
+    private func block(from start: Int, to end: Int, level: UInt8, ending: Bool, _ reading: inout Reading)
+        -> Bzip2Block
+    {
+        let source = BitReader(bytes: reading.bytes)
+        return Bzip2Block(
+            index: reading.index, slot: 0,
+            stream: BitWriter.stream(ofBlock: source, from: start, to: end, level: level),
+            bits: end - start, crc: UInt32(source.bits(at: start + 48, count: 32)), level: level,
+            streamCRC: ending ? UInt32(source.bits(at: end + 48, count: 32)) : nil,
+            offset: reading.base + start / 8, rawBytesRead: input.bytesRead)
+    }
+
+    /// Hands over one block, in the next free slot.
+    private func publish(_ block: Bzip2Block, _ reading: inout Reading) throws(OSMInputError) {
+        guard let slot = pipeline.acquireSlot() else {
+            throw OSMInputError(.io, file: input.name, "the read was stopped")
+        }
+        var block = block
+        block.slot = slot
         reading.index += 1
         pipeline.publish(.work(block), toWorkers: parallel)
     }
