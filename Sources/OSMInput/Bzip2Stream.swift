@@ -38,15 +38,18 @@ struct Bzip2Result {
 /// blocks with libbz2, which checks each block's CRC. The caller's `read` hands over the bytes
 /// in order, checks each stream's combined CRC against its blocks', and joins a block that does
 /// not decode with those after it (`recover`: a magic found by chance inside a block); an
-/// error comes after the bytes before it. A block longer than `maxBlockBytes` compressed is refused: no bzip2 writer makes
-/// one (900 kB of input is the largest block), and garbage would otherwise be read without end.
+/// error comes after the bytes before it. A block longer than `maxBlockBytes` compressed is
+/// refused: no bzip2 writer makes one (900 kB of input is the largest block), and garbage would
+/// otherwise be read without end.
 final class Bzip2Stream: InflatedBytes {
     /// The longest block read, in compressed bytes.
     static let maxBlockBytes = 2 << 20
     /// The most blocks joined to recover one cut by a magic found by chance.
     static let maxJoined = 4
     private let pipeline: ReadPipeline<Bzip2Block, Bzip2Result>
-    private let decodes: Bool
+    private let fileName: String
+    /// Whether the caller's thread decodes the blocks (one thread), not decoding threads.
+    private let decodesInline: Bool
     private var current: [UInt8] = []
     private var currentOffset = 0
     private var pendingError: OSMInputError?
@@ -62,7 +65,8 @@ final class Bzip2Stream: InflatedBytes {
     /// `threads` decoding threads (with 1, the caller's thread decodes).
     init(_ file: InputFile, threads: Int) {
         pipeline = ReadPipeline(slots: threads + 2)
-        decodes = threads == 1
+        fileName = file.name
+        decodesInline = threads == 1
         let scanner = Handover(value: Bzip2Scanner(input: file, pipeline: pipeline, parallel: threads > 1))
         pipeline.spawn { scanner.value.run() }
         if threads > 1 {
@@ -74,10 +78,7 @@ final class Bzip2Stream: InflatedBytes {
                 }
             }
         }
-        fileName = file.name
     }
-
-    private let fileName: String
 
     deinit {
         pipeline.stop()
@@ -123,7 +124,7 @@ final class Bzip2Stream: InflatedBytes {
 
     /// What decoding `block` gave, its slot freed.
     private func take(_ block: Bzip2Block) -> Bzip2Result {
-        let result = decodes ? Self.decode(block, file: fileName) : pipeline.result(of: block)
+        let result = decodesInline ? Self.decode(block, file: fileName) : pipeline.result(of: block)
         pipeline.release(block)
         return result
     }
