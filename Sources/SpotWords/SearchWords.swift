@@ -87,10 +87,7 @@ public struct SearchWords: Equatable, Sendable {
     /// The lines of `text`, each its target and the fields after it.
     private static func parse(_ text: String) throws(LineError) -> [(target: String, fields: [String])] {
         var lines: [(target: String, fields: [String])] = []
-        // Split as text, not bytes, as the lines were joined: a tab or newline that a combining
-        // mark follows is part of one character, and splits nothing.
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: "\t").map(String.init)
+        for fields in splitFields(text) {
             guard let target = fields.first else { throw LineError(message: "an empty line") }
             let parts = target.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard Category(rawValue: target) != nil || (parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty)
@@ -100,5 +97,22 @@ public struct SearchWords: Equatable, Sendable {
             lines.append((target, Array(fields.dropFirst())))
         }
         return lines
+    }
+
+    /// The lines of `text`, each split into its tab-separated fields (empty lines left out),
+    /// as splitting its characters at "\n" and "\t" does.
+    ///
+    /// Splitting characters costs far more than bytes, and the built-in words are read at every
+    /// start, so the bytes are split when that gives the same: always but for a carriage return,
+    /// which joins the newline after it into one character ("\r\n"). Tabs and newlines are
+    /// controls, and a character boundary comes after a control whatever follows it (Unicode's
+    /// rule GB4; a mark after one starts the next character).
+    static func splitFields(_ text: String) -> [[String]] {
+        guard !text.utf8.contains(0x0D) else {
+            return text.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        }
+        return text.utf8.split(separator: 0x0A).map { line in
+            line.split(separator: 0x09, omittingEmptySubsequences: true).map { String(Substring($0)) }
+        }
     }
 }
