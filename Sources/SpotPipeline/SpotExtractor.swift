@@ -134,7 +134,7 @@ struct SpotExtractor: OSMElementHandler {
         for index in 0..<element.tagCount {
             let tag = element.tag(at: index)
             if tag.key.hasPrefix("name:") || tag.key.hasPrefix("addr:")
-                || Self.attributeKeys.contains { $0.elementsEqual(tag.key.buffer) }
+                || Self.attributeKeys.contains(where: { $0.elementsEqual(tag.key.buffer) })
             {
                 candidate.spot.setAttribute(key: tag.key.string, value: tag.value.string)
             } else if tag.key.equals("wikipedia") || tag.key.hasPrefix("wikipedia:") {
