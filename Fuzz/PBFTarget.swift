@@ -4,46 +4,7 @@
 // input's bytes decoded directly as one PrimitiveBlock and as one HeaderBlock, the messages
 // inside the blobs (most mutations of a whole file only break its zlib data): they must decode
 // or throw, never crash or read out of bounds. Tight limits make the limit checks part of it.
-// Scripts/fuzz compiles this file with Sources/OSMInput into one module.
-
-/// Everything the spot handlers read of an element.
-private struct Element: Equatable {
-    var type: OSMElementType
-    var id: Int64
-    var version: Int64
-    var latitude: Int32?
-    var longitude: Int32?
-    var tags: [[UInt8]]
-    var refs: [Int64]
-    var members: [String]
-}
-
-/// Collects every element it is handed.
-private struct Collector: OSMElementHandler {
-    var elements: [Element] = []
-
-    mutating func handle(_ element: OSMElement) {
-        var tags: [[UInt8]] = []
-        for index in 0..<element.tagCount {
-            let tag = element.tag(at: index)
-            tags.append(Array(tag.key.buffer) + [0] + Array(tag.value.buffer))
-        }
-        let members = (0..<element.memberCount).map { index in
-            let member = element.member(at: index)
-            return "\(String(describing: member.type)) \(String(describing: member.ref)) \(member.role.string)"
-        }
-        elements.append(
-            Element(
-                type: element.type, id: element.id, version: element.version, latitude: element.latitudeE7,
-                longitude: element.longitudeE7, tags: tags, refs: Array(element.nodeRefs), members: members))
-    }
-}
-
-/// What one read gave: the elements and counts, or the error.
-private enum Outcome: Equatable {
-    case read([Element], nodes: Int, ways: Int, relations: Int, deleted: Int, timestamp: String?)
-    case failed(String)
-}
+// Scripts/fuzz compiles this file with Fuzz/Elements.swift and Sources/OSMInput into one module.
 
 private let limits = OSMReadLimits(maxElementBytes: 1 << 16, maxTags: 8, maxValueBytes: 64)
 private let filter = OSMElementFilter(
@@ -53,9 +14,7 @@ private func read(_ path: String, threads: Int) -> Outcome {
     var collector = Collector()
     do throws(OSMInputError) {
         let summary = try OSMReader(file: path, filter: filter, limits: limits, threads: threads).read(into: &collector)
-        return .read(
-            collector.elements, nodes: summary.nodes, ways: summary.ways, relations: summary.relations,
-            deleted: summary.deleted, timestamp: summary.newestTimestamp)
+        return Outcome(collector, summary)
     } catch {
         return .failed(error.description)
     }

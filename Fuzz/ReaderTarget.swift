@@ -4,41 +4,7 @@
 // id, version, line, coordinates and every tag, byte for byte), the same counts, or the same
 // error message at the same place. Tight limits on tags and values make the limit checks part
 // of the comparison.
-// Scripts/fuzz compiles this file with Sources/OSMInput into one module.
-
-/// Everything the spot handlers read of an element.
-private struct Element: Equatable {
-    var type: OSMElementType
-    var id: Int64
-    var version: Int64
-    var line: Int
-    var latitude: Int32?
-    var longitude: Int32?
-    var tags: [[UInt8]]
-}
-
-/// Collects every element it is handed.
-private struct Collector: OSMElementHandler {
-    var elements: [Element] = []
-
-    mutating func handle(_ element: OSMElement) {
-        var tags: [[UInt8]] = []
-        for index in 0..<element.tagCount {
-            let tag = element.tag(at: index)
-            tags.append(Array(tag.key.buffer) + [0] + Array(tag.value.buffer))
-        }
-        elements.append(
-            Element(
-                type: element.type, id: element.id, version: element.version, line: element.line,
-                latitude: element.latitudeE7, longitude: element.longitudeE7, tags: tags))
-    }
-}
-
-/// What one read gave: the elements and counts, or the error.
-private enum Outcome: Equatable {
-    case read([Element], nodes: Int, ways: Int, relations: Int, deleted: Int, timestamp: String?)
-    case failed(String)
-}
+// Scripts/fuzz compiles this file with Fuzz/Elements.swift and Sources/OSMInput into one module.
 
 private let limits = OSMReadLimits(
     maxElementBytes: OSMReadLimits.standard.maxElementBytes, maxTags: 8, maxValueBytes: 64)
@@ -50,9 +16,7 @@ private func read(_ path: String, threads: Int, pieceSize: Int, parsesApart: Boo
         let summary = try OSMReader(
             file: path, filter: filter, limits: limits, threads: threads, pieceSize: pieceSize, parsesApart: parsesApart
         ).read(into: &collector)
-        return .read(
-            collector.elements, nodes: summary.nodes, ways: summary.ways, relations: summary.relations,
-            deleted: summary.deleted, timestamp: summary.newestTimestamp)
+        return Outcome(collector, summary)
     } catch {
         // A gzip error's byte offset depends on how far zlib read ahead, which depends on the
         // output room it had: compared without it.
