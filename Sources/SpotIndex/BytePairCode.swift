@@ -34,21 +34,17 @@ struct BytePairCode {
         var freeCodes = (0...255).filter { !used[$0] }.map(UInt8.init)
         let total = texts.reduce(0) { $0 + $1.count }
         let step = max(1, total / Self.sampleBytes)
-        var sample = stride(from: 0, to: texts.count, by: step).map { texts[$0] }.filter { $0.count >= 2 }
-        while !freeCodes.isEmpty, let (left, right) = mostFrequentPair(in: sample) {
+        var sample = TrainingSample(stride(from: 0, to: texts.count, by: step).map { texts[$0] })
+        while !freeCodes.isEmpty, let pair = mostFrequentPair(counts: sample.counts) {
             let code = freeCodes.removeFirst()
-            add((code, left, right))
-            sample = sample.map { Self.replace(left, right, with: code, in: $0) }
+            add((code, UInt8(pair >> 8), UInt8(pair & 0xFF)))
+            sample.replace(pair, with: code)
         }
     }
 
-    /// The most frequent adjacent pair whose expansion is short enough, used at least
-    /// `minimumUses` times; ties go to the smallest pair.
-    private func mostFrequentPair(in sample: [[UInt8]]) -> (UInt8, UInt8)? {
-        var counts = [Int32](repeating: 0, count: 1 << 16)
-        for text in sample {
-            for i in 1..<text.count { counts[Int(text[i - 1]) << 8 | Int(text[i])] += 1 }
-        }
+    /// The most frequent adjacent pair (`left << 8 | right`) whose expansion is short enough,
+    /// used at least `minimumUses` times; ties go to the smallest pair.
+    private func mostFrequentPair(counts: [Int32]) -> Int? {
         var best: Int?
         var bestCount = Self.minimumUses - 1
         for pair in counts.indices where counts[pair] > bestCount {
@@ -56,23 +52,7 @@ struct BytePairCode {
             best = pair
             bestCount = counts[pair]
         }
-        return best.map { (UInt8($0 >> 8), UInt8($0 & 0xFF)) }
-    }
-
-    private static func replace(_ left: UInt8, _ right: UInt8, with code: UInt8, in text: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = []
-        result.reserveCapacity(text.count)
-        var i = 0
-        while i < text.count {
-            if i + 1 < text.count && text[i] == left && text[i + 1] == right {
-                result.append(code)
-                i += 2
-            } else {
-                result.append(text[i])
-                i += 1
-            }
-        }
-        return result
+        return best
     }
 
     private mutating func add(_ pair: Pair) {
@@ -116,5 +96,77 @@ struct BytePairCode {
             start += length
         }
         return result
+    }
+}
+
+/// Training's sample: its texts in one buffer, each coded in place as codes are made, with the
+/// count of every adjacent pair (`left << 8 | right`) and the texts each pair occurs in.
+///
+/// A round touches only the texts that hold its pair, so training costs about the sample's
+/// size once rather than once per code. The counts are always those a count over the coded
+/// sample would give: a text's pairs are taken out before it is coded and put back after.
+private struct TrainingSample {
+    /// The texts, one after another; text `k` starts at `starts[k]` and is `lengths[k]` long,
+    /// shorter as it is coded.
+    private var symbols: [UInt8] = []
+    private var starts: [Int] = []
+    private var lengths: [Int] = []
+    /// How many times each pair occurs in the sample.
+    private(set) var counts = [Int32](repeating: 0, count: 1 << 16)
+    /// The texts where each pair occurs, or once occurred (a pair can be coded away by another).
+    private var textsWithPair = [[Int32]](repeating: [], count: 1 << 16)
+
+    init(_ texts: [[UInt8]]) {
+        for text in texts where text.count >= 2 {
+            starts.append(symbols.count)
+            lengths.append(text.count)
+            symbols.append(contentsOf: text)
+        }
+        for text in starts.indices { count(text, by: 1) { _ in true } }
+    }
+
+    /// Codes every occurrence of `pair` as `code`, left to right, and updates the counts.
+    mutating func replace(_ pair: Int, with code: UInt8) {
+        let (left, right) = (UInt8(pair >> 8), UInt8(pair & 0xFF))
+        for text in textsWithPair[pair].map(Int.init) where holds(text, left, right) {
+            count(text, by: -1) { _ in false }
+            let start = starts[text]
+            var written = start
+            var read = start
+            let end = start + lengths[text]
+            while read < end {
+                if read + 1 < end && symbols[read] == left && symbols[read + 1] == right {
+                    symbols[written] = code
+                    read += 2
+                } else {
+                    symbols[written] = symbols[read]
+                    read += 1
+                }
+                written += 1
+            }
+            lengths[text] = written - start
+            // Pairs without the code were in the text before, which is listed under them.
+            count(text, by: 1) { $0 >> 8 == Int(code) || $0 & 0xFF == Int(code) }
+        }
+        textsWithPair[pair] = []  // coded away for good: no text can hold it again
+    }
+
+    private func holds(_ text: Int, _ left: UInt8, _ right: UInt8) -> Bool {
+        let start = starts[text]
+        for i in start..<start + lengths[text] - 1 where symbols[i] == left && symbols[i + 1] == right {
+            return true
+        }
+        return false
+    }
+
+    /// Adds `change` to the count of each of `text`'s pairs, listing the text under the pairs
+    /// `listed` picks.
+    private mutating func count(_ text: Int, by change: Int32, listing listed: (Int) -> Bool) {
+        let start = starts[text]
+        for i in start..<start + lengths[text] - 1 {
+            let pair = Int(symbols[i]) << 8 | Int(symbols[i + 1])
+            counts[pair] += change
+            if listed(pair) && textsWithPair[pair].last != Int32(text) { textsWithPair[pair].append(Int32(text)) }
+        }
     }
 }
