@@ -101,7 +101,7 @@ let package = Package(
             name: "SpotPipelineTests",
             dependencies: [
                 "SpotPipeline", "OSMInput", "OSMGeometry", "Spots", "SpotIndex", "SpotWords", "SpotJSON",
-                "SpotCluster", "SpotTestSupport",
+                "SpotCluster", "SpotTestSupport", "SeededRandom",
             ]),
         .testTarget(
             name: "SpotSearchTests",

@@ -1,79 +1,124 @@
 import Foundation
 import Spots
 
-/// Merges spots that are one place, by the rule that README.md states for users under
-/// "Deduplication"; each function below does one step of it (`foldAreas`, `places`, `merge`).
-/// A grid with cells one distance wide finds the group heads near a spot (`HeadGrid`), so the
-/// stage runs in near-linear time.
+/// Merges spots that are one place, by the rules that README.md states for users under
+/// "Deduplication", one pass each, in this order:
+///
+/// 1. `node_in_area`: an area folds into the first node inside it of its category whose name
+///    is its own, or else of its tag too that gives one of its word sets (`foldAreas`);
+/// 2. `exact_name`: same-category spots of one normalized `name` within the category's
+///    distance of their group's head (`places`, `merge`);
+/// 3. `word_set`: the places left, of one category and selecting tag, within the distance of
+///    their group's head, where some comparable name of each gives the same word set
+///    (`DedupeNames`) and no Wikidata item or house number tells them apart.
+///
+/// Each pass merges as it goes, so a later one compares the places the earlier ones made:
+/// what the exact rule merged stays merged, and a place's word sets are its members'. A grid
+/// with cells one distance wide finds the group heads near a spot (`HeadGrid`), and names are
+/// compared by hashing, so the stage runs in near-linear time.
 struct DedupeStage: Stage {
     let name = "dedupe"
     let settings: DedupeSettings
+    /// The generic words of each category.
+    let names: DedupeNames
 
-    /// Leaves one candidate for each place of `candidates`, in no particular order (the collect
-    /// stage sorts). The candidates of a group of same-name spots are replaced in place by its
-    /// places, and the slots left over are removed, so that no second array of all candidates is
-    /// made.
-    func run(_ candidates: inout [SpotCandidate], report: inout StageReport) {
-        guard settings.enabled else { return }
-        let order = candidates.indices.sorted { candidates[$0].spot.ref < candidates[$1].spot.ref }
-        var groups: [String: [Int]] = [:]
-        for index in order {
-            let spot = candidates[index].spot
-            guard let key = spot.name.map(NameKey.normalize), !key.isEmpty else { continue }
-            groups[(spot.category?.rawValue ?? spot.tag) + "\u{0}" + key, default: []].append(index)
-        }
-        var removed = [Bool](repeating: false, count: candidates.count)
-        for members in groups.values where members.count > 1 {
-            let radius = settings.radius(for: candidates[members[0]].spot.category)
-            let group = Self.foldAreas(members.map { candidates[$0] }, report: &report)
-            let places = Self.places(group, radius: radius).map { Self.merge($0, report: &report) }
-            for (position, member) in members.enumerated() {
-                if position < places.count { candidates[member] = places[position] } else { removed[member] = true }
-            }
-        }
-        candidates.retain { position, _ in !removed[position] }
+    /// The rules by which spots merge, as the report counts the merges.
+    enum Rule: String {
+        case nodeInArea = "node_in_area"
+        case exactName = "exact_name"
+        case wordSet = "word_set"
     }
 
-    /// Splits same-name candidates (in order) into places: greedy groups around their heads.
-    static func places(_ candidates: [SpotCandidate], radius: Double) -> [[SpotCandidate]] {
-        guard candidates.count > 1 else { return [candidates] }
-        var grid = HeadGrid(
-            radius: radius, maxAbsoluteLatitude: candidates.map { abs($0.spot.coordinate.latitude) }.max()!)
-        var groups: [[SpotCandidate]] = []
-        for candidate in candidates {
-            let coordinate = candidate.spot.coordinate
-            let head = grid.heads(near: coordinate)
-                .filter { groups[$0][0].spot.coordinate.distance(to: coordinate) <= radius }
+    /// Leaves one candidate for each place of `candidates`, in no particular order (the collect
+    /// stage sorts). The passes merge in place (`DedupeState`), so that no second array of all
+    /// candidates is made.
+    func run(_ candidates: inout [SpotCandidate], report: inout StageReport) {
+        guard settings.enabled else { return }
+        var state = DedupeState(candidates: candidates, names: names)
+        candidates = []  // the state holds them while it merges
+        state.foldAreas(report: &report)
+        let byName = groups(of: state.remainingPositions().filter { state.exactKeys[$0] != nil }, in: state) {
+            state.exactKeys[$0]!
+        }
+        for members in byName where members.count > 1 {
+            state.merge(places(members, in: state) { _, _ in true }, rule: .exactName, report: &report)
+        }
+        let byTag = groups(of: state.remainingPositions().filter { !state.wordSets[$0].isEmpty }, in: state) {
+            state.candidates[$0].spot.tag
+        }
+        for members in byTag where members.count > 1 {
+            // Places of one name were made or kept apart by the exact rule.
+            let places = places(members, in: state) { head, member in
+                state.exactKeys[head].map { $0 != state.exactKeys[member] } ?? true
+                    && !state.wordSets[head].isDisjoint(with: state.wordSets[member])
+                    && !Self.areApart(state.candidates[head], state.candidates[member])
+            }
+            state.merge(places, rule: .wordSet, report: &report)
+        }
+        candidates = state.remaining()
+    }
+
+    /// `positions` (in order) grouped by their category and `key`, each group in order; the
+    /// groups in the order of their first members.
+    private func groups(of positions: [Int], in state: DedupeState, key: (Int) -> String) -> [[Int]] {
+        var groups: [String: Int] = [:]
+        var members: [[Int]] = []
+        for position in positions {
+            let group = state.categoryKey(position) + "\u{0}" + key(position)
+            if let index = groups[group] {
+                members[index].append(position)
+            } else {
+                groups[group] = members.count
+                members.append([position])
+            }
+        }
+        return members
+    }
+
+    /// The places of `members` (of one category, in order) within the category's distance.
+    private func places(_ members: [Int], in state: DedupeState, joins: (_ head: Int, _ member: Int) -> Bool) -> [[Int]]
+    {
+        let radius = settings.radius(for: state.candidates[members[0]].spot.category)
+        return Self.places(members, at: { state.candidates[$0].spot.coordinate }, radius: radius, joins: joins)
+    }
+
+    /// Whether two spots are told apart by what they carry, whatever their names: different
+    /// `wikidata` or `brand:wikidata` items, or different house numbers.
+    static func areApart(_ one: SpotCandidate, _ other: SpotCandidate) -> Bool {
+        func differ(_ a: String?, _ b: String?) -> Bool { a != nil && b != nil && a != b }
+        return differ(one.spot.details[.wikidata], other.spot.details[.wikidata])
+            || differ(one.context["brand:wikidata"], other.context["brand:wikidata"])
+            || differ(
+                one.spot.address["housenumber"].map(NameKey.normalize),
+                other.spot.address["housenumber"].map(NameKey.normalize))
+    }
+
+    /// Splits `members` (positions, in order) into places: each member joins the first head
+    /// within `radius` that `joins` accepts, or becomes a head.
+    static func places(
+        _ members: [Int], at coordinate: (Int) -> Coordinate, radius: Double,
+        joins: (_ head: Int, _ member: Int) -> Bool
+    ) -> [[Int]] {
+        guard members.count > 1 else { return [members] }
+        var grid = HeadGrid(radius: radius, maxAbsoluteLatitude: members.map { abs(coordinate($0).latitude) }.max()!)
+        var groups: [[Int]] = []
+        for member in members {
+            let point = coordinate(member)
+            let head = grid.heads(near: point)
+                .filter { coordinate(groups[$0][0]).distance(to: point) <= radius && joins(groups[$0][0], member) }
                 .min()
             if let head {
-                groups[head].append(candidate)
+                groups[head].append(member)
             } else {
-                grid.insert(groups.count, at: coordinate)
-                groups.append([candidate])
+                grid.insert(groups.count, at: point)
+                groups.append([member])
             }
         }
         return groups
     }
 
-    /// Same-name candidates (in order, so nodes first) with each area that holds a node folded into
-    /// the first such node.
-    static func foldAreas(_ candidates: [SpotCandidate], report: inout StageReport) -> [SpotCandidate] {
-        var kept = candidates
-        var folded = IndexSet()
-        for (position, candidate) in candidates.enumerated() {
-            guard let area = candidate.area,
-                let node = kept.indices.first(where: {
-                    kept[$0].spot.ref.type == .node && area.contains(kept[$0].spot.coordinate)
-                })
-            else { continue }
-            fold(candidate, into: &kept[node], report: &report)
-            folded.insert(position)
-        }
-        return kept.enumerated().filter { !folded.contains($0.offset) }.map(\.element)
-    }
-
     /// One candidate for a place: the richest survives, filled from the rest.
-    static func merge(_ place: [SpotCandidate], report: inout StageReport) -> SpotCandidate {
+    static func merge(_ place: [SpotCandidate], rule: Rule, report: inout StageReport) -> SpotCandidate {
         guard place.count > 1 else { return place[0] }
         var richest = 0
         for position in place.indices.dropFirst()
@@ -82,21 +127,23 @@ struct DedupeStage: Stage {
         }
         var survivor = place[richest]
         for (position, other) in place.enumerated() where position != richest {
-            fold(other, into: &survivor, report: &report)
+            fold(other, into: &survivor, rule: rule, report: &report)
         }
         return survivor
     }
 
-    /// Merges `other` into `survivor`: its attributes fill the missing ones (and its wikipedia
-    /// flag), its reference (and what was merged into it) joins `merged`.
-    static func fold(_ other: SpotCandidate, into survivor: inout SpotCandidate, report: inout StageReport) {
-        report.drop("duplicates_merged")
+    /// Merges `other` into `survivor` by `rule`: its attributes and context fill the missing
+    /// ones (and its wikipedia flag), its reference (and what was merged into it) joins `merged`.
+    static func fold(_ other: SpotCandidate, into survivor: inout SpotCandidate, rule: Rule, report: inout StageReport)
+    {
+        report.drop(rule.rawValue)
         for (key, value) in other.spot.attributeTags
         where !survivor.spot.attributeTags.contains(where: { $0.key == key }) {
             survivor.spot.setAttribute(key: key, value: value)
         }
         survivor.spot.merged = (survivor.spot.merged + [other.spot.ref] + other.spot.merged).sorted()
         survivor.spot.hasWikipedia = survivor.spot.hasWikipedia || other.spot.hasWikipedia
+        survivor.context.merge(other.context) { own, _ in own }
     }
 }
 

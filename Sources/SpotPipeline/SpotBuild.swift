@@ -73,7 +73,7 @@ public struct SpotBuild {
             SelectStage(exclude: pipeline.keepAll ? [] : pipeline.exclude),
             CategorizeStage(table: pipeline.categories, keepUnmapped: pipeline.keepAll),
             NormalizeStage(),
-            DedupeStage(settings: pipeline.dedupe),
+            DedupeStage(settings: pipeline.dedupe, names: DedupeNames(words: pipeline.searchWords)),
             CollectStage(),
         ]
     }
@@ -82,9 +82,46 @@ public struct SpotBuild {
     /// Throws `OSMInputError` for an input that cannot be read.
     public func run(progress: ((BuildProgress) -> Void)? = nil) throws -> (index: [UInt8], statistics: BuildStatistics)
     {
+        var read = try readInputs(progress: progress)
+        var statistics = read.statistics
+        var candidates = read.takeCandidates()
+        for stage in stages { statistics.stages.append(stage.run(&candidates)) }
+        let spots = candidates.map(\.spot)
+        candidates = []  // the spots share their attributes; the candidates' own memory goes now
+        let metadata = IndexMetadata(
+            generator: Self.generator,
+            buildTime: sourceDateEpoch.map(Self.iso8601) ?? read.newestTimestamp,
+            inputs: read.inputs,
+            bbox: GeoBox(enclosing: spots.map(\.coordinate)),
+            statistics: statistics.byName,
+            stages: statistics.stages,
+            pipeline: pipeline.settings)
+        let index = SpotIndexWriter.encode(
+            consume spots, metadata: metadata, words: pipeline.searchWords, clusters: pipeline.clusters)
+        return (index, statistics)
+    }
+
+    /// What reading the inputs gave: the candidates, the read's statistics (its stage report
+    /// first in `stages`), the newest timestamp found and each input's record.
+    struct InputsRead {
+        var candidates: [SpotCandidate]
+        let statistics: BuildStatistics
+        let newestTimestamp: String?
+        let inputs: [IndexMetadata.Input]
+
+        /// The candidates, handed over: they are most of a build's memory, so none stay here.
+        mutating func takeCandidates() -> [SpotCandidate] {
+            defer { candidates = [] }
+            return candidates
+        }
+    }
+
+    /// Reads every input into candidates, before any stage.
+    func readInputs(progress: ((BuildProgress) -> Void)? = nil) throws -> InputsRead {
         let sizes = pipeline.inputs.map(Self.fileSize)
         let total = sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + $1! }
-        var extractor = SpotExtractor(contextKeys: pipeline.categories.consultedKeys, areas: pipeline.areas)
+        var extractor = SpotExtractor(
+            contextKeys: pipeline.categories.consultedKeys.union(DedupeNames.contextKeys), areas: pipeline.areas)
         var statistics = BuildStatistics()
         var newestTimestamp: String?
         var inputRecords: [IndexMetadata.Input] = []
@@ -119,21 +156,9 @@ public struct SpotBuild {
         read.output = extractor.candidates.count
         read.input = read.output + read.dropped.values.reduce(0, +)
         statistics.stages = [read]
-        var candidates = extractor.takeCandidates()
-        for stage in stages { statistics.stages.append(stage.run(&candidates)) }
-        let spots = candidates.map(\.spot)
-        candidates = []  // the spots share their attributes; the candidates' own memory goes now
-        let metadata = IndexMetadata(
-            generator: Self.generator,
-            buildTime: sourceDateEpoch.map(Self.iso8601) ?? newestTimestamp,
-            inputs: inputRecords,
-            bbox: GeoBox(enclosing: spots.map(\.coordinate)),
-            statistics: statistics.byName,
-            stages: statistics.stages,
-            pipeline: pipeline.settings)
-        let index = SpotIndexWriter.encode(
-            consume spots, metadata: metadata, words: pipeline.searchWords, clusters: pipeline.clusters)
-        return (index, statistics)
+        return InputsRead(
+            candidates: extractor.takeCandidates(), statistics: statistics, newestTimestamp: newestTimestamp,
+            inputs: inputRecords)
     }
 
     private static func fileSize(_ path: String) -> Int? {

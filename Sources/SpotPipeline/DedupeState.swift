@@ -1,0 +1,115 @@
+import Spots
+
+/// The dedupe stage's work in progress: the candidates, merged in place pass by pass, with what
+/// each is compared by. A place's survivor takes its head's slot and the other slots are
+/// marked removed, so positions stay valid from pass to pass.
+struct DedupeState {
+    private(set) var candidates: [SpotCandidate]
+    /// Positions in OSM type then id order of the candidates as they came.
+    let order: [Int]
+    /// Each candidate's `name` as a key (`NameKey`); nil when it has none.
+    let exactKeys: [String?]
+    /// Each candidate's word sets (`DedupeNames`), with its merged members' once merged.
+    private(set) var wordSets: [Set<String>]
+    /// Slots whose candidate was merged into another.
+    private(set) var removed: [Bool]
+
+    /// The state of `candidates` before any merge, their names read with `names`.
+    init(candidates: consuming [SpotCandidate], names: DedupeNames) {
+        let candidates = candidates
+        order = candidates.indices.sorted { candidates[$0].spot.ref < candidates[$1].spot.ref }
+        var exactKeys: [String?] = []
+        var wordSets: [Set<String>] = []
+        for candidate in candidates {
+            let generic = names.genericWords(category: candidate.spot.category, tag: candidate.spot.tag)
+            exactKeys.append(candidate.spot.name.flatMap { DedupeNames.keys(of: $0, removing: generic)?.exact })
+            wordSets.append(
+                Set(
+                    DedupeNames.comparableNames(of: candidate).compactMap {
+                        DedupeNames.keys(of: $0, removing: generic)?.wordSet
+                    }))
+        }
+        self.candidates = candidates
+        self.exactKeys = exactKeys
+        self.wordSets = wordSets
+        removed = Array(repeating: false, count: candidates.count)
+    }
+
+    /// What spots must share to be one place: the category, or the selecting tag when there is none.
+    func categoryKey(_ position: Int) -> String {
+        candidates[position].spot.category?.rawValue ?? candidates[position].spot.tag
+    }
+
+    /// What spots must share for their word sets to be compared: the category and the selecting
+    /// tag, since each tag's own generic words are taken out ("Ressun autokoulu", a driving
+    /// school, and "Ressun lukio", a school, are both "ressun").
+    func wordSetScope(_ position: Int) -> String {
+        categoryKey(position) + "\u{0}" + candidates[position].spot.tag
+    }
+
+    /// The positions not yet merged away, in OSM type then id order of the spots now there.
+    func remainingPositions() -> [Int] {
+        candidates.indices.filter { !removed[$0] }.sorted { candidates[$0].spot.ref < candidates[$1].spot.ref }
+    }
+
+    /// Pass 1: folds each area into the first node inside it (in type then id order) of its
+    /// category and `name`; failing that, into the first such node that gives one of its word
+    /// sets, of its selecting tag, and that nothing tells apart from it (`DedupeStage.areApart`).
+    mutating func foldAreas(report: inout StageReport) {
+        var rank = [Int](repeating: 0, count: candidates.count)
+        for (position, candidate) in order.enumerated() { rank[candidate] = position }
+        var nodesByName: [String: [Int]] = [:]
+        var nodesByWordSet: [String: [Int]] = [:]
+        for position in order where candidates[position].spot.ref.type == .node {
+            if let key = exactKeys[position] {
+                nodesByName[categoryKey(position) + "\u{0}" + key, default: []].append(position)
+            }
+            for set in wordSets[position] {
+                nodesByWordSet[wordSetScope(position) + "\u{0}" + set, default: []].append(position)
+            }
+        }
+        for area in order {
+            guard let node = node(holding: area, byName: nodesByName, byWordSet: nodesByWordSet, rank: rank) else {
+                continue
+            }
+            DedupeStage.fold(candidates[area], into: &candidates[node], rule: .nodeInArea, report: &report)
+            wordSets[node].formUnion(wordSets[area])
+            removed[area] = true
+        }
+    }
+
+    /// The node that takes the area at `area` (nil for a node or open way): the first inside it
+    /// of its name, or else the first inside it that gives one of its word sets and is not told
+    /// apart from it. `byName` and `byWordSet` list the nodes, in order, by category and key.
+    private func node(holding area: Int, byName: [String: [Int]], byWordSet: [String: [Int]], rank: [Int]) -> Int? {
+        guard let shape = candidates[area].area else { return nil }
+        func isInside(_ node: Int) -> Bool { shape.contains(candidates[node].spot.coordinate) }
+        if let key = exactKeys[area], let node = byName[categoryKey(area) + "\u{0}" + key]?.first(where: isInside) {
+            return node
+        }
+        return wordSets[area].flatMap { byWordSet[wordSetScope(area) + "\u{0}" + $0] ?? [] }
+            .filter { isInside($0) && !DedupeStage.areApart(candidates[area], candidates[$0]) }
+            .min { rank[$0] < rank[$1] }
+    }
+
+    /// Merges each place of `places` (positions, head first) into one candidate by `rule`: the
+    /// survivor (`DedupeStage.merge`) takes the head's slot, with every member's word sets.
+    mutating func merge(_ places: [[Int]], rule: DedupeStage.Rule, report: inout StageReport) {
+        for place in places where place.count > 1 {
+            let survivor = DedupeStage.merge(place.map { candidates[$0] }, rule: rule, report: &report)
+            candidates[place[0]] = survivor
+            for member in place.dropFirst() {
+                wordSets[place[0]].formUnion(wordSets[member])
+                removed[member] = true
+            }
+        }
+    }
+
+    /// The candidates left, one per place.
+    consuming func remaining() -> [SpotCandidate] {
+        var candidates = candidates
+        let removed = removed
+        candidates.retain { position, _ in !removed[position] }
+        return candidates
+    }
+}
