@@ -48,17 +48,22 @@ struct DedupeNames: Sendable {
         (category.flatMap { genericWords[$0.rawValue] } ?? []).union(genericWords[tag] ?? [])
     }
 
-    /// The names `candidate` is compared by: `name`, every `name:xx`, `otherNameKeys`, and the
-    /// brand beside them, distinct. None for a spot without a name of its own: a brand alone
-    /// names every branch, and two unnamed Shell stations across a road are two stations.
-    static func comparableNames(of candidate: SpotCandidate) -> [String] {
+    /// What `candidate` is compared by: its `name` as a key (`NameKey`; nil when it has none),
+    /// and the word sets of its names: its own (`name`, every `name:xx`), and every comparable
+    /// one, which adds `otherNameKeys` and the brand. No sets for a spot without a name or
+    /// `name:xx`: a brand alone names every branch, and two unnamed Shell stations across a
+    /// road are two stations.
+    func compared(_ candidate: SpotCandidate) -> (exactKey: String?, wordSets: WordSets) {
         let spot = candidate.spot
-        let own =
-            [spot.name].compactMap { $0 } + spot.names.values.sorted()
-            + otherNameKeys.compactMap { spot.otherNames[$0] }
-        guard !own.isEmpty else { return [] }
-        var seen = Set<String>()
-        return (own + [candidate.context["brand"]].compactMap { $0 }).filter { seen.insert($0).inserted }
+        let generic = genericWords(category: spot.category, tag: spot.tag)
+        let name = spot.name.flatMap { Self.keys(of: $0, removing: generic) }
+        var own = Set(spot.names.values.compactMap { Self.keys(of: $0, removing: generic)?.wordSet })
+        if let name { own.insert(name.wordSet) }
+        guard !own.isEmpty else { return (name?.exact, WordSets()) }
+        let others =
+            (Self.otherNameKeys.compactMap { spot.otherNames[$0] } + [candidate.context["brand"]].compactMap { $0 })
+            .compactMap { Self.keys(of: $0, removing: generic)?.wordSet }
+        return (name?.exact, WordSets(own: own, all: own.union(others)))
     }
 
     /// The words of `name` as a key (`NameKey`) and as a word set without the words of
@@ -77,4 +82,27 @@ struct DedupeNames: Sendable {
 
     /// "&" and its full-width and small forms, which NFKC folds to it.
     private static let ampersands: Set<Unicode.Scalar> = ["&", "\u{FF06}", "\u{FE60}"]
+}
+
+/// The word sets of a spot's names (`DedupeNames.wordSets(of:)`), or of a place's spots.
+struct WordSets: Sendable {
+    /// The sets of its own names, `name` and `name:xx`.
+    private(set) var own: Set<String> = []
+    /// The sets of all its comparable names, own ones included.
+    private(set) var all: Set<String> = []
+
+    /// Whether no name gives a set.
+    var isEmpty: Bool { all.isEmpty }
+
+    /// Whether the two name one place: an own name of either gives a set that some name of the
+    /// other gives. Other names meet only own names, never each other, since they are often
+    /// labels that every branch carries: the brand, or an `alt_name` such as "kaupunkipyörä"
+    /// (city bike) on each of a city's bike stations.
+    func meet(_ other: WordSets) -> Bool { !own.isDisjoint(with: other.all) || !other.own.isDisjoint(with: all) }
+
+    /// Adds `other`'s sets, as a place takes its members'.
+    mutating func formUnion(_ other: WordSets) {
+        own.formUnion(other.own)
+        all.formUnion(other.all)
+    }
 }

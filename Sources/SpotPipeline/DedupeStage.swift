@@ -50,7 +50,7 @@ struct DedupeStage: Stage {
             // Places of one name were made or kept apart by the exact rule.
             let places = places(members, in: state) { head, member in
                 state.exactKeys[head].map { $0 != state.exactKeys[member] } ?? true
-                    && !state.wordSets[head].isDisjoint(with: state.wordSets[member])
+                    && state.wordSets[head].meet(state.wordSets[member])
                     && !Self.areApart(state.candidates[head], state.candidates[member])
             }
             state.merge(places, rule: .wordSet, report: &report)

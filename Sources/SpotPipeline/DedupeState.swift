@@ -10,7 +10,7 @@ struct DedupeState {
     /// Each candidate's `name` as a key (`NameKey`); nil when it has none.
     let exactKeys: [String?]
     /// Each candidate's word sets (`DedupeNames`), with its merged members' once merged.
-    private(set) var wordSets: [Set<String>]
+    private(set) var wordSets: [WordSets]
     /// Slots whose candidate was merged into another.
     private(set) var removed: [Bool]
 
@@ -18,20 +18,10 @@ struct DedupeState {
     init(candidates: consuming [SpotCandidate], names: DedupeNames) {
         let candidates = candidates
         order = candidates.indices.sorted { candidates[$0].spot.ref < candidates[$1].spot.ref }
-        var exactKeys: [String?] = []
-        var wordSets: [Set<String>] = []
-        for candidate in candidates {
-            let generic = names.genericWords(category: candidate.spot.category, tag: candidate.spot.tag)
-            exactKeys.append(candidate.spot.name.flatMap { DedupeNames.keys(of: $0, removing: generic)?.exact })
-            wordSets.append(
-                Set(
-                    DedupeNames.comparableNames(of: candidate).compactMap {
-                        DedupeNames.keys(of: $0, removing: generic)?.wordSet
-                    }))
-        }
+        let compared = candidates.map(names.compared)
+        exactKeys = compared.map(\.exactKey)
+        wordSets = compared.map(\.wordSets)
         self.candidates = candidates
-        self.exactKeys = exactKeys
-        self.wordSets = wordSets
         removed = Array(repeating: false, count: candidates.count)
     }
 
@@ -58,36 +48,47 @@ struct DedupeState {
     mutating func foldAreas(report: inout StageReport) {
         var rank = [Int](repeating: 0, count: candidates.count)
         for (position, candidate) in order.enumerated() { rank[candidate] = position }
-        var nodesByName: [String: [Int]] = [:]
-        var nodesByWordSet: [String: [Int]] = [:]
+        var nodes = NodeKeys()
         for position in order where candidates[position].spot.ref.type == .node {
             if let key = exactKeys[position] {
-                nodesByName[categoryKey(position) + "\u{0}" + key, default: []].append(position)
+                nodes.byName[categoryKey(position) + "\u{0}" + key, default: []].append(position)
             }
-            for set in wordSets[position] {
-                nodesByWordSet[wordSetScope(position) + "\u{0}" + set, default: []].append(position)
-            }
+            let scope = wordSetScope(position) + "\u{0}"
+            for set in wordSets[position].own { nodes.byOwnSet[scope + set, default: []].append(position) }
+            for set in wordSets[position].all { nodes.bySet[scope + set, default: []].append(position) }
         }
         for area in order {
-            guard let node = node(holding: area, byName: nodesByName, byWordSet: nodesByWordSet, rank: rank) else {
-                continue
-            }
+            guard let node = node(holding: area, among: nodes, rank: rank) else { continue }
             DedupeStage.fold(candidates[area], into: &candidates[node], rule: .nodeInArea, report: &report)
             wordSets[node].formUnion(wordSets[area])
             removed[area] = true
         }
     }
 
+    /// The nodes, in order, by category and `name` key, and by category, tag and word set (of
+    /// their own names, and of all).
+    private struct NodeKeys {
+        var byName: [String: [Int]] = [:]
+        var byOwnSet: [String: [Int]] = [:]
+        var bySet: [String: [Int]] = [:]
+    }
+
     /// The node that takes the area at `area` (nil for a node or open way): the first inside it
-    /// of its name, or else the first inside it that gives one of its word sets and is not told
-    /// apart from it. `byName` and `byWordSet` list the nodes, in order, by category and key.
-    private func node(holding area: Int, byName: [String: [Int]], byWordSet: [String: [Int]], rank: [Int]) -> Int? {
+    /// of its name, or else the first inside it whose word sets meet its own (`WordSets.meet`)
+    /// and that is not told apart from it.
+    private func node(holding area: Int, among nodes: NodeKeys, rank: [Int]) -> Int? {
         guard let shape = candidates[area].area else { return nil }
         func isInside(_ node: Int) -> Bool { shape.contains(candidates[node].spot.coordinate) }
-        if let key = exactKeys[area], let node = byName[categoryKey(area) + "\u{0}" + key]?.first(where: isInside) {
+        if let key = exactKeys[area], let node = nodes.byName[categoryKey(area) + "\u{0}" + key]?.first(where: isInside)
+        {
             return node
         }
-        return wordSets[area].flatMap { byWordSet[wordSetScope(area) + "\u{0}" + $0] ?? [] }
+        let scope = wordSetScope(area) + "\u{0}"
+        let meeting =
+            wordSets[area].own.flatMap { nodes.bySet[scope + $0] ?? [] }
+            + wordSets[area].all.flatMap { nodes.byOwnSet[scope + $0] ?? [] }
+        return
+            meeting
             .filter { isInside($0) && !DedupeStage.areApart(candidates[area], candidates[$0]) }
             .min { rank[$0] < rank[$1] }
     }

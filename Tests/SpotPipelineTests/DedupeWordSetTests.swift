@@ -65,6 +65,17 @@ struct DedupeWordSetTests {
         #expect(!merges(candidate(1, "Espresso House Forum"), branch).merged)
     }
 
+    @Test("other names and brands meet own names only: labels every branch carries join nothing")
+    func labelsMeetOwnNames() {
+        let bike = ["alt_name": "kaupunkipyörä"]
+        let station = candidate(1, "Töölönlahdenkatu kaupunkipyöräasema", attributes: bike)
+        #expect(!merges(station, candidate(2, "Kaisaniemenpuisto kaupunkipyöräasema", attributes: bike)).merged)
+        let brand = ["brand": "Espresso House"]
+        let kamppi = candidate(1, "Espresso House Kamppi", context: brand)
+        #expect(!merges(kamppi, candidate(2, "Espresso House Forum", context: brand)).merged)
+        #expect(merges(kamppi, candidate(2, "Espresso House", context: brand)).merged)
+    }
+
     @Test("a name of generic words alone is kept whole: cafe and kahvila are two names")
     func onlyGenericWords() {
         #expect(!merges(candidate(1, "Cafe"), candidate(2, "Kahvila")).merged)
