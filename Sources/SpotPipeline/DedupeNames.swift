@@ -34,62 +34,103 @@ struct DedupeNames: Sendable {
     /// Generic words from `words`: its single-word phrases, by what they name.
     init(words: SearchWords) {
         var generic: [String: Set<String>] = [:]
-        for (phrase, categories) in words.categories where !phrase.contains(" ") {
+        for (phrase, categories) in words.categories where !phrase.utf8.contains(0x20) {
             for category in categories { generic[category.rawValue, default: []].insert(phrase) }
         }
-        for (phrase, values) in words.values where !phrase.contains(" ") {
+        for (phrase, values) in words.values where !phrase.utf8.contains(0x20) {
             for value in values { generic[value, default: []].insert(phrase) }
         }
         genericWords = generic
     }
 
     /// The generic words of spots with `category` and selecting tag `tag`.
-    func genericWords(category: Category?, tag: String) -> Set<String> {
-        (category.flatMap { genericWords[$0.rawValue] } ?? []).union(genericWords[tag] ?? [])
+    func genericWords(category: Category?, tag: String) -> GenericWords {
+        GenericWords(ofCategory: category.flatMap { genericWords[$0.rawValue] } ?? [], ofTag: genericWords[tag] ?? [])
     }
 
     /// What `candidate` is compared by: its `name` as a key (`NameKey`; nil when it has none),
     /// and the word sets of its names: its own (`name`, every `name:xx`), and every comparable
     /// one, which adds `otherNameKeys` and the brand. No sets for a spot without a name or
     /// `name:xx`: a brand alone names every branch, and two unnamed Shell stations across a
-    /// road are two stations.
-    func compared(_ candidate: SpotCandidate) -> (exactKey: String?, wordSets: WordSets) {
+    /// road are two stations. `fold` folds a name (a build folds each distinct name once).
+    func compared(_ candidate: SpotCandidate, folding fold: (String) -> FoldedName? = FoldedName.init)
+        -> (exactKey: String?, wordSets: WordSets)
+    {
         let spot = candidate.spot
         let generic = genericWords(category: spot.category, tag: spot.tag)
-        let name = spot.name.flatMap { Self.keys(of: $0, removing: generic) }
-        var own = Set(spot.names.values.compactMap { Self.keys(of: $0, removing: generic)?.wordSet })
-        if let name { own.insert(name.wordSet) }
-        guard !own.isEmpty else { return (name?.exact, WordSets()) }
+        let name = spot.name.flatMap(fold)
+        let own = ([name] + spot.names.values.map(fold)).compactMap { $0?.wordSet(removing: generic) }
+        guard !own.isEmpty else { return (name?.key, WordSets()) }
         let others =
             (Self.otherNameKeys.compactMap { spot.otherNames[$0] } + [candidate.context["brand"]].compactMap { $0 })
-            .compactMap { Self.keys(of: $0, removing: generic)?.wordSet }
-        return (name?.exact, WordSets(own: own, all: own.union(others)))
+            .compactMap { fold($0)?.wordSet(removing: generic) }
+        return (name?.key, WordSets(own: own, others: others))
     }
+}
 
-    /// The words of `name` as a key (`NameKey`) and as a word set without the words of
-    /// `generic` (all of them when only generic words and "and" would be left): the set's words
-    /// sorted and joined by spaces. Nil for a name without words.
-    static func keys(of name: String, removing generic: Set<String>) -> (exact: String, wordSet: String)? {
+/// A name folded for comparing (`SearchText`), once for all the spots that carry it.
+struct FoldedName {
+    /// The name as a key (`NameKey`): its folded words run together.
+    let key: String
+    /// Its folded words, "&" for each word of `DedupeNames.andWords`, and "&" once more if the
+    /// name as written has one.
+    let words: [String]
+
+    /// `name` folded; nil for a name without words.
+    init?(_ name: String) {
         let folded = SearchText.words(name)
         guard !folded.isEmpty else { return nil }
+        key = folded.joined()
+        var words = folded.map { DedupeNames.andWords.contains($0) ? DedupeNames.and : $0 }
         // "&" splits words when folded, so it is looked for in the name as written.
-        var words = Set(folded.map { andWords.contains($0) ? and : $0 })
-        if name.unicodeScalars.contains(where: { ampersands.contains($0) }) { words.insert(and) }
-        let meaningful = words.subtracting(generic)
-        let kept = meaningful.subtracting([and]).isEmpty ? words : meaningful
-        return (folded.joined(), kept.sorted().joined(separator: " "))
+        if name.unicodeScalars.contains(where: Self.ampersands.contains) { words.append(DedupeNames.and) }
+        self.words = words
     }
 
     /// "&" and its full-width and small forms, which NFKC folds to it.
     private static let ampersands: Set<Unicode.Scalar> = ["&", "\u{FF06}", "\u{FE60}"]
+
+    /// The name's word set without the words of `generic` (with all when only generic words and
+    /// "and" would be left): its words sorted, each once, joined by spaces.
+    func wordSet(removing generic: GenericWords) -> String {
+        let meaningful = words.filter { !generic.contains($0) }
+        let kept = meaningful.contains { $0 != DedupeNames.and } ? meaningful : words
+        return sortedDistinct(kept).joined(separator: " ")
+    }
 }
 
-/// The word sets of a spot's names (`DedupeNames.wordSets(of:)`), or of a place's spots.
+/// `words` sorted, each once.
+private func sortedDistinct(_ words: [String]) -> [String] {
+    var distinct: [String] = []
+    for word in words.sorted() where word != distinct.last { distinct.append(word) }
+    return distinct
+}
+
+/// The generic words of one kind of spot: its category's and its selecting tag's.
+struct GenericWords: Sendable {
+    fileprivate let ofCategory: Set<String>
+    fileprivate let ofTag: Set<String>
+
+    /// Whether `word` (folded) is generic.
+    func contains(_ word: String) -> Bool { ofCategory.contains(word) || ofTag.contains(word) }
+}
+
+/// The word sets of a spot's names (`DedupeNames.compared`), or of a place's spots: each set a
+/// string (`DedupeNames.keys`), kept sorted and distinct. A spot has few.
 struct WordSets: Sendable {
     /// The sets of its own names, `name` and `name:xx`.
-    private(set) var own: Set<String> = []
+    private(set) var own: [String] = []
     /// The sets of all its comparable names, own ones included.
-    private(set) var all: Set<String> = []
+    private(set) var all: [String] = []
+
+    /// No sets.
+    init() {}
+
+    /// The sets of own names `own` and of other names `others`.
+    init(own: [String], others: [String]) {
+        self.own = sortedDistinct(own)
+        all = sortedDistinct(own + others)
+    }
 
     /// Whether no name gives a set.
     var isEmpty: Bool { all.isEmpty }
@@ -98,11 +139,13 @@ struct WordSets: Sendable {
     /// other gives. Other names meet only own names, never each other, since they are often
     /// labels that every branch carries: the brand, or an `alt_name` such as "kaupunkipyörä"
     /// (city bike) on each of a city's bike stations.
-    func meet(_ other: WordSets) -> Bool { !own.isDisjoint(with: other.all) || !other.own.isDisjoint(with: all) }
+    func meet(_ other: WordSets) -> Bool {
+        own.contains(where: other.all.contains) || other.own.contains(where: all.contains)
+    }
 
     /// Adds `other`'s sets, as a place takes its members'.
     mutating func formUnion(_ other: WordSets) {
-        own.formUnion(other.own)
-        all.formUnion(other.all)
+        own = sortedDistinct(own + other.own)
+        all = sortedDistinct(all + other.all)
     }
 }

@@ -104,9 +104,9 @@ struct DedupeStage: Stage {
         var groups: [[Int]] = []
         for member in members {
             let point = coordinate(member)
-            let head = grid.heads(near: point)
-                .filter { coordinate(groups[$0][0]).distance(to: point) <= radius && joins(groups[$0][0], member) }
-                .min()
+            let head = grid.firstHead(near: point) {
+                coordinate(groups[$0][0]).distance(to: point) <= radius && joins(groups[$0][0], member)
+            }
             if let head {
                 groups[head].append(member)
             } else {
@@ -168,16 +168,21 @@ struct HeadGrid {
         cells[key(row(coordinate), column(coordinate)), default: []].append(head)
     }
 
-    func heads(near coordinate: Coordinate) -> [Int] {
+    /// The first head (the smallest number) in the cells around `coordinate` that `accepts`.
+    func firstHead(near coordinate: Coordinate, where accepts: (Int) -> Bool) -> Int? {
         let row = row(coordinate)
         let column = column(coordinate)
-        var found: [Int] = []
+        var first: Int?
         for dRow in -1...1 {
-            for wrapped in Set([-1, 0, 1].map { ((column + $0) % columns + columns) % columns }) {
-                found += cells[key(row + dRow, wrapped)] ?? []
+            // With fewer than three columns a cell is met twice, which changes no minimum.
+            for dColumn in -1...1 {
+                let neighbour = (column + dColumn + columns) % columns
+                for head in cells[key(row + dRow, neighbour)] ?? [] where head < first ?? .max && accepts(head) {
+                    first = head
+                }
             }
         }
-        return found
+        return first
     }
 
     private func row(_ coordinate: Coordinate) -> Int {

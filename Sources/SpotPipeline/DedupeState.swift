@@ -18,7 +18,14 @@ struct DedupeState {
     init(candidates: consuming [SpotCandidate], names: DedupeNames) {
         let candidates = candidates
         order = candidates.indices.sorted { candidates[$0].spot.ref < candidates[$1].spot.ref }
-        let compared = candidates.map(names.compared)
+        var folded: [String: FoldedName?] = [:]
+        func fold(_ name: String) -> FoldedName? {
+            if let known = folded[name] { return known }
+            let fresh = FoldedName(name)
+            folded[name] = .some(fresh)
+            return fresh
+        }
+        let compared = candidates.map { names.compared($0, folding: fold) }
         exactKeys = compared.map(\.exactKey)
         wordSets = compared.map(\.wordSets)
         self.candidates = candidates
@@ -46,6 +53,7 @@ struct DedupeState {
     /// category and `name`; failing that, into the first such node that gives one of its word
     /// sets, of its selecting tag, and that nothing tells apart from it (`DedupeStage.areApart`).
     mutating func foldAreas(report: inout StageReport) {
+        guard candidates.contains(where: { $0.area != nil }) else { return }
         var rank = [Int](repeating: 0, count: candidates.count)
         for (position, candidate) in order.enumerated() { rank[candidate] = position }
         var nodes = NodeKeys()

@@ -149,7 +149,7 @@ public struct Tally: Equatable, Sendable {
 public struct DroppedCount: Equatable, Sendable {
     /// The stage: "read", "select", "categorize", "dedupe".
     public let stage: String
-    /// Why: "bad_coordinates", "excluded", "unmapped", "duplicates_merged".
+    /// Why: "bad_coordinates", "excluded", "unmapped", or a dedupe rule ("exact_name").
     public let reason: String
     /// How many records.
     public let count: Int

@@ -10,7 +10,8 @@ public struct StageReport: Codable, Equatable, Sendable {
     public var stage: String
     /// Spot candidates in and out.
     public var input: Int, output: Int
-    /// Candidates dropped or merged, by reason ("excluded", "unmapped", "duplicates_merged").
+    /// Candidates dropped or merged, by reason ("excluded", "unmapped", or the dedupe rule that
+    /// merged them: "exact_name").
     public var dropped: [String: Int]
     /// Counts by tag, per reason; a reason may count tags without dropping (unmapped values
     /// kept by `--keep-all`).

@@ -60,7 +60,7 @@ struct TwinPlaces {
     /// The keys of a spot's names (`NameKey`, every word set), which a namesake shares.
     private static func nameKeys(_ candidate: SpotCandidate, _ names: DedupeNames) -> Set<String> {
         let compared = names.compared(candidate)
-        return compared.wordSets.all.union([compared.exactKey].compactMap { $0 })
+        return Set(compared.wordSets.all + [compared.exactKey].compactMap { $0 })
     }
 
     /// Whether a spot of `names` other than `original` and within a kilometre of `candidate`
@@ -73,7 +73,7 @@ struct TwinPlaces {
         }
     }
 
-    private static func generic(_ candidate: SpotCandidate, _ names: DedupeNames) -> Set<String> {
+    private static func generic(_ candidate: SpotCandidate, _ names: DedupeNames) -> GenericWords {
         names.genericWords(category: candidate.spot.category, tag: candidate.spot.tag)
     }
 

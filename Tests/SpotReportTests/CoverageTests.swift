@@ -98,13 +98,14 @@ struct CoverageTests {
             #expect(dropped == tallies.reduce(0) { $0 + $1.count }, "\(reason)")
             #expect(zip(tallies, tallies.dropFirst()).allSatisfy { $0.count >= $1.count }, "most first")
         }
-        let merged = report.dropped.first { $0.reason == "duplicates_merged" }?.count
+        // The dedupe stage counts its merges by rule; together they are the merged references.
+        let merged = report.dropped.filter { $0.stage == "dedupe" }.reduce(0) { $0 + $1.count }
         #expect(merged == report.mergedDuplicates)
         #expect(
             report.dropped.map { "\($0.stage) \($0.reason)" }
                 == [
                     "read missing_nodes", "read not_multipolygons", "select excluded", "categorize uncategorized",
-                    "categorize unmapped", "dedupe duplicates_merged",
+                    "categorize unmapped", "dedupe exact_name",
                 ])
         #expect(report.dropped.contains(DroppedCount(stage: "read", reason: "missing_nodes", count: 10)))
     }
