@@ -1,16 +1,15 @@
 import SpotWords
 import Spots
 
-/// What deduplication compares of a spot's names (README.md, "Deduplication"): the name as it
-/// is written (`exactKey`) and each of its comparable names as a set of meaningful words
-/// (`wordSets`).
+/// What deduplication compares of a spot's names (README.md, "Deduplication"): its `name` as a
+/// key, and each of its comparable names as a set of meaningful words (`compared`).
 ///
 /// A word set is the name's folded words (`SearchText`) with "&" and the word for "and" in the
-/// search words' 20 languages as one word, and the generic words of the spot's own category
-/// removed: the single-word phrases that name its category or its OSM value in any language
-/// ("cafe", "kahvila", "kaffeehaus" for `amenity=cafe`), unless nothing else would be left.
-/// Word order and repeats do not count, so "Blue Door Cafe", "blue door" and "Door Blue" are
-/// one set, while "Cafe" and "Kahvila" stay two.
+/// search words' 20 languages as one word, and the generic words of the spot's category and
+/// selecting tag removed: the single-word phrases that name them in any language ("cafe",
+/// "kahvila", "kaffeehaus" for `amenity=cafe`), unless nothing else would be left. Word order
+/// and repeats do not count, so "Blue Door Cafe", "blue door" and "Door Blue" are one set,
+/// while "Cafe" and "Kahvila" stay two.
 struct DedupeNames: Sendable {
     /// The word that "&" and every `andWords` entry become.
     static let and = "&"

@@ -4,13 +4,14 @@ import Spots
 /// Merges spots that are one place, by the rules that README.md states for users under
 /// "Deduplication", one pass each, in this order:
 ///
-/// 1. `node_in_area`: an area folds into the first node inside it of its category whose name
-///    is its own, or else of its tag too that gives one of its word sets (`foldAreas`);
+/// 1. `node_in_area`: an area folds into the first node inside it of its category that has its
+///    name, or else of its selecting tag too whose word sets meet its own
+///    (`DedupeState.foldAreas`);
 /// 2. `exact_name`: same-category spots of one normalized `name` within the category's
 ///    distance of their group's head (`places`, `merge`);
 /// 3. `word_set`: the places left, of one category and selecting tag, within the distance of
-///    their group's head, where some comparable name of each gives the same word set
-///    (`DedupeNames`) and no Wikidata item or house number tells them apart.
+///    their group's head, whose word sets meet (`DedupeNames`, `WordSets.meet`) and that no
+///    Wikidata item or house number tells apart (`areApart`).
 ///
 /// Each pass merges as it goes, so a later one compares the places the earlier ones made:
 /// what the exact rule merged stays merged, and a place's word sets are its members'. A grid
@@ -19,7 +20,7 @@ import Spots
 struct DedupeStage: Stage {
     let name = "dedupe"
     let settings: DedupeSettings
-    /// The generic words of each category.
+    /// How names are compared: the generic words of each category and tag.
     let names: DedupeNames
 
     /// The rules by which spots merge, as the report counts the merges.
@@ -47,10 +48,10 @@ struct DedupeStage: Stage {
             state.candidates[$0].spot.tag
         }
         for members in byTag where members.count > 1 {
-            // Places of one name were made or kept apart by the exact rule.
             let places = places(members, in: state) { head, member in
-                state.exactKeys[head].map { $0 != state.exactKeys[member] } ?? true
-                    && state.wordSets[head].meet(state.wordSets[member])
+                // Places of one name were made, or kept apart, by the exact rule.
+                let sameName = state.exactKeys[head] != nil && state.exactKeys[head] == state.exactKeys[member]
+                return !sameName && state.wordSets[head].meet(state.wordSets[member])
                     && !Self.areApart(state.candidates[head], state.candidates[member])
             }
             state.merge(places, rule: .wordSet, report: &report)
