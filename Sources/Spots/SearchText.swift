@@ -12,7 +12,7 @@ public enum SearchText {
     /// The words of `text`, folded.
     public static func words(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
-        return text.utf8.allSatisfy { $0 < 0x80 } ? asciiWords(text) : unicodeWords(text)
+        return text.utf8.allSatisfy { $0 < 0x80 } ? asciiWords(text) : latinWords(text) ?? unicodeWords(text)
     }
 
     /// The words of ASCII text: its own normal form, with no marks, so only its case needs
@@ -45,6 +45,57 @@ public enum SearchText {
             .otherPunctuation:
             true
         default: false
+        }
+    }
+
+    /// The words of text in the Latin blocks (below U+0250: "Café", "Töölö", "Łódź"), each
+    /// character folded by `latinFolds`; nil when a character is not there or folds in a way
+    /// that depends on its neighbours, for `unicodeWords` to fold.
+    static func latinWords(_ text: String) -> [String]? {
+        var words: [String] = []
+        var word: [UInt8] = []
+        for scalar in text.unicodeScalars {
+            guard scalar.value < UInt32(latinFolds.count) else { return nil }
+            switch latinFolds[Int(scalar.value)] {
+            case .split:
+                if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+                word.removeAll(keepingCapacity: true)
+            case .word(let folded): word.append(contentsOf: folded)
+            case .neighbourly: return nil
+            }
+        }
+        if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+        return words
+    }
+
+    /// How a character of the Latin blocks folds on its own.
+    enum LatinFold {
+        /// It ends a word.
+        case split
+        /// It becomes these bytes of a word.
+        case word([UInt8])
+        /// It folds into more than a word, or into one that starts with a mark, which may join
+        /// the character before it: only `unicodeWords` folds it right.
+        case neighbourly
+    }
+
+    /// Each character below U+0250 folded by `unicodeWords` between two letters, "a" and "a",
+    /// so that a split at either end shows ("ŀ" is "l" and a middle dot, which splits). Its
+    /// folds never reach across characters here: no such character decomposes into a leading
+    /// mark (one that does, U+00A8 ¨ into a space and U+0308, is `neighbourly`), lowercasing has
+    /// no context outside Greek, and a folded word is composed (NFC) already, so folding a text
+    /// character by character gives what folding it whole gives. A test checks it for every
+    /// character.
+    static let latinFolds: [LatinFold] = (0..<0x250).map { value in
+        let words = unicodeWords("a" + String(Unicode.Scalar(UInt32(value))!) + "a")
+        if words == ["a", "a"] { return .split }
+        guard words.count == 1, let word = words.first, word.hasPrefix("a"), word.hasSuffix("a"), word.count > 2 else {
+            return .neighbourly
+        }
+        let folded = word.dropFirst().dropLast()
+        switch folded.unicodeScalars.first!.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark: return .neighbourly
+        default: return .word(Array(folded.utf8))
         }
     }
 

@@ -28,3 +28,43 @@ struct ASCIIWordsTests {
         }
     }
 }
+
+/// The per-character path for Latin text gives what the Unicode path gives.
+@Suite("Search text's Latin path")
+struct LatinWordsTests {
+    /// Every character below U+0250.
+    static let latin = (0..<0x250).map { String(Unicode.Scalar(UInt32($0))!) }
+
+    @Test(
+        "every Latin character, alone, doubled, between letters and beside a mark-bearing one, folds as the Unicode path does"
+    )
+    func matchesUnicodePath() {
+        var folded = 0
+        for character in Self.latin {
+            for text in [
+                character, character + character, "Ab" + character + "cD", "é" + character + "ß",
+                character + "Ö9" + character,
+            ] {
+                guard let words = SearchText.latinWords(text) else { continue }
+                folded += 1
+                #expect(words == SearchText.unicodeWords(text), "\(text.unicodeScalars.map(\.value))")
+            }
+        }
+        #expect(folded > 5 * 0x200, "the Latin path folds nearly every Latin text")
+    }
+
+    @Test("random Latin strings, and ones with a character from beyond, fold as the Unicode path does")
+    func matchesOnRandomText() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        let beyond = ["\u{301}", "\u{308}", "ё", "ς", "カ", "\u{2044}", "İ"]
+        for round in 0..<3000 {
+            var text = (0..<next(12)).map { _ in Self.latin[next(Self.latin.count)] }.joined()
+            if round % 3 == 0 { text.insert(contentsOf: beyond[next(beyond.count)], at: text.startIndex) }
+            #expect(SearchText.words(text) == SearchText.unicodeWords(text), "\(text.unicodeScalars.map(\.value))")
+        }
+    }
+}
