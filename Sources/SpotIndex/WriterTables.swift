@@ -1,29 +1,41 @@
 import Spots
 
-/// Gathers the distinct strings of KIND and ATTR, told apart by their bytes: Swift's String
+/// A string as its UTF-8 bytes, equal to another only when the bytes are: Swift's String
 /// equality would merge canonically equivalent spellings ("é" and "e" + U+0301), and the index
-/// keeps text exactly as OSM spells it.
-struct StringCollector {
-    private var strings: Set<[UInt8]> = []
+/// keeps text exactly as OSM spells it. Hashed in one call over the bytes, where an array of
+/// bytes is hashed byte by byte.
+struct ByteString: Hashable {
+    let bytes: [UInt8]
 
-    mutating func insert(_ string: String) { strings.insert(Array(string.utf8)) }
+    init(_ string: String) { bytes = Array(string.utf8) }
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+}
+
+/// Gathers the distinct strings of KIND and ATTR, told apart by their bytes (`ByteString`).
+struct StringCollector {
+    private var strings: Set<ByteString> = []
+
+    mutating func insert(_ string: String) { strings.insert(ByteString(string)) }
 
     /// The strings numbered in the order of their bytes, as STRS stores them.
-    func sortedPool() -> StringPool { StringPool(strings.sorted { $0.lexicographicallyPrecedes($1) }) }
+    func sortedPool() -> StringPool { StringPool(strings.map(\.bytes).sorted { $0.lexicographicallyPrecedes($1) }) }
 }
 
 /// The string pool: distinct strings numbered in the order of their bytes.
 struct StringPool {
     private let strings: [[UInt8]]
-    private let numbers: [[UInt8]: UInt32]
+    private let numbers: [ByteString: UInt32]
 
     init(_ sorted: [[UInt8]]) {
         strings = sorted
-        numbers = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, UInt32($0)) })
+        numbers = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { (ByteString(bytes: $1), UInt32($0)) })
     }
 
     /// The number of `string`, which the collector saw.
-    func index(of string: String) -> UInt32 { numbers[Array(string.utf8)]! }
+    func index(of string: String) -> UInt32 { numbers[ByteString(string)]! }
 
     /// The STRS section.
     func encoded() -> [UInt8] { StringTableWriter.encode(strings, blockSize: IndexLayout.poolBlockSize) }
@@ -104,7 +116,7 @@ struct TextIndexBuilder {
     /// Token → reference rank of a spot → the keys under which the spot is listed for the token:
     /// each place and name field its names give it that no other of them beats in both (at most
     /// one per name field), so that every level a query can reach has the spot's best field listed.
-    private var lists: [[UInt8]: [Int: [PostingGroup.Key]]] = [:]
+    private var lists: [ByteString: [Int: [PostingGroup.Key]]] = [:]
     /// Adds the tokens of `name`, a name in `field` of the spot of rank `rank`, whose quality
     /// scores `score`.
     mutating func add(name: String, field: NameField, rank: Int, score: Int) {
@@ -123,23 +135,24 @@ struct TextIndexBuilder {
     }
 
     private mutating func add(_ key: PostingGroup.Key, token: String, rank: Int) {
-        var keys = lists[Array(token.utf8)]?[rank] ?? []
+        let token = ByteString(token)
+        var keys = lists[token]?[rank] ?? []
         guard !keys.contains(where: { $0.place <= key.place && $0.field <= key.field }) else { return }
         keys.removeAll { $0.place >= key.place && $0.field >= key.field }
-        lists[Array(token.utf8), default: [:]][rank] = keys + [key]
+        lists[token, default: [:]][rank] = keys + [key]
     }
 
     /// Each distinct token with the reference ranks of the spots whose names (not addresses)
     /// hold it.
     var ranksByNameToken: some Sequence<(token: [UInt8], ranks: [Int])> {
         lists.lazy.map { token, keysByRank in
-            (token, keysByRank.compactMap { rank, keys in keys.contains { $0.field != .address } ? rank : nil })
+            (token.bytes, keysByRank.compactMap { rank, keys in keys.contains { $0.field != .address } ? rank : nil })
         }
     }
 
     /// The distinct tokens, sorted by their UTF-8 bytes.
     var sortedTokens: [[UInt8]] {
-        lists.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        lists.keys.map(\.bytes).sorted { $0.lexicographicallyPrecedes($1) }
     }
 
     /// The POST section: token count, block size, where each block's entries start, then for
@@ -154,7 +167,9 @@ struct TextIndexBuilder {
         for (index, token) in tokens.enumerated() {
             if index % IndexLayout.postingBlockSize == 0 { section.append(UInt32(encodedLists.bytes.count)) }
             var groups: [PostingGroup.Key: [Int]] = [:]
-            for (rank, keys) in lists[token]! { for key in keys { groups[key, default: []].append(rank) } }
+            for (rank, keys) in lists[ByteString(bytes: token)]! {
+                for key in keys { groups[key, default: []].append(rank) }
+            }
             encodedLists.appendVarint(UInt32(groups.count))
             for key in groups.keys.sorted() {
                 var ranks = ByteWriter()
