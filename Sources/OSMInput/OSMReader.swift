@@ -14,8 +14,9 @@ public struct OSMReadProgress: Sendable {
     public var totalBytes: Int?
 }
 
-/// Reads one OSM XML input, a path or "-" for standard input, plain or gzip (every member),
-/// and hands its elements to a handler in document order, parsing on several cores.
+/// Reads one OSM input, a path or "-" for standard input: XML, plain, gzip (every member) or
+/// bzip2 (every stream), or PBF (`OSMReader+PBF.swift`), told by content; hands its elements
+/// to a handler in document order, parsing on several cores.
 ///
 /// As in libosmium, the stages are separate and run on separate threads:
 /// - the reading thread reads raw bytes (`InputFile`), inflates them (`DecodedStream`) into a
@@ -137,7 +138,7 @@ public struct OSMReader {
         }
     }
 
-    /// Reads `input`, OSM XML plain or gzip (`format`), as `read(into:progress:rawBytes:)` says.
+    /// Reads `input`, OSM XML plain, gzip or bzip2 (`format`), as `read(into:progress:rawBytes:)` says.
     private func readXML<Handler: OSMElementHandler>(
         _ input: InputFile, format: InputFormat, into handler: inout Handler,
         progress: ((OSMReadProgress) -> Void)?

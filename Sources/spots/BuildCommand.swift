@@ -87,9 +87,9 @@ enum BuildCommand {
             Help.Argument(
                 name: "<input>", repeated: true,
                 help: """
-                    OSM XML, plain or gzip (every member read), or OSM
-                    PBF; the format is told by content. - for standard
-                    input.
+                    OSM XML, plain, gzip or bzip2 (every member or
+                    stream read), or OSM PBF; the format is told by
+                    content. - for standard input.
                     """)
         ],
         options: options,

@@ -22,7 +22,7 @@ let overview = """
     USAGE: spots <subcommand>
 
     SUBCOMMANDS:
-      build                   Build an index from OSM extracts (XML, plain or gzip; PBF).
+      build                   Build an index from OSM extracts (XML, plain, gzip or bzip2; PBF).
       cluster                 Cluster an index's spots for a map viewport and zoom.
       export                  Export an index's spots as NDJSON, GeoJSON or CSV.
       inspect                 Show an index's header, counts and metadata; verify checksums.
