@@ -34,8 +34,9 @@ struct BytePairCode {
         var freeCodes = (0...255).filter { !used[$0] }.map(UInt8.init)
         let total = texts.reduce(0) { $0 + $1.count }
         let step = max(1, total / Self.sampleBytes)
-        var sample = TrainingSample(stride(from: 0, to: texts.count, by: step).map { texts[$0] })
-        while !freeCodes.isEmpty, let pair = mostFrequentPair(counts: sample.counts) {
+        var sample = TrainingSample(
+            stride(from: 0, to: texts.count, by: step).map { texts[$0] }, frequent: Self.minimumUses)
+        while !freeCodes.isEmpty, let pair = mostFrequentPair(in: sample) {
             let code = freeCodes.removeFirst()
             add((code, UInt8(pair >> 8), UInt8(pair & 0xFF)))
             sample.replace(pair, with: code)
@@ -44,13 +45,15 @@ struct BytePairCode {
 
     /// The most frequent adjacent pair (`left << 8 | right`) whose expansion is short enough,
     /// used at least `minimumUses` times; ties go to the smallest pair.
-    private func mostFrequentPair(counts: [Int32]) -> Int? {
+    private func mostFrequentPair(in sample: TrainingSample) -> Int? {
         var best: Int?
         var bestCount = Self.minimumUses - 1
-        for pair in counts.indices where counts[pair] > bestCount {
+        for pair in sample.frequentPairs {
+            let count = sample.counts[pair]
+            guard count > bestCount || (count == bestCount && best.map { pair < $0 } == true) else { continue }
             guard expansions[pair >> 8].count + expansions[pair & 0xFF].count <= Self.maxExpansion else { continue }
             best = pair
-            bestCount = counts[pair]
+            bestCount = count
         }
         return best
     }
@@ -113,10 +116,17 @@ private struct TrainingSample {
     private var lengths: [Int] = []
     /// How many times each pair occurs in the sample.
     private(set) var counts = [Int32](repeating: 0, count: 1 << 16)
+    /// The pairs that have occurred `frequent` times or more, each once, in no order: the only
+    /// ones a round need look at (a pair may have fallen below since).
+    private(set) var frequentPairs: [Int] = []
+    private var isListed = [Bool](repeating: false, count: 1 << 16)
+    private let frequent: Int32
     /// The texts where each pair occurs, or once occurred (a pair can be coded away by another).
     private var textsWithPair = [[Int32]](repeating: [], count: 1 << 16)
 
-    init(_ texts: [[UInt8]]) {
+    /// The sample of `texts`, listing the pairs met `frequent` times.
+    init(_ texts: [[UInt8]], frequent: Int32) {
+        self.frequent = frequent
         for text in texts where text.count >= 2 {
             starts.append(symbols.count)
             lengths.append(text.count)
@@ -166,6 +176,10 @@ private struct TrainingSample {
         for i in start..<start + lengths[text] - 1 {
             let pair = Int(symbols[i]) << 8 | Int(symbols[i + 1])
             counts[pair] += change
+            if counts[pair] >= frequent && !isListed[pair] {
+                isListed[pair] = true
+                frequentPairs.append(pair)
+            }
             if listed(pair) && textsWithPair[pair].last != Int32(text) { textsWithPair[pair].append(Int32(text)) }
         }
     }
