@@ -14,7 +14,9 @@ struct WordLines {
 
     /// The lines of `words`.
     init(_ words: SearchWords) {
-        targets = words.phrasesByTarget.map(\.target)
+        // The targets of `words.phrasesByTarget`, without sorting every phrase of each.
+        let categories = Set(words.categories.values.joined().map(\.rawValue))
+        targets = categories.union(words.values.values.joined()).sorted()
         self.words = words
     }
 

@@ -111,8 +111,27 @@ public struct SearchWords: Equatable, Sendable {
         guard !text.utf8.contains(0x0D) else {
             return text.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         }
-        return text.utf8.split(separator: 0x0A).map { line in
-            line.split(separator: 0x09, omittingEmptySubsequences: true).map { String(Substring($0)) }
+        var text = text
+        return text.withUTF8 { bytes in
+            // Empty lines are left out; a line of tabs alone is a line without fields.
+            var lines: [[String]] = []
+            var fields: [String] = []
+            var fieldStart = 0
+            var lineStart = 0
+            for index in 0...bytes.count {
+                let byte = index < bytes.count ? bytes[index] : 0x0A
+                guard byte == 0x09 || byte == 0x0A else { continue }
+                if index > fieldStart {
+                    let field = UnsafeBufferPointer(rebasing: bytes[fieldStart..<index])
+                    fields.append(String(decoding: field, as: UTF8.self))
+                }
+                fieldStart = index + 1
+                guard byte == 0x0A else { continue }
+                if index > lineStart { lines.append(fields) }
+                fields.removeAll(keepingCapacity: true)
+                lineStart = index + 1
+            }
+            return lines
         }
     }
 }

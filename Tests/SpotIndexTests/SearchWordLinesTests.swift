@@ -24,7 +24,7 @@ struct SearchWordLinesTests {
     func oddTextSplitsAlike() {
         for text in [
             "cafe\tkahvila\n\tmuseo", "cafe\t\u{301}x\tb", "a\n\u{301}b\tc", "a\r\nb\tc", "\n\na\t\tb\n", "", "a=b",
-            "kahvila\tcafé\nmuseum\tmuséo",
+            "kahvila\tcafé\nmuseum\tmuséo", "a\n\t\t\nb", "\t", "x\ty\n",
         ] {
             #expect(SearchWords.splitFields(text) == characterSplit(text), "\(text.unicodeScalars.map(\.value))")
         }
