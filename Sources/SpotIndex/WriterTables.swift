@@ -112,11 +112,17 @@ struct KindTable {
 }
 
 /// Collects name tokens and the spots (by reference rank) they belong to, for TOKN and POST.
+///
+/// Each token's entries are kept as added, a rank and a key each, and sorted out once at the
+/// end (`keysByRank`): a spot meets a token in several of its names, and looking its keys up
+/// again at every entry cost more than all the rest of the writer's loop.
 struct TextIndexBuilder {
-    /// Token → reference rank of a spot → the keys under which the spot is listed for the token:
-    /// each place and name field its names give it that no other of them beats in both (at most
-    /// one per name field), so that every level a query can reach has the spot's best field listed.
-    private var lists: [ByteString: [Int: [PostingGroup.Key]]] = [:]
+    /// The distinct tokens, numbered as first met.
+    private var numbers: [ByteString: Int] = [:]
+    private var tokens: [[UInt8]] = []
+    /// For each token number, every (rank, key) added, in the order added.
+    private var entries: [[(rank: Int, key: PostingGroup.Key)]] = []
+
     /// Adds the tokens of `name`, a name in `field` of the spot of rank `rank`, whose quality
     /// scores `score`.
     mutating func add(name: String, field: NameField, rank: Int, score: Int) {
@@ -136,38 +142,56 @@ struct TextIndexBuilder {
 
     private mutating func add(_ key: PostingGroup.Key, token: String, rank: Int) {
         let token = ByteString(token)
-        var keys = lists[token]?[rank] ?? []
-        guard !keys.contains(where: { $0.place <= key.place && $0.field <= key.field }) else { return }
-        keys.removeAll { $0.place >= key.place && $0.field >= key.field }
-        lists[token, default: [:]][rank] = keys + [key]
+        if let number = numbers[token] {
+            entries[number].append((rank, key))
+        } else {
+            numbers[token] = tokens.count
+            tokens.append(token.bytes)
+            entries.append([(rank, key)])
+        }
+    }
+
+    /// The spots that hold token `number`, by rank, each with the keys under which it is listed
+    /// for the token: each place and name field its names give it that no other of them beats
+    /// in both (at most one per name field), so that every level a query can reach has the
+    /// spot's best field listed. A spot's keys share its score, so which beats which does not
+    /// depend on the order they came in.
+    private func keysByRank(_ number: Int) -> [(rank: Int, keys: [PostingGroup.Key])] {
+        var byRank: [(rank: Int, keys: [PostingGroup.Key])] = []
+        for (rank, key) in entries[number].sorted(by: { $0.rank < $1.rank }) {
+            if byRank.last?.rank != rank { byRank.append((rank, [])) }
+            let keys = byRank[byRank.count - 1].keys
+            guard !keys.contains(where: { $0.place <= key.place && $0.field <= key.field }) else { continue }
+            byRank[byRank.count - 1].keys = keys.filter { !($0.place >= key.place && $0.field >= key.field) } + [key]
+        }
+        return byRank
     }
 
     /// Each distinct token with the reference ranks of the spots whose names (not addresses)
     /// hold it.
     var ranksByNameToken: some Sequence<(token: [UInt8], ranks: [Int])> {
-        lists.lazy.map { token, keysByRank in
-            (token.bytes, keysByRank.compactMap { rank, keys in keys.contains { $0.field != .address } ? rank : nil })
+        tokens.indices.lazy.map { number in
+            let ranks = Set(entries[number].lazy.filter { $0.key.field != .address }.map(\.rank))
+            return (tokens[number], Array(ranks))
         }
     }
 
     /// The distinct tokens, sorted by their UTF-8 bytes.
-    var sortedTokens: [[UInt8]] {
-        lists.keys.map(\.bytes).sorted { $0.lexicographicallyPrecedes($1) }
-    }
+    var sortedTokens: [[UInt8]] { tokens.sorted { $0.lexicographicallyPrecedes($1) } }
 
     /// The POST section: token count, block size, where each block's entries start, then for
     /// each token its groups (FORMAT.md, "TOKN and POST"): the group count, then per group its
     /// key, the length in bytes of its rank list and the list, best group first.
     func postings() -> [UInt8] {
-        let tokens = sortedTokens
+        let order = tokens.indices.sorted { tokens[$0].lexicographicallyPrecedes(tokens[$1]) }
         var section = ByteWriter()
-        section.append(UInt32(tokens.count))
+        section.append(UInt32(order.count))
         section.append(UInt32(IndexLayout.postingBlockSize))
         var encodedLists = ByteWriter()
-        for (index, token) in tokens.enumerated() {
+        for (index, number) in order.enumerated() {
             if index % IndexLayout.postingBlockSize == 0 { section.append(UInt32(encodedLists.bytes.count)) }
             var groups: [PostingGroup.Key: [Int]] = [:]
-            for (rank, keys) in lists[ByteString(bytes: token)]! {
+            for (rank, keys) in keysByRank(number) {
                 for key in keys { groups[key, default: []].append(rank) }
             }
             encodedLists.appendVarint(UInt32(groups.count))
