@@ -91,9 +91,11 @@ struct QueryParser {
             phrases[phrase] = PhraseTargets(values: Set(values))
         }
         self.phrases = phrases
-        longestPhrase = phrases.keys.map { $0.split(separator: " ").count }.max() ?? 1
-        oneWordPhrases = phrases.filter { !$0.key.contains(" ") }.map {
-            (Array($0.key.utf8), $0.key.unicodeScalars.map(\.value), $0.value)
+        // Phrases are folded words joined by single spaces: counted on their bytes, since
+        // splitting the characters of every phrase cost more than a search, at every start.
+        longestPhrase = phrases.keys.map { $0.utf8.reduce(1) { $1 == 0x20 ? $0 + 1 : $0 } }.max() ?? 1
+        oneWordPhrases = phrases.compactMap { phrase, targets in
+            phrase.utf8.contains(0x20) ? nil : (Array(phrase.utf8), phrase.unicodeScalars.map(\.value), targets)
         }
     }
 
