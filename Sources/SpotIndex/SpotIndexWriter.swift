@@ -29,12 +29,14 @@ public enum SpotIndexWriter {
         var rankOfSpot = [Int](repeating: 0, count: ordered.count)
         for (rank, spot) in referenceOrder.enumerated() { rankOfSpot[spot] = rank }
 
+        // Each spot's attributes, flattened once for the pool and the records.
+        let attributeTags = ordered.map(\.attributeTags)
         var collected = StringCollector()
-        for spot in ordered {
+        for (spot, tags) in zip(ordered, attributeTags) {
             collected.insert(spot.tagKey)
             collected.insert(spot.kind)
             if let category = spot.category { collected.insert(category.rawValue) }
-            for attribute in spot.attributeTags {
+            for attribute in tags {
                 collected.insert(attribute.key)
                 collected.insert(attribute.value)
             }
@@ -64,7 +66,7 @@ public enum SpotIndexWriter {
             let packedRef = UInt64(bitPattern: spot.ref.id << 2 | Int64(spot.ref.type.rawValue))
             spotSection.append(UInt16(truncatingIfNeeded: packedRef))
             spotSection.append(UInt32(truncatingIfNeeded: packedRef >> 16))
-            for attribute in spot.attributeTags {
+            for attribute in attributeTags[position] {
                 attributes.appendVarint(pool.index(of: attribute.key))
                 attributes.appendVarint(pool.index(of: attribute.value))
             }
