@@ -107,6 +107,7 @@ final class IsalGzipInflater: InflatedBytes {
                 memberOutputStart = inflated
                 isal_inflate_reset(state)
                 state.pointee.crc_flag = UInt32(ISAL_GZIP)
+                continue  // its header is checked first, as the first member's is
             }
             let room = stage.count - stageEnd
             let availableBefore = state.pointee.avail_in
