@@ -38,15 +38,14 @@ struct DedupeStage: Stage {
         var state = DedupeState(candidates: candidates, names: names)
         candidates = []  // the state holds them while it merges
         state.foldAreas(report: &report)
-        let byName = groups(of: state.remainingPositions().filter { state.exactKeys[$0] != nil }, in: state) {
-            state.exactKeys[$0]!
+        let byName = groups(of: state.remainingPositions().filter { state.exactKeys[$0] != nil }) {
+            state.categoryKey($0) + "\u{0}" + state.exactKeys[$0]!
         }
         for members in byName where members.count > 1 {
             state.merge(places(members, in: state) { _, _ in true }, rule: .exactName, report: &report)
         }
-        let byTag = groups(of: state.remainingPositions().filter { !state.wordSets[$0].isEmpty }, in: state) {
-            state.candidates[$0].spot.tag
-        }
+        let byTag = groups(
+            of: state.remainingPositions().filter { !state.wordSets[$0].isEmpty }, by: state.wordSetScope)
         for members in byTag where members.count > 1 {
             let places = places(members, in: state) { head, member in
                 // Places of one name were made, or kept apart, by the exact rule.
@@ -59,13 +58,13 @@ struct DedupeStage: Stage {
         candidates = state.remaining()
     }
 
-    /// `positions` (in order) grouped by their category and `key`, each group in order; the
-    /// groups in the order of their first members.
-    private func groups(of positions: [Int], in state: DedupeState, key: (Int) -> String) -> [[Int]] {
+    /// `positions` (in order) grouped by `key`, each group in order; the groups in the order of
+    /// their first members.
+    private func groups(of positions: [Int], by key: (Int) -> String) -> [[Int]] {
         var groups: [String: Int] = [:]
         var members: [[Int]] = []
         for position in positions {
-            let group = state.categoryKey(position) + "\u{0}" + key(position)
+            let group = key(position)
             if let index = groups[group] {
                 members[index].append(position)
             } else {

@@ -54,8 +54,6 @@ struct DedupeState {
     /// sets, of its selecting tag, and that nothing tells apart from it (`DedupeStage.areApart`).
     mutating func foldAreas(report: inout StageReport) {
         guard candidates.contains(where: { $0.area != nil }) else { return }
-        var rank = [Int](repeating: 0, count: candidates.count)
-        for (position, candidate) in order.enumerated() { rank[candidate] = position }
         var nodes = NodeKeys()
         for position in order where candidates[position].spot.ref.type == .node {
             if let key = exactKeys[position] {
@@ -66,7 +64,7 @@ struct DedupeState {
             for set in wordSets[position].all { nodes.bySet[scope + set, default: []].append(position) }
         }
         for area in order {
-            guard let node = node(holding: area, among: nodes, rank: rank) else { continue }
+            guard let node = node(holding: area, among: nodes) else { continue }
             DedupeStage.fold(candidates[area], into: &candidates[node], rule: .nodeInArea, report: &report)
             wordSets[node].formUnion(wordSets[area])
             removed[area] = true
@@ -84,7 +82,7 @@ struct DedupeState {
     /// The node that takes the area at `area` (nil for a node or open way): the first inside it
     /// of its name, or else the first inside it whose word sets meet its own (`WordSets.meet`)
     /// and that is not told apart from it.
-    private func node(holding area: Int, among nodes: NodeKeys, rank: [Int]) -> Int? {
+    private func node(holding area: Int, among nodes: NodeKeys) -> Int? {
         guard let shape = candidates[area].area else { return nil }
         func isInside(_ node: Int) -> Bool { shape.contains(candidates[node].spot.coordinate) }
         if let key = exactKeys[area], let node = nodes.byName[categoryKey(area) + "\u{0}" + key]?.first(where: isInside)
@@ -98,7 +96,7 @@ struct DedupeState {
         return
             meeting
             .filter { isInside($0) && !DedupeStage.areApart(candidates[area], candidates[$0]) }
-            .min { rank[$0] < rank[$1] }
+            .min { candidates[$0].spot.ref < candidates[$1].spot.ref }
     }
 
     /// Merges each place of `places` (positions, head first) into one candidate by `rule`: the
