@@ -110,21 +110,21 @@ final class ElementParser {
     /// column 0; the reader places them once it knows where the piece starts. The parser is freed
     /// before this returns: only the batch and the counts stay.
     ///
-    /// Plain nodes (`PlainNode`) are read without expat, which is fed only the stretches between
+    /// Plain elements (`PlainElement`) are read without expat, which is fed only the stretches between
     /// them (`PieceScanner`), its positions re-anchored before each. Expat may report an error
     /// in the end of one stretch (text it held back) after the anchor moved on, so a piece with
     /// an error is parsed again by expat alone, which reports it as a sequential parse does.
     static func parsePiece(
         _ bytes: UnsafeRawBufferPointer, file: String, filter: OSMElementFilter, limits: OSMReadLimits, step: Int
     ) -> PieceResult {
-        let result = parsePiece(bytes, file: file, filter: filter, limits: limits, step: step, plainNodes: true)
+        let result = parsePiece(bytes, file: file, filter: filter, limits: limits, step: step, plainElements: true)
         guard result.error != nil else { return result }
-        return parsePiece(bytes, file: file, filter: filter, limits: limits, step: step, plainNodes: false)
+        return parsePiece(bytes, file: file, filter: filter, limits: limits, step: step, plainElements: false)
     }
 
     private static func parsePiece(
         _ bytes: UnsafeRawBufferPointer, file: String, filter: OSMElementFilter, limits: OSMReadLimits, step: Int,
-        plainNodes: Bool
+        plainElements: Bool
     ) -> PieceResult {
         let open: StaticString = "<osm>"
         let close: StaticString = "</osm>"
@@ -135,8 +135,8 @@ final class ElementParser {
         do throws(OSMInputError) {
             try parser.parse(
                 UnsafeRawBufferPointer(start: open.utf8Start, count: open.utf8CodeUnitCount), isFinal: false)
-            if plainNodes {
-                try parser.parseWithPlainNodes(bytes, maxNodeBytes: limits.maxElementBytes, step: step)
+            if plainElements {
+                try parser.parseWithPlainElements(bytes, limits: limits, step: step)
             } else {
                 try parser.parse(bytes, step: step)
             }
@@ -156,17 +156,17 @@ final class ElementParser {
         return result
     }
 
-    /// Parses `bytes`, a piece parsed apart, reading its plain nodes itself and feeding expat
+    /// Parses `bytes`, a piece parsed apart, reading its plain elements itself and feeding expat
     /// the stretches between them, so that the batch holds every element in document order.
     ///
-    /// Expat does not see the plain nodes nor the whitespace around them; before each stretch
+    /// Expat does not see the plain elements nor the whitespace around them; before each stretch
     /// its origin is set to where the stretch starts in the piece, so that lines and columns are
     /// those of the piece. Every stretch starts with markup or text, never a line break.
-    private func parseWithPlainNodes(
-        _ bytes: UnsafeRawBufferPointer, maxNodeBytes: Int, step: Int
+    private func parseWithPlainElements(
+        _ bytes: UnsafeRawBufferPointer, limits: OSMReadLimits, step: Int
     ) throws(OSMInputError) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        var scanner = PieceScanner(base, count: bytes.count, maxNodeBytes: maxNodeBytes)
+        var scanner = PieceScanner(base, count: bytes.count, limits: limits)
         // Where expat stands in what it was fed (after `<osm>`), and the piece's position at `counted`.
         var fedPosition = origin.parser
         var position = TextPosition()
@@ -186,11 +186,11 @@ final class ElementParser {
                 position = origin.position(at: fedPosition)
                 counted = stretch.upperBound
             }
-            guard let (start, node) = plain else { break }
+            guard let (start, element) = plain else { break }
             advance(to: start)
-            state.pointee.add(node, line: position.line, in: base)
-            position.advance(characters: node.characters)
-            counted = node.end
+            state.pointee.add(element, scanner.children, line: position.line, in: base)
+            position.advance(lineFeeds: element.lineFeeds, characters: element.lastLineCharacters)
+            counted = element.end
         }
         // `</osm>` follows at the piece's end.
         advance(to: bytes.count)

@@ -19,8 +19,8 @@ public struct OSMReadSummary: Sendable, Equatable {
     /// start tag), the last (the root's end), and every piece whose boundaries could not be
     /// proven.
     public var sequentialPieces = 0
-    /// Nodes read without expat (`PlainNode`), in pieces parsed apart.
-    public var plainNodes = 0
+    /// Elements read without expat (`PlainElement`), in pieces parsed apart.
+    public var plainElements = 0
     /// Blocks of a PBF input decoded (its `OSMData` blobs), on the decoding threads or, with one
     /// thread, on the caller's thread.
     public var pbfBlocks = 0
@@ -34,7 +34,7 @@ public struct OSMReadSummary: Sendable, Equatable {
         var other = other
         other.parallelPieces = parallelPieces
         other.sequentialPieces = sequentialPieces
-        other.plainNodes = plainNodes
+        other.plainElements = plainElements
         other.pbfBlocks = pbfBlocks
         return self == other
     }
@@ -45,7 +45,7 @@ public struct OSMReadSummary: Sendable, Equatable {
         ways += other.ways
         relations += other.relations
         deleted += other.deleted
-        plainNodes += other.plainNodes
+        plainElements += other.plainElements
         if let timestamp = other.newestTimestamp,
             newestTimestamp.map({ $0.utf8.lexicographicallyPrecedes(timestamp.utf8) }) ?? true
         {

@@ -23,7 +23,7 @@ public struct OSMReadProgress: Sendable {
 ///   ring of reusable buffers, and cuts the text into pieces between top-level elements where
 ///   it can prove a boundary (`PieceCutter`);
 /// - `threads` parsing threads each parse a piece apart with a fresh expat parser, reading its
-///   plain nodes without expat (`ElementParser.parsePiece`, `PlainNode`);
+///   plain elements without expat (`ElementParser.parsePiece`, `PlainElement`);
 /// - the caller's thread takes the pieces in input order, parses those that cannot be parsed
 ///   apart with one sequential parser, and hands every batch to the handler.
 ///
@@ -59,7 +59,7 @@ public struct OSMReader {
     public let threads: Int
     /// Bytes of XML text in a piece.
     let pieceSize: Int
-    /// Whether pieces that can be parsed apart are (with plain nodes read directly); false
+    /// Whether pieces that can be parsed apart are (with plain elements read directly); false
     /// parses every piece with the one sequential parser, expat alone, for the tests' reference.
     let parsesApart: Bool
 

@@ -5,7 +5,7 @@
 #endif
 
 /// Reading into the batch: top-level elements (counted, and copied when the filter wants their
-/// type), plain nodes read without expat, an element's children, and the newest timestamp.
+/// type), plain elements read without expat, an element's children, and the newest timestamp.
 extension ParseState {
     /// The element type that `name` names, if any.
     static func elementType(_ name: UnsafePointer<CChar>) -> OSMElementType? {
@@ -20,21 +20,11 @@ extension ParseState {
     /// start tag event, its one caller on the hot path.
     @inline(__always)
     mutating func startElement(_ type: OSMElementType, _ attributes: ExpatAttributes, at extent: ElementExtent) {
-        switch type {
-        case .node: summary.nodes += 1
-        case .way: summary.ways += 1
-        case .relation: summary.relations += 1
-        }
-        guard types & 1 << type.rawValue != 0 else {
+        guard countWanted(type) else {
             noteTimestamp(attributes, key: "timestamp")
             return
         }
-        open = OpenElement(
-            record: ElementRecord(
-                type: type, id: 0, version: 0, line: extent.position.line, latitudeE7: nil, longitudeE7: nil,
-                firstTag: Int32(batch.tags.count), tagCount: 0, firstRef: Int32(batch.refs.count),
-                firstMember: Int32(batch.members.count)),
-            arenaStart: batch.bytes.count, matchesFilter: tagKeys.isEmpty)
+        openElement(type, line: extent.position.line)
         var id: Int64?
         var index = 0
         while let key = attributes[index], let value = attributes[index + 1] {
@@ -94,30 +84,57 @@ extension ParseState {
         }
     }
 
-    /// Counts and, when the filter asks for it, keeps a plain node read without expat, on `line`
-    /// of the piece; its values are offsets from `base`. It stands between two top-level
-    /// elements, so no element is open.
-    mutating func add(_ node: PlainNode, line: Int, in base: UnsafePointer<UInt8>) {
-        summary.nodes += 1
-        summary.plainNodes += 1
-        if let timestamp = node.timestamp, timestamp.count == Self.timestampLength {
+    /// Counts a top-level element of `type`; whether the filter wants its type.
+    @inline(__always)
+    private mutating func countWanted(_ type: OSMElementType) -> Bool {
+        switch type {
+        case .node: summary.nodes += 1
+        case .way: summary.ways += 1
+        case .relation: summary.relations += 1
+        }
+        return types & 1 << type.rawValue != 0
+    }
+
+    /// Starts copying an element of `type` whose start tag is on `line` into the batch, as
+    /// `open`: its attributes, tags, node references and members follow.
+    @inline(__always)
+    private mutating func openElement(_ type: OSMElementType, line: Int) {
+        open = OpenElement(
+            record: ElementRecord(
+                type: type, id: 0, version: 0, line: line, latitudeE7: nil, longitudeE7: nil,
+                firstTag: Int32(batch.tags.count), tagCount: 0, firstRef: Int32(batch.refs.count),
+                firstMember: Int32(batch.members.count)),
+            arenaStart: batch.bytes.count, matchesFilter: tagKeys.isEmpty)
+    }
+
+    /// Counts and, when the filter asks for it, keeps a plain element read without expat, whose
+    /// start tag is on `line` of the piece; its values are offsets from `base`. It stands
+    /// between two top-level elements, so no element is open; it is within the limits.
+    mutating func add(_ element: PlainElement, _ children: PlainChildren, line: Int, in base: UnsafePointer<UInt8>) {
+        summary.plainElements += 1
+        if let timestamp = element.timestamp, timestamp.count == Self.timestampLength {
             noteTimestamp(base + timestamp.lowerBound)
         }
-        let type = OSMElementType.node
-        guard types & 1 << type.rawValue != 0 else { return }
-        if node.isDeleted {
-            summary.deleted += 1
-            return
+        guard countWanted(element.type) else { return }
+        openElement(element.type, line: line)
+        open.record.id = element.id
+        open.record.version = element.version
+        open.record.latitudeE7 = element.latitude.flatMap { OSMBytes(base, $0).fixedPointE7 }
+        open.record.longitudeE7 = element.longitude.flatMap { OSMBytes(base, $0).fixedPointE7 }
+        open.isDeleted = element.isDeleted
+        for tag in children.tags {
+            appendTag(
+                base + tag.key.lowerBound, count: tag.key.count, base + tag.value.lowerBound, count: tag.value.count)
         }
-        // A plain node has no tags: it is kept when the filter wants every node, or bare ones.
-        guard tagKeys.isEmpty || bareTypes & 1 << type.rawValue != 0 else { return }
-        var record = ElementRecord(
-            type: type, id: node.id, version: node.version, line: line, latitudeE7: nil, longitudeE7: nil,
-            firstTag: Int32(batch.tags.count), tagCount: 0, firstRef: Int32(batch.refs.count),
-            firstMember: Int32(batch.members.count))
-        record.latitudeE7 = node.latitude.flatMap { OSMBytes(base, $0).fixedPointE7 }
-        record.longitudeE7 = node.longitude.flatMap { OSMBytes(base, $0).fixedPointE7 }
-        batch.elements.append(record)
+        batch.refs.append(contentsOf: children.refs)
+        open.record.refCount += Int32(children.refs.count)
+        for member in children.members {
+            let role = member.role ?? 0..<0  // no role: an empty span, as expat's path has
+            let span = batch.append(base + role.lowerBound, count: role.count)
+            batch.members.append(MemberRecord(type: member.type, ref: member.ref, role: span))
+        }
+        open.record.memberCount += Int32(children.members.count)
+        finishElement()
     }
 
     /// Reads a child of `open`: a tag, a way's node reference, a relation's member. Inlined into
@@ -182,6 +199,13 @@ extension ParseState {
             halt("a tag key or value longer than \(limits.maxValueBytes) bytes (max_value_bytes)")
             return
         }
+        appendTag(key, count: keyLength, value, count: valueLength)
+    }
+
+    /// Adds a tag to `open`, its key and value within the limits.
+    private mutating func appendTag(
+        _ key: UnsafeRawPointer, count keyLength: Int, _ value: UnsafeRawPointer, count valueLength: Int
+    ) {
         if !open.matchesFilter {
             open.matchesFilter = tagKeys.contains { $0.count == keyLength && memcmp($0, key, keyLength) == 0 }
         }

@@ -4,37 +4,39 @@
     import Darwin
 #endif
 
-/// Walks the top-level elements of a piece parsed apart and finds its plain nodes
-/// (`PlainNode`), so that expat is fed only the stretches between them.
+/// Walks the top-level elements of a piece parsed apart and finds its plain elements
+/// (`PlainElement`), so that expat is fed only the stretches between them.
 ///
 /// A piece parsed apart starts directly inside `<osm>`, before a top-level start tag, and holds
 /// only tags and character data (`PieceCutter`). The scanner follows it element by element: a
-/// plain node is returned; any other element, and any text between elements, joins the stretch
+/// plain element is returned; any other element, and any text between elements, joins the stretch
 /// that expat reads, stepped over by a tokenizer that knows tags, their quoted values and the
 /// depth, as the cutter's does. Anything it does not expect (an end tag at the top, special
 /// markup, the piece ending inside an element) ends the scan, and expat reads the rest.
 ///
-/// Removing plain nodes, complete well-formed elements, and whitespace from the content of
+/// Removing plain elements, complete well-formed elements, and whitespace from the content of
 /// `<osm>` leaves a document that is well-formed exactly when the whole one is, with the same
 /// elements in the same order. A stretch starts with markup or text, never with whitespace.
 struct PieceScanner {
     private let base: UnsafePointer<UInt8>
     private let count: Int
-    private let maxNodeBytes: Int
+    private let limits: OSMReadLimits
     /// Where the scan goes on; `count` once it has ended.
     private var offset = 0
+    /// The children of the plain element `next` returned last.
+    private(set) var children = PlainChildren()
 
-    /// A scanner of the `count` bytes at `base`, taking plain nodes of at most `maxNodeBytes`.
-    init(_ base: UnsafePointer<UInt8>, count: Int, maxNodeBytes: Int) {
+    /// A scanner of the `count` bytes at `base`, taking plain elements within `limits`.
+    init(_ base: UnsafePointer<UInt8>, count: Int, limits: OSMReadLimits) {
         self.base = base
         self.count = count
-        self.maxNodeBytes = maxNodeBytes
+        self.limits = limits
     }
 
-    /// The stretch for expat before the next plain node (empty when there is none), and that
-    /// node with the offset of its `<`; with no node left, the stretch runs to the piece's end
-    /// (or is empty when only whitespace is left).
-    mutating func next() -> (stretch: Range<Int>, plain: (start: Int, node: PlainNode)?) {
+    /// The stretch for expat before the next plain element (empty when there is none), and that
+    /// element with the offset of its `<` (its children in `children`); with no element left,
+    /// the stretch runs to the piece's end (or is empty when only whitespace is left).
+    mutating func next() -> (stretch: Range<Int>, plain: (start: Int, element: PlainElement)?) {
         var stretch: Range<Int>?
         while true {
             offset = skipSpace(from: offset)
@@ -47,10 +49,12 @@ struct PieceScanner {
                 case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "?"):
                     break
                 default:
-                    if let node = PlainNode.read(base, from: offset, count: count, maxBytes: maxNodeBytes) {
+                    if let element = PlainElement.read(
+                        base, from: offset, count: count, limits: limits, children: &children)
+                    {
                         let start = offset
-                        offset = node.end
-                        return (stretch ?? start..<start, (start, node))
+                        offset = element.end
+                        return (stretch ?? start..<start, (start, element))
                     }
                     end = elementEnd(from: offset)
                 }

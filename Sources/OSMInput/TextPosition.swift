@@ -63,9 +63,15 @@ struct TextPosition: Equatable, Sendable {
         }
     }
 
-    /// The position after `characters` characters without a line break.
-    mutating func advance(characters: Int) {
-        column += characters
+    /// The position after text with `lineFeeds` line feeds (and no carriage return), then
+    /// `characters` characters on its last line.
+    mutating func advance(lineFeeds: Int, characters: Int) {
+        if lineFeeds == 0 {
+            column += characters
+        } else {
+            line += lineFeeds
+            column = characters
+        }
         afterCarriageReturn = false
     }
 

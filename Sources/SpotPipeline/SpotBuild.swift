@@ -26,7 +26,7 @@ public struct BuildStatistics: Sendable {
     /// bytes are the same whatever the thread count.
     public var parallelPieces = 0, sequentialPieces = 0
     /// Nodes in the plain form (`<node …/>` without tags) read without expat. Not stored either.
-    public var plainNodes = 0
+    public var plainElements = 0
     /// Blocks of PBF inputs decoded. Not stored either.
     public var pbfBlocks = 0
     /// Each stage's report, "read" first.
@@ -141,7 +141,7 @@ public struct SpotBuild {
             statistics.xmlBytes += summary.xmlBytes
             statistics.parallelPieces += summary.parallelPieces
             statistics.sequentialPieces += summary.sequentialPieces
-            statistics.plainNodes += summary.plainNodes
+            statistics.plainElements += summary.plainElements
             statistics.pbfBlocks += summary.pbfBlocks
             newestTimestamp = [newestTimestamp, summary.newestTimestamp].compactMap { $0 }.max()
             inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes, sha256: hasher.hexDigest()))

@@ -169,7 +169,7 @@ enum BuildCommand {
                 "XML in \(NumberText.grouped(pieces)) pieces, "
                     + "\(NumberText.grouped(statistics.parallelPieces)) parsed apart (\(threads)), "
                     + "\(NumberText.grouped(statistics.sequentialPieces)) in order, "
-                    + "\(NumberText.grouped(statistics.plainNodes)) plain nodes read directly")
+                    + "\(NumberText.grouped(statistics.plainElements)) plain elements read directly")
         }
         if statistics.pbfBlocks > 0 {
             how.append("PBF in \(NumberText.grouped(statistics.pbfBlocks)) blocks (\(threads))")

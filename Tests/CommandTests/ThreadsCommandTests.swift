@@ -32,7 +32,7 @@ struct ThreadsCommandTests {
         for result in results.dropFirst() { #expect(result.index == results[0].index) }
         for result in results {
             #expect((count(before: "parsed apart", in: result.summary) ?? 0) > 0, "\(result.summary)")
-            #expect((count(before: "plain nodes read directly", in: result.summary) ?? 0) > 0, "\(result.summary)")
+            #expect((count(before: "plain elements read directly", in: result.summary) ?? 0) > 0, "\(result.summary)")
         }
     }
 
