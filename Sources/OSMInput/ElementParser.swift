@@ -18,6 +18,11 @@ final class ElementParser {
     private var bytesFed = 0
     /// Whether the last byte fed was a carriage return.
     private var fedCarriageReturn = false
+    /// The end of the bytes given last when it stops inside a UTF-8 sequence: held back, and fed
+    /// with the bytes that complete it. So expat's buffer never ends inside a character, and at
+    /// an error its input context, which `errorIsInvalidUTF8` reads, holds the whole character
+    /// wherever the input was split (expat may refuse a lead byte before its sequence is whole).
+    private var partialCharacter: [UInt8] = []
 
     /// A parser for the input named `file` that keeps what `filter` asks for, within `limits`.
     init(file: String, filter: OSMElementFilter, limits: OSMReadLimits) {
@@ -76,13 +81,44 @@ final class ElementParser {
     /// parser stands inside markup, and what follows the cut must be parsed in order.
     var standsBetweenTopLevelElements: Bool {
         let heldBack = bytesFed - Int(XML_GetCurrentByteIndex(parser))
-        return state.pointee.isBetweenTopLevelElements && (heldBack == 0 || heldBack == 1 && fedCarriageReturn)
+        return state.pointee.isBetweenTopLevelElements && partialCharacter.isEmpty
+            && (heldBack == 0 || heldBack == 1 && fedCarriageReturn)
     }
 
     /// Parses the next bytes of the document; `isFinal` with the last (possibly empty) piece.
     /// Throws when the bytes expat holds back for an unfinished element exceed the limit, so
     /// that its buffer stays bounded.
     func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) throws(OSMInputError) {
+        var rest = bytes
+        if let lead = partialCharacter.first {
+            let taken = min(rest.count, Self.sequenceLength(lead) - partialCharacter.count)
+            partialCharacter += rest.prefix(taken)
+            rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+            guard partialCharacter.count == Self.sequenceLength(lead) || isFinal else { return }
+            let character = partialCharacter
+            partialCharacter = []
+            let pointer = UnsafeMutableRawBufferPointer.allocate(byteCount: character.count, alignment: 1)
+            defer { pointer.deallocate() }
+            pointer.copyBytes(from: character)
+            try feed(UnsafeRawBufferPointer(pointer), isFinal: isFinal && rest.isEmpty)
+            if rest.isEmpty { return }
+        }
+        let kept = isFinal ? 0 : Self.partialCharacterLength(atEndOf: rest)
+        try feed(UnsafeRawBufferPointer(rebasing: rest[..<(rest.count - kept)]), isFinal: isFinal)
+        partialCharacter = Array(rest.suffix(kept))
+    }
+
+    /// How many bytes at the end of `bytes` start a UTF-8 sequence that they do not finish.
+    private static func partialCharacterLength(atEndOf bytes: UnsafeRawBufferPointer) -> Int {
+        var start = bytes.count
+        while start > 0 && bytes.count - start < 3 && bytes[start - 1] & 0xC0 == 0x80 { start -= 1 }
+        guard start > 0, bytes[start - 1] >= 0xC0 else { return 0 }
+        let length = bytes.count - start + 1
+        return length < sequenceLength(bytes[start - 1]) ? length : 0
+    }
+
+    /// Hands `bytes` to expat.
+    private func feed(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) throws(OSMInputError) {
         let status = XML_Parse(
             parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0)
         guard status == XML_STATUS_ERROR else {

@@ -61,6 +61,26 @@ struct ChunkedErrorTests {
         let (reference, _) = try expectSameOutcome(bytes, pieceSizes: smallPieces)
         #expect(reference.error?.message == "invalid UTF-8: the input must be UTF-8")
 
+        // A value without quotes: expat refuses its first byte before it has the whole
+        // character, so the message must not depend on where the input was split after it. After
+        // a DOCTYPE every piece is parsed in order, so pieces end anywhere, in a character too.
+        let doctype = "<?xml version=\"1.0\"?>\n<!DOCTYPE osm>\n"
+        for (value, message) in [
+            ("\u{FEFF}x\"", "not well-formed (invalid token)"), ("€\"", "not well-formed (invalid token)"),
+        ] {
+            let text = document(prolog: doctype, nodes: 30, insertions: [20: "<node id=\"1\" user=\(value)/>"])
+            let (unquoted, _) = try expectSameOutcome(Array(text.utf8), pieceSizes: smallPieces)
+            #expect(unquoted.error?.message == message, "\(value)")
+        }
+        var invalid = Array(document(prolog: doctype, nodes: 30, insertions: [20: "<node id=\"1\" user=XX/>"]).utf8)
+        let unquoted = invalid.indices.first {
+            invalid[$0] == UInt8(ascii: "X") && invalid[$0 + 1] == UInt8(ascii: "X")
+        }!
+        invalid[unquoted] = 0xE2
+        invalid[unquoted + 1] = 0x28
+        let (refused, _) = try expectSameOutcome(invalid, pieceSizes: smallPieces)
+        #expect(refused.error?.message == "invalid UTF-8: the input must be UTF-8")
+
         let oneLine =
             "\u{FEFF}"
             + document(
