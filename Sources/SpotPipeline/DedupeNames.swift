@@ -26,25 +26,17 @@ struct DedupeNames: Sendable {
     /// The name keys besides `name` and `name:xx` whose values are compared.
     static let otherNameKeys = ["alt_name", "official_name", "short_name"]
 
-    /// The folded single words that name each category (by its raw value) or OSM value
-    /// (`amenity=cafe`).
-    private let genericWords: [String: Set<String>]
+    /// The search words, whose single-word phrases are the generic words.
+    private let words: SearchWords
 
     /// Generic words from `words`: its single-word phrases, by what they name.
     init(words: SearchWords) {
-        var generic: [String: Set<String>] = [:]
-        for (phrase, categories) in words.categories where !phrase.utf8.contains(0x20) {
-            for category in categories { generic[category.rawValue, default: []].insert(phrase) }
-        }
-        for (phrase, values) in words.values where !phrase.utf8.contains(0x20) {
-            for value in values { generic[value, default: []].insert(phrase) }
-        }
-        genericWords = generic
+        self.words = words
     }
 
     /// The generic words of spots with `category` and selecting tag `tag`.
     func genericWords(category: Category?, tag: String) -> GenericWords {
-        GenericWords(ofCategory: category.flatMap { genericWords[$0.rawValue] } ?? [], ofTag: genericWords[tag] ?? [])
+        GenericWords(words: words, category: category, tag: tag)
     }
 
     /// What `candidate` is compared by: its `name` as a key (`NameKey`; nil when it has none),
@@ -105,13 +97,19 @@ private func sortedDistinct(_ words: [String]) -> [String] {
     return distinct
 }
 
-/// The generic words of one kind of spot: its category's and its selecting tag's.
+/// The generic words of one kind of spot: the single-word phrases of the search words that name
+/// its category or its selecting tag. Looked up in the phrases' dictionaries, which a word (it
+/// holds no space) finds only among single-word phrases, so nothing is gathered per build.
 struct GenericWords: Sendable {
-    fileprivate let ofCategory: Set<String>
-    fileprivate let ofTag: Set<String>
+    fileprivate let words: SearchWords
+    fileprivate let category: Category?
+    fileprivate let tag: String
 
     /// Whether `word` (folded) is generic.
-    func contains(_ word: String) -> Bool { ofCategory.contains(word) || ofTag.contains(word) }
+    func contains(_ word: String) -> Bool {
+        if let category, words.categories[word]?.contains(category) == true { return true }
+        return words.values[word]?.contains(tag) == true
+    }
 }
 
 /// The word sets of a spot's names (`DedupeNames.compared`), or of a place's spots: each set a

@@ -64,14 +64,21 @@ public struct SearchWords: Equatable, Sendable {
     /// A line must start with a known category's name or a `key=value`.
     public init(lines: String, compoundLines: String = "") throws(LineError) {
         self.init()
-        for (target, phrases) in try Self.parse(lines) {
+        let lines = try Self.parse(lines)
+        let compoundLines = try Self.parse(compoundLines)
+        // Room for every phrase at once: growing rehashes every phrase so far, each time.
+        let phrases = lines.reduce(0) { $0 + $1.fields.count }
+        categories.reserveCapacity(phrases)
+        values.reserveCapacity(phrases)
+        compounds.reserveCapacity(compoundLines.reduce(0) { $0 + $1.fields.count })
+        for (target, phrases) in lines {
             if let category = Category(rawValue: target) {
                 for phrase in phrases { categories[phrase, default: []].append(category) }
             } else {
                 for phrase in phrases { values[phrase, default: []].append(target) }
             }
         }
-        for (target, words) in try Self.parse(compoundLines) {
+        for (target, words) in compoundLines {
             for word in words { compounds[word, default: []].append(target) }
         }
     }
