@@ -71,32 +71,53 @@ struct ParsedQuery {
 /// The first stage of a search: folds the query's words (`SearchText`) and finds among them the
 /// phrases that name categories or values (`SearchWords`), longest first.
 struct QueryParser {
-    /// Folded query phrases (one to three words) and what they name.
-    let phrases: [String: PhraseTargets]
+    /// The words whose phrases (one to three folded words) the parser finds.
+    let words: SearchWords
     /// The most words a phrase has.
     let longestPhrase: Int
     /// The phrases of one word, with their UTF-8 bytes and Unicode scalars: what a misspelt
     /// term may mean (`TypoStage`).
     let oneWordPhrases: [(utf8: [UInt8], scalars: [UInt32], targets: PhraseTargets)]
 
-    /// A parser of the phrases of `words`.
+    /// A parser of the phrases of `words`. Phrases are looked up in `words` itself: gathering
+    /// them into a dictionary of their own cost more than a search, at every start.
     init(words: SearchWords) {
-        var phrases: [String: PhraseTargets] = [:]
-        for (phrase, categories) in words.categories {
-            phrases[phrase, default: .init()].categories.formUnion(categories)
-        }
-        // A phrase that names values names them alone: "car wash" and "fast food" are words of
-        // their categories too, but a person typing them asks for that kind of place only.
-        for (phrase, values) in words.values {
-            phrases[phrase] = PhraseTargets(values: Set(values))
-        }
-        self.phrases = phrases
+        self.words = words
         // Phrases are folded words joined by single spaces: counted on their bytes, since
         // splitting the characters of every phrase cost more than a search, at every start.
-        longestPhrase = phrases.keys.map { $0.utf8.reduce(1) { $1 == 0x20 ? $0 + 1 : $0 } }.max() ?? 1
-        oneWordPhrases = phrases.compactMap { phrase, targets in
-            phrase.utf8.contains(0x20) ? nil : (Array(phrase.utf8), phrase.unicodeScalars.map(\.value), targets)
+        var longest = 1
+        var oneWord: [(utf8: [UInt8], scalars: [UInt32], targets: PhraseTargets)] = []
+        func add(_ phrase: String, _ targets: () -> PhraseTargets?) {
+            let spaces = Self.spaces(in: phrase)
+            longest = max(longest, spaces + 1)
+            if spaces == 0, let targets = targets() {
+                oneWord.append((Array(phrase.utf8), phrase.unicodeScalars.map(\.value), targets))
+            }
         }
+        for (phrase, values) in words.values { add(phrase) { PhraseTargets(values: Set(values)) } }
+        for (phrase, categories) in words.categories {
+            add(phrase) { words.values[phrase] == nil ? PhraseTargets(categories: Set(categories)) : nil }
+        }
+        longestPhrase = longest
+        oneWordPhrases = oneWord
+    }
+
+    /// The spaces in `phrase`, counted on its bytes.
+    private static func spaces(in phrase: String) -> Int {
+        var phrase = phrase
+        return phrase.withUTF8 { bytes in bytes.reduce(0) { $1 == 0x20 ? $0 + 1 : $0 } }
+    }
+
+    /// What `phrase` (folded words joined by spaces) names, or nil when it is no phrase.
+    func targets(of phrase: String) -> PhraseTargets? { Self.targets(of: phrase, in: words) }
+
+    /// What `phrase` names in `words`. A phrase that names values names them alone: "car wash"
+    /// and "fast food" are words of their categories too, but a person typing them asks for
+    /// that kind of place only.
+    private static func targets(of phrase: String, in words: SearchWords) -> PhraseTargets? {
+        if let values = words.values[phrase] { return PhraseTargets(values: Set(values)) }
+        if let categories = words.categories[phrase] { return PhraseTargets(categories: Set(categories)) }
+        return nil
     }
 
     /// Splits the folded words of `text` into category phrases (longest first) and name terms.
@@ -105,10 +126,11 @@ struct QueryParser {
         var query = ParsedQuery(words: words)
         var position = 0
         while position < words.count {
-            let phrase = stride(from: min(longestPhrase, words.count - position), through: 1, by: -1).lazy
+            let found = stride(from: min(longestPhrase, words.count - position), through: 1, by: -1).lazy
                 .map { Array(words[position..<position + $0]) }
-                .first { self.phrases[$0.joined(separator: " ")] != nil }
-            if let phrase, let targets = phrases[phrase.joined(separator: " ")] {
+                .compactMap { phrase in targets(of: phrase.joined(separator: " ")).map { (phrase, $0) } }
+                .first
+            if let (phrase, targets) = found {
                 query.phrases.append((targets, phrase, position..<position + phrase.count))
                 if position == 0 { query.startsWithPhrase = true }
                 position += phrase.count

@@ -291,7 +291,8 @@ extension Oracle {
             let isLast = query.endsWithTerm && position == query.terms.count - 1
             var named: [(PhraseTargets, Int)] = []
             if Self.maxEdits(of: term, forgiving: true) > 0 {
-                for (phrase, targets) in search.parser.phrases where !phrase.contains(" ") {
+                for (utf8, _, targets) in search.parser.oneWordPhrases {
+                    let phrase = String(decoding: utf8, as: UTF8.self)
                     guard let edits = Self.edits(term, phrase, isLast: false, forgiving: true) else { continue }
                     named.append((targets, edits))
                 }
