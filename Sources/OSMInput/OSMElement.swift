@@ -1,6 +1,15 @@
 /// The three top-level OSM XML elements that carry data.
 public enum OSMElementType: UInt8, Sendable, CaseIterable, BitwiseCopyable {
     case node, way, relation
+
+    /// The name of its XML element.
+    var xmlName: StaticString {
+        switch self {
+        case .node: "node"
+        case .way: "way"
+        case .relation: "relation"
+        }
+    }
 }
 
 /// Tags read as bytes, in document order: an element's, or what a reader of elements kept of them.

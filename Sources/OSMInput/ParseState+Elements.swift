@@ -54,7 +54,7 @@ extension ParseState {
             }
         }
         guard let id else {
-            halt("<\(Self.name(type))> without a valid id attribute")
+            halt("<\(type.xmlName)> without a valid id attribute")
             return
         }
         open.record.id = id
@@ -243,14 +243,6 @@ extension ParseState {
         while let name = attributes[index], let value = attributes[index + 1] {
             index += 2
             if equal(name, key) { noteTimestamp(value) }
-        }
-    }
-
-    private static func name(_ type: OSMElementType) -> StaticString {
-        switch type {
-        case .node: "node"
-        case .way: "way"
-        case .relation: "relation"
         }
     }
 

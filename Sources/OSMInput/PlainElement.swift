@@ -50,17 +50,9 @@ struct PlainElement {
         children: inout PlainChildren
     ) -> PlainElement? {
         var cursor = PlainCursor(base, at: start, end: min(count, start + limits.maxElementBytes))
-        guard cursor.skip(UInt8(ascii: "<")) else { return nil }
-        let type: OSMElementType
-        if cursor.skip("node") {
-            type = .node
-        } else if cursor.skip("way") {
-            type = .way
-        } else if cursor.skip("relation") {
-            type = .relation
-        } else {
-            return nil
-        }
+        guard cursor.skip(UInt8(ascii: "<")),
+            let type = OSMElementType.allCases.first(where: { cursor.skip($0.xmlName) })
+        else { return nil }
         var element = PlainElement(type: type)
         guard let hasChildren = element.readAttributes(&cursor) else { return nil }
         children.removeAll()
@@ -190,15 +182,7 @@ struct PlainChildren {
     mutating func read(in type: OSMElementType, _ cursor: inout PlainCursor, limits: OSMReadLimits) -> Bool {
         while true {
             cursor.skipWhitespace()
-            if cursor.skip("</") {
-                let name: StaticString =
-                    switch type {
-                    case .node: "node>"
-                    case .way: "way>"
-                    case .relation: "relation>"
-                    }
-                return cursor.skip(name)
-            }
+            if cursor.skip("</") { return cursor.skip(type.xmlName) && cursor.skip(UInt8(ascii: ">")) }
             guard cursor.skip(UInt8(ascii: "<")) else { return false }
             let isChild =
                 if cursor.skip("tag") {
@@ -285,10 +269,7 @@ struct PlainChildren {
 
     /// The element type the bytes of `range` name, if any.
     private static func elementType(_ range: Range<Int>, _ cursor: PlainCursor) -> OSMElementType? {
-        if cursor.bytes(range, are: "node") { return .node }
-        if cursor.bytes(range, are: "way") { return .way }
-        if cursor.bytes(range, are: "relation") { return .relation }
-        return nil
+        OSMElementType.allCases.first { cursor.bytes(range, are: $0.xmlName) }
     }
 }
 
