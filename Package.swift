@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "Spots",
     products: [
-        .executable(name: "spots", targets: ["spots"]),
+        .executable(name: "spots", targets: ["SpotsCLI"]),
         .library(name: "Spots", targets: ["Spots"]),
         .library(name: "SpotIndex", targets: ["SpotIndex"]),
         .library(name: "SpotSearch", targets: ["SpotSearch"]),
@@ -28,6 +28,9 @@ let package = Package(
         .target(name: "OSMInput", dependencies: ["CExpat", "CZlib", "CIsal", "CBzip2", "ProcessSupport"]),
         // The domain: spots, categories, coordinates. Foundation only.
         .target(name: "Spots"),
+        // Where outputs are written: the format a file's name implies, and files written all or
+        // nothing (a temporary file beside the output, fsynced and renamed). Foundation only.
+        .target(name: "SpotOutput"),
         // One JSON value type and a strict parser: batch request lines and pipeline files. No dependencies.
         .target(name: "SpotJSON"),
         // Search words: the words that name categories and OSM values, their files and line form.
@@ -68,17 +71,17 @@ let package = Package(
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
         .target(name: "SpotSearch", dependencies: ["SpotIndex", "SpotWords", "Spots", "SpotCluster"]),
         // An index's spots as NDJSON, GeoJSON or CSV; search results and clusters as the commands print them.
-        .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster"]),
+        .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SpotOutput"]),
         // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
-        .target(name: "SpotReport", dependencies: ["SpotIndex", "Spots"], exclude: ["REPORT-SCHEMA.md"]),
+        .target(name: "SpotReport", dependencies: ["SpotIndex", "Spots", "SpotOutput"], exclude: ["REPORT-SCHEMA.md"]),
         // The nightly refresh: lock, unchanged check, build, gates, atomic publishing, generations.
-        .target(name: "SpotRefresh", dependencies: ["SpotPipeline", "SpotIndex", "SpotReport"]),
-        // The command line: arguments, subcommands, progress, exit codes.
+        .target(name: "SpotRefresh", dependencies: ["SpotPipeline", "SpotIndex", "SpotReport", "SpotOutput"]),
+        // The command line (the executable `spots`): arguments, subcommands, progress, exit codes.
         .executableTarget(
-            name: "spots",
+            name: "SpotsCLI",
             dependencies: [
                 "OSMInput", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport",
-                "SpotRefresh",
+                "SpotRefresh", "SpotOutput",
                 "ProcessSupport",
             ]),
 
@@ -110,6 +113,7 @@ let package = Package(
                 "SpotTestSupport",
             ]),
         .testTarget(name: "SpotJSONTests", dependencies: ["SpotJSON"]),
+        .testTarget(name: "SpotOutputTests", dependencies: ["SpotOutput", "SpotTestSupport"]),
         .testTarget(
             name: "SpotExportTests",
             dependencies: [
@@ -120,7 +124,7 @@ let package = Package(
             dependencies: ["SpotReport", "SpotIndex", "Spots", "SpotPipeline", "SpotTestSupport"]),
         .testTarget(
             name: "SpotRefreshTests",
-            dependencies: ["SpotRefresh", "SpotPipeline", "SpotIndex", "SpotReport", "SpotTestSupport"]),
-        .testTarget(name: "CommandTests", dependencies: ["spots", "SpotTestSupport"]),
+            dependencies: ["SpotRefresh", "SpotPipeline", "SpotIndex", "SpotReport", "SpotOutput", "SpotTestSupport"]),
+        .testTarget(name: "CommandTests", dependencies: ["SpotsCLI", "SpotTestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import SpotIndex
+import SpotOutput
 import SpotPipeline
 import SpotReport
 

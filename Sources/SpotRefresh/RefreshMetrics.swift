@@ -1,4 +1,5 @@
 import Foundation
+import SpotOutput
 import SpotPipeline
 
 /// The refresh's Prometheus metrics (text exposition format), written after every run to the

@@ -1,5 +1,6 @@
 import Foundation
 import SpotIndex
+import SpotOutput
 import SpotPipeline
 
 /// How a refresh run ended, as its log's result line, NAME.status.json and the metrics name it.

@@ -1,3 +1,4 @@
+import SpotOutput
 import Spots
 
 /// The forms a report is written in.

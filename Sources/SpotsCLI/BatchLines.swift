@@ -2,6 +2,7 @@ import Foundation
 import ProcessSupport
 import SpotExport
 import SpotIndex
+import SpotOutput
 import SpotPipeline
 
 /// The `--batch` loop of `search` and `cluster`: one JSON request per line of a file (or `-`

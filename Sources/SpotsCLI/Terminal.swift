@@ -1,4 +1,5 @@
 import Foundation
+import SpotOutput
 import SpotPipeline
 
 /// Writes a line to standard error; a closed standard error loses it, and nothing else happens.

@@ -1,5 +1,6 @@
 import OSMInput
 import SpotIndex
+import SpotOutput
 import SpotPipeline
 import SpotRefresh
 import SpotSearch
