@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "spots", targets: ["SpotsCLI"]),
         .library(name: "Spots", targets: ["Spots"]),
         .library(name: "SpotIndex", targets: ["SpotIndex"]),
+        .library(name: "SpotIndexWriting", targets: ["SpotIndexWriting"]),
         .library(name: "SpotSearch", targets: ["SpotSearch"]),
     ],
     targets: [
@@ -33,35 +34,44 @@ let package = Package(
         .target(name: "SpotOutput"),
         // One JSON value type and a strict parser: batch request lines and pipeline files. No dependencies.
         .target(name: "SpotJSON"),
-        // Search words: the words that name categories and OSM values, their files and line form.
-        .target(name: "SpotWords", dependencies: ["Spots", "SpotJSON"]),
+        // Language, the one analyzer that the index writer, the query parser and deduplication all
+        // call: folding and tokens, street and address words, address lines, the search words
+        // that name categories and OSM values (their files and line form).
+        .target(name: "SpotText", dependencies: ["Spots", "SpotJSON"]),
+        // The package's own search words (Pipelines/category-words.json, value-words.json),
+        // folded into lines by the fold-words tool through the EmbedPipelines plugin.
+        .target(name: "SpotBuiltInWords", dependencies: ["SpotText"], plugins: ["EmbedPipelines"]),
         // Area geometry for the build: node locations, way node lists, rings, representative points.
         .target(name: "OSMGeometry", dependencies: ["Spots"]),
         // Pin clustering by the supercluster method, in Web Mercator. Foundation only.
         .target(name: "SpotCluster", dependencies: ["Spots"]),
-        // The index file format: writer and memory-mapped reader. Foundation only. Carries the
-        // built-in search words, folded by the fold-words tool through the EmbedPipelines plugin.
+        // The index file format and its memory-mapped reader: what an app links. Foundation only.
         .target(
-            name: "SpotIndex", dependencies: ["Spots", "SpotCluster", "SpotWords"],
-            exclude: ["FORMAT.md", "FORMAT-CHANGELOG.md"], plugins: ["EmbedPipelines"]),
+            name: "SpotIndex", dependencies: ["Spots", "SpotCluster", "SpotText"],
+            exclude: ["FORMAT.md", "FORMAT-CHANGELOG.md"]),
+        // The index writer: spots to an index file's bytes, with its string, text and cluster tables.
+        .target(
+            name: "SpotIndexWriting",
+            dependencies: ["SpotIndex", "Spots", "SpotCluster", "SpotText", "SpotBuiltInWords"]),
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedPipelines plugin.
         .target(
             name: "SpotPipeline",
             dependencies: [
-                "OSMInput", "OSMGeometry", "Spots", "SpotIndex", "SpotWords", "SpotCluster", "SpotJSON", "CCrypto",
+                "OSMInput", "OSMGeometry", "Spots", "SpotIndex", "SpotIndexWriting", "SpotText", "SpotBuiltInWords",
+                "SpotCluster", "SpotJSON", "CCrypto",
                 "ProcessSupport",
             ],
             plugins: ["EmbedPipelines"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
         // The plugin's tools: files as text constants; the search word files folded into lines.
-        .executableTarget(name: "fold-words", dependencies: ["SpotWords", "SpotJSON"], path: "Sources/fold-words"),
+        .executableTarget(name: "fold-words", dependencies: ["SpotText", "SpotJSON"], path: "Sources/fold-words"),
         // A seeded random number generator shared by the tests and benchmarks.
         .target(name: "SeededRandom"),
         // Benchmarks/search.sh's in-process timer: open time and request latency percentiles.
         .executableTarget(
             name: "search-latency",
-            dependencies: ["SpotSearch", "SpotIndex", "Spots", "SeededRandom", "ProcessSupport"],
+            dependencies: ["SpotSearch", "SpotIndex", "SpotText", "Spots", "SeededRandom", "ProcessSupport"],
             path: "Benchmarks/SearchLatency"),
         // Benchmarks/cluster.sh's in-process timer: latency percentiles of cluster requests.
         .executableTarget(
@@ -69,9 +79,12 @@ let package = Package(
             path: "Benchmarks/ClusterLatency"),
         .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files", "fold-words"]),
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
-        .target(name: "SpotSearch", dependencies: ["SpotIndex", "SpotWords", "Spots", "SpotCluster"]),
+        .target(
+            name: "SpotSearch", dependencies: ["SpotIndex", "SpotText", "SpotBuiltInWords", "Spots", "SpotCluster"]),
         // An index's spots as NDJSON, GeoJSON or CSV; search results and clusters as the commands print them.
-        .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SpotOutput"]),
+        .target(
+            name: "SpotExport",
+            dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SpotText", "SpotOutput"]),
         // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
         .target(name: "SpotReport", dependencies: ["SpotIndex", "Spots", "SpotOutput"], exclude: ["REPORT-SCHEMA.md"]),
         // The nightly refresh: lock, unchanged check, build, gates, atomic publishing, generations.
@@ -89,27 +102,34 @@ let package = Package(
         // index files and PBF files written by hand.
         .target(
             name: "SpotTestSupport",
-            dependencies: ["Spots", "SpotIndex", "SpotWords", "SpotCluster", "SeededRandom", "CZlib"],
+            dependencies: [
+                "Spots", "SpotIndex", "SpotIndexWriting", "SpotText", "SpotBuiltInWords", "SpotCluster", "SeededRandom",
+                "CZlib",
+            ],
             path: "Tests/SpotTestSupport"),
         .testTarget(name: "OSMInputTests", dependencies: ["OSMInput", "SpotTestSupport", "CBzip2"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
+        .testTarget(name: "SpotTextTests", dependencies: ["SpotText", "SpotBuiltInWords", "Spots"]),
         .testTarget(name: "OSMGeometryTests", dependencies: ["OSMGeometry", "Spots"]),
         .testTarget(name: "SpotClusterTests", dependencies: ["SpotCluster", "Spots", "SeededRandom"]),
         .testTarget(
             name: "SpotIndexTests",
             dependencies: [
-                "SpotIndex", "SpotWords", "Spots", "SpotCluster", "CZlib", "SeededRandom", "SpotTestSupport",
+                "SpotIndex", "SpotIndexWriting", "SpotText", "SpotBuiltInWords", "Spots", "SpotCluster", "CZlib",
+                "SeededRandom", "SpotTestSupport",
             ]),
         .testTarget(
             name: "SpotPipelineTests",
             dependencies: [
-                "SpotPipeline", "OSMInput", "OSMGeometry", "Spots", "SpotIndex", "SpotWords", "SpotJSON",
+                "SpotPipeline", "OSMInput", "OSMGeometry", "Spots", "SpotIndex", "SpotIndexWriting", "SpotText",
+                "SpotBuiltInWords", "SpotJSON",
                 "SpotCluster", "SpotTestSupport", "SeededRandom",
             ]),
         .testTarget(
             name: "SpotSearchTests",
             dependencies: [
-                "SpotSearch", "SpotIndex", "SpotWords", "Spots", "SpotCluster", "SpotPipeline", "SeededRandom",
+                "SpotSearch", "SpotIndex", "SpotIndexWriting", "SpotText", "SpotBuiltInWords", "Spots", "SpotCluster",
+                "SpotPipeline", "SeededRandom",
                 "SpotTestSupport",
             ]),
         .testTarget(name: "SpotJSONTests", dependencies: ["SpotJSON"]),

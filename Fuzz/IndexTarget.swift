@@ -32,7 +32,7 @@ private func sealHeader(_ bytes: inout [UInt8]) {
 private func query(_ index: SpotIndexReader) {
     _ = index.verifyChecksums()
     _ = try? index.metadata()
-    _ = try? index.searchWords()
+    _ = try? index.storedSearchWords()
     for target in ["cuisine=pizza", "tourism=museum", "cafe", ""] {
         if var list = try? index.wordList(of: target) { while (try? list.next()) != nil {} }
     }

@@ -4,6 +4,7 @@ import ProcessSupport
 import SeededRandom
 import SpotIndex
 import SpotSearch
+import SpotText
 import Spots
 
 // search-latency INDEX [COUNT]: the time to open INDEX, and the latency of COUNT text-prefix

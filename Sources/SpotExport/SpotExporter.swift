@@ -2,6 +2,7 @@ import Foundation
 import SpotIndex
 import SpotOutput
 import SpotSearch
+import SpotText
 import Spots
 
 /// The formats an index exports to.

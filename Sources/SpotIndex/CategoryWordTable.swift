@@ -1,5 +1,4 @@
-import SpotWords
-import Spots
+import SpotText
 
 /// The search words (WORD; FORMAT.md) of an index built with words other than the built-in
 /// ones, in `SearchWords.lines` form: a line per category or OSM value, its name (a category, or
@@ -21,18 +20,4 @@ struct CategoryWordTable {
             throw bytes.corrupt(error.message)
         }
     }
-}
-
-extension SearchWords {
-    /// The words of Pipelines/category-words.json and value-words.json, folded when the package
-    /// was built (the EmbedPipelines plugin runs the fold-words tool) and compiled into this
-    /// library: what an index built with them reads, since it does not store them (FORMAT.md,
-    /// `WORD`).
-    public static let builtIn: SearchWords = {
-        do throws(SearchWords.LineError) {
-            return try SearchWords(lines: BuiltInWords.lines, compoundLines: BuiltInWords.compoundLines)
-        } catch {
-            fatalError("the built-in words were not folded into lines: \(error.message)")
-        }
-    }()
 }

@@ -120,7 +120,7 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
     }
 
     /// The JSON form: snake_case keys, sorted, so that equal metadata gives equal bytes.
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Array(try! encoder.encode(self))

@@ -4,10 +4,10 @@ import Spots
 /// stands for `nodeSize` consecutive entries of the level below (the last for fewer), up to a
 /// single root. TREE packs the spots' boxes this way, CTRE each zoom's clusters, and SVIS the
 /// lowest zoom at which each node's spots are shown. `PackedTreeView` reads the boxes back.
-enum PackedTree {
+package enum PackedTree {
     /// The levels above `items`, lowest first: `merge` makes a node of a run of entries. None
     /// for no items; one level of one node for one item.
-    static func levels<T>(over items: [T], nodeSize: Int, merge: (ArraySlice<T>) -> T) -> [[T]] {
+    package static func levels<T>(over items: [T], nodeSize: Int, merge: (ArraySlice<T>) -> T) -> [[T]] {
         var levels: [[T]] = []
         var below = items
         while below.count > 1 || (levels.isEmpty && below.count == 1) {
@@ -21,14 +21,14 @@ enum PackedTree {
     }
 
     /// The box levels above points: each box the smallest holding the points or boxes below it.
-    static func boxLevels(over points: [Coordinate], nodeSize: Int) -> [[GeoBox]] {
+    package static func boxLevels(over points: [Coordinate], nodeSize: Int) -> [[GeoBox]] {
         levels(over: points.map(GeoBox.init), nodeSize: nodeSize) { boxes in
             boxes.dropFirst().reduce(boxes[boxes.startIndex]) { $0.union($1) }
         }
     }
 
     /// The box counts of the levels above `count` items.
-    static func levelCounts(items count: Int, nodeSize: Int) -> [Int] {
+    package static func levelCounts(items count: Int, nodeSize: Int) -> [Int] {
         var counts: [Int] = []
         var below = count
         while below > 1 || (counts.isEmpty && below == 1) {
@@ -36,12 +36,5 @@ enum PackedTree {
             counts.append(below)
         }
         return counts
-    }
-}
-
-extension ByteWriter {
-    /// Appends a box as the trees store it: west, south, east, north.
-    mutating func append(_ box: GeoBox) {
-        for edge in [box.westE7, box.southE7, box.eastE7, box.northE7] { append(edge) }
     }
 }

@@ -1,3 +1,4 @@
+import SpotText
 import Spots
 
 /// The postings of the text index (POST; FORMAT.md): per token of TOKN, its spots in groups by
@@ -94,7 +95,7 @@ public struct PostingGroup {
         }
 
         /// The stored key: place and field above four bits of the score's shortfall from the best.
-        var rawValue: UInt32 {
+        package var rawValue: UInt32 {
             UInt32(
                 (place.rawValue * NameField.allCases.count + field.rawValue) << 4 + PlaceQuality.maximumScore - score)
         }

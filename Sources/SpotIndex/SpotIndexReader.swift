@@ -1,5 +1,5 @@
 import Foundation
-import SpotWords
+import SpotText
 import Spots
 
 /// A loaded index: the file mapped into memory, its header and section table checked.
@@ -127,10 +127,11 @@ public final class SpotIndexReader: @unchecked Sendable {
         }
     }
 
-    /// Folded query words and the categories and values they name: those the build stored
-    /// (WORD), or for an index built with the built-in words, this library's (`SearchWords.builtIn`).
-    public func searchWords() throws(IndexError) -> SearchWords {
-        try words?.decode() ?? .builtIn
+    /// Folded query words and the categories and values they name, as the build stored them
+    /// (WORD); nil for an index built with the built-in words, which it does not store
+    /// (`SearchWords.builtIn`, of SpotBuiltInWords, which a search carries).
+    public func storedSearchWords() throws(IndexError) -> SearchWords? {
+        try words?.decode()
     }
 
     // MARK: Spots

@@ -20,11 +20,17 @@ struct SpotRecords {
         self.kindCount = kindCount
     }
 
+    /// Field `field` of spot `spot`'s record, unchecked but for its bounds (`RecordTable`).
+    @inline(__always)
+    private func field<Value: FixedWidthInteger>(_ field: SpotRecordField, of spot: Int) -> Value {
+        records.field(at: field.rawValue, of: spot)
+    }
+
     /// The latitude and longitude stored for spot `spot`, unchecked: for a hot loop that compares
     /// them with a box before it checks them (`coordinate(of:)`).
     @inline(__always)
     func storedPoint(of spot: Int) -> (latitudeE7: Int32, longitudeE7: Int32) {
-        (records.field(at: 0, of: spot), records.field(at: 4, of: spot))
+        (field(.latitude, of: spot), field(.longitude, of: spot))
     }
 
     /// The coordinate of spot `spot`.
@@ -45,7 +51,7 @@ struct SpotRecords {
     /// with a kind number known to be good.
     @inline(__always)
     func storedKindNumber(of spot: Int) -> Int {
-        Int(records.field(at: 12, of: spot) as UInt16)
+        Int(field(.kind, of: spot) as UInt16)
     }
 
     /// The kind number of spot `spot`: a record of KIND.
@@ -59,8 +65,8 @@ struct SpotRecords {
     /// The OSM reference of spot `spot`.
     func ref(of spot: Int) throws(IndexError) -> OSMRef {
         // 48 bits, low 16 first: the id shifted left by 2, and the type in the low 2 bits.
-        let high = UInt64(records.field(at: 16, of: spot) as UInt32)
-        let low = UInt64(records.field(at: 14, of: spot) as UInt16)
+        let high = UInt64(field(.referenceHigh, of: spot) as UInt32)
+        let low = UInt64(field(.referenceLow, of: spot) as UInt16)
         let packed = Int64(bitPattern: high << 32 | low << 16) >> 16
         let code = UInt8(packed & 3)
         guard let type = OSMType(rawValue: code) else {
@@ -71,7 +77,7 @@ struct SpotRecords {
 
     /// Where the attributes of spot `spot` start in ATTR, as stored.
     func attributeOffset(of spot: Int) -> Int {
-        Int(records.field(at: 8, of: spot) as UInt32)
+        Int(field(.attributeOffset, of: spot) as UInt32)
     }
 }
 

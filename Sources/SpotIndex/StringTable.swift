@@ -48,7 +48,7 @@ struct StringTable {
                 throw corrupt("code \(pair.code) uses code \(undefined) before it is defined")
             }
             lengths[pair.code] = lengths[pair.left] + lengths[pair.right]
-            guard lengths[pair.code] <= BytePairCode.maxExpansion else {
+            guard lengths[pair.code] <= IndexLayout.maxCodeExpansion else {
                 throw corrupt("code \(pair.code) stands for too long a text")
             }
             isDefined[pair.code] = true

@@ -1,4 +1,4 @@
-import SpotWords
+import SpotText
 import Spots
 
 /// What deduplication compares of a spot's names (README.md, "Deduplication"): its `name` as a

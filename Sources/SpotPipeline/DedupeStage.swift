@@ -1,4 +1,5 @@
 import Foundation
+import SpotText
 import Spots
 
 /// Merges spots that are one place, by the rules that README.md states for users under

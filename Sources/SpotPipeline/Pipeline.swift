@@ -2,7 +2,7 @@ import Foundation
 import OSMInput
 import SpotCluster
 import SpotIndex
-import SpotWords
+import SpotText
 import Spots
 
 /// How spots that are one place are merged.

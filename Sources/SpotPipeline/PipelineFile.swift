@@ -1,9 +1,10 @@
 import Foundation
 import OSMInput
+import SpotBuiltInWords
 import SpotCluster
 import SpotIndex
 import SpotJSON
-import SpotWords
+import SpotText
 import Spots
 
 /// The JSON form of a pipeline file.

@@ -2,6 +2,7 @@ import Foundation
 import OSMInput
 import ProcessSupport
 import SpotIndex
+import SpotIndexWriting
 import Spots
 
 /// How far a build has read: bytes of all inputs, and their total when every input is a file.

@@ -1,5 +1,6 @@
 import OSMInput
 import SpotIndex
+import SpotIndexWriting
 import Spots
 
 /// Reads spot candidates out of OSM elements: every node, way and multipolygon relation with an

@@ -1,4 +1,5 @@
 import SpotIndex
+import SpotText
 import Spots
 
 /// How a spot's names and address meet the words of a query at the address level (README,

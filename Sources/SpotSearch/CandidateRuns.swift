@@ -1,4 +1,5 @@
 import SpotIndex
+import SpotText
 import Spots
 
 /// Rank lists whose spots share the best key they can have (`KeyBound`), read merged in

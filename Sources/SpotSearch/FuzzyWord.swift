@@ -1,4 +1,5 @@
 import SpotIndex
+import SpotText
 import Spots
 
 /// A folded query word and the typos it forgives (README, "Typos"): a word of 4 to 7 letters

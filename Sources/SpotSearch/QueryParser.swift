@@ -1,5 +1,5 @@
 import SpotIndex
-import SpotWords
+import SpotText
 import Spots
 
 /// What a phrase of a query names: categories (every spot of each) and OSM values (the spots

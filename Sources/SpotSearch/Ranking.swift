@@ -1,4 +1,5 @@
 import Foundation
+import SpotText
 import Spots
 
 /// The order of text results: by relevance (match level, then score) or nearest first.

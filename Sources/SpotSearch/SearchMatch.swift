@@ -1,3 +1,4 @@
+import SpotText
 import Spots
 
 /// How a result matched a text query, strongest first (README, "How results are ranked").

@@ -1,4 +1,5 @@
 import Foundation
+import SpotBuiltInWords
 import SpotIndex
 import Spots
 
@@ -23,7 +24,7 @@ public final class SpotSearch: @unchecked Sendable {
     /// A search over `index`.
     public init(index: SpotIndexReader) throws(IndexError) {
         self.index = index
-        parser = QueryParser(words: try index.searchWords())
+        parser = QueryParser(words: try index.storedSearchWords() ?? .builtIn)
     }
 
     /// The spots that answer `request`, at most `request.limit`, each with why it matched when

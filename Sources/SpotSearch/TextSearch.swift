@@ -1,4 +1,5 @@
 import SpotIndex
+import SpotText
 import Spots
 
 /// What every candidate of the exact levels must pass, whatever gathered it: the category

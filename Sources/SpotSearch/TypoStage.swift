@@ -1,4 +1,5 @@
 import SpotIndex
+import SpotText
 import Spots
 
 /// The last stage of a text search (README, "Typos"): when the exact levels leave the list of

@@ -1,6 +1,6 @@
 import Foundation
 import SpotJSON
-import SpotWords
+import SpotText
 
 // fold-words OUTPUT.swift CATEGORY-WORDS.json VALUE-WORDS.json: reads the package's search word
 // files as a pipeline's are read (SearchWordFiles) and writes a Swift file with an enum

@@ -2,6 +2,7 @@ import Foundation
 import SpotExport
 import SpotIndex
 import SpotTestSupport
+import SpotText
 import Spots
 import Testing
 

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SpotIndex
+@testable import SpotIndexWriting
 
 @Suite("Byte-pair code training")
 struct BytePairCodeTests {

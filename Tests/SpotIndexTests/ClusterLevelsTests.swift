@@ -2,6 +2,7 @@ import Foundation
 import SeededRandom
 import SpotCluster
 import SpotIndex
+import SpotIndexWriting
 import SpotTestSupport
 import Spots
 import Testing

@@ -1,7 +1,8 @@
 import Foundation
 import SpotIndex
+import SpotIndexWriting
 import SpotTestSupport
-import SpotWords
+import SpotText
 import Spots
 import Testing
 
@@ -194,7 +195,7 @@ struct DamageTests {
         for (level, boxes) in reader.tree.levelCounts.enumerated() {
             for index in 0..<boxes { _ = reader.tree.box(level: level, node: index) }
         }
-        _ = attempt("category words") { try reader.searchWords() }
+        _ = attempt("category words") { try reader.storedSearchWords() }
         for target in wordListNames + ["cafe", "zzz"] {
             if let list = attempt("word list \(target)", { try reader.wordList(of: target) }), let list {
                 drain(list, "word list \(target)")

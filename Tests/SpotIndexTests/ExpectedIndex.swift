@@ -1,4 +1,5 @@
 import SpotIndex
+import SpotText
 import Spots
 
 /// What the index of some spots must hold, worked out from the spots alone as FORMAT.md

@@ -26,7 +26,7 @@ extension HostileHeaderTests {
                 let error = #expect(throws: IndexError.self) { try reader.metadata() }
                 #expect(error?.kind == .corrupt)
                 #expect(error?.section == "META")
-                #expect(try reader.searchWords().categories.count == 3, "the rest of the index still reads")
+                #expect(try reader.storedSearchWords()?.categories.count == 3, "the rest of the index still reads")
                 try RoundTripTests.expectHolds(reader, DamageTests.smallSpots)
             }
         }
@@ -52,7 +52,7 @@ extension HostileHeaderTests {
                 let reader = try SpotIndexReader(path: path)
                 let error = #expect(
                     throws: IndexError.self, "\(String(decoding: patch, as: UTF8.self).debugDescription)"
-                ) { try reader.searchWords() }
+                ) { try reader.storedSearchWords() }
                 #expect(error?.kind == .corrupt)
                 #expect(error?.section == "WORD")
                 #expect(try reader.metadata().generator == "spots", "the rest of the index still reads")
@@ -60,7 +60,7 @@ extension HostileHeaderTests {
         }
         // Lines run together read as other words, not as an error; the rest still reads.
         try withTemporaryFile(Self.patched("WORD", with: glued)) { path in
-            let read = try SpotIndexReader(path: path).searchWords()
+            let read = try #require(try SpotIndexReader(path: path).storedSearchWords())
             #expect(read.categories["cuisine=cake"] == [.castle])
             #expect(read.categories["cake"] == [.castle])
             #expect(read.values["cake"] == nil)
@@ -88,7 +88,7 @@ extension HostileHeaderTests {
                 defer { try? FileManager.default.removeItem(atPath: path) }
                 let reader = try SpotIndexReader(path: path)
                 do throws(IndexError) {
-                    _ = try reader.searchWords()
+                    _ = try reader.storedSearchWords()
                 } catch {
                     guard error.kind == .corrupt, error.section == "WORD" else { exit(2) }
                 }

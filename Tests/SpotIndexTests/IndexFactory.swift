@@ -1,5 +1,6 @@
 import SpotIndex
 import SpotTestSupport
+import SpotText
 import Spots
 
 extension SpotFactory {

@@ -2,6 +2,7 @@ import Foundation
 import SeededRandom
 import SpotIndex
 import SpotTestSupport
+import SpotText
 import Spots
 import Testing
 

@@ -2,9 +2,11 @@ import Foundation
 import SeededRandom
 import SpotIndex
 import SpotTestSupport
-import SpotWords
+import SpotText
 import Spots
 import Testing
+
+@testable import SpotIndexWriting
 
 /// The index's own structures: Hilbert order of the spots, the packed R-tree, the reference
 /// table, the text index, and independence from input order.

@@ -1,9 +1,11 @@
 import Foundation
 import SpotIndex
 import SpotTestSupport
-import SpotWords
+import SpotText
 import Spots
 import Testing
+
+@testable import SpotIndexWriting
 
 @Suite("Index layout")
 struct LayoutTests {

@@ -1,5 +1,6 @@
 import Foundation
 import SpotIndex
+import SpotIndexWriting
 import SpotTestSupport
 import Spots
 import Testing

@@ -1,7 +1,8 @@
 import Foundation
 import SpotIndex
+import SpotIndexWriting
 import SpotTestSupport
-import SpotWords
+import SpotText
 import Spots
 import Testing
 
@@ -67,7 +68,7 @@ struct RoundTripTests {
             #expect(reader.fileSize == bytes.count)
             #expect(reader.file == path)
             #expect(try reader.metadata() == metadata)
-            #expect(try reader.searchWords().categories == storedCategoryWords(words))
+            #expect(try reader.storedSearchWords()?.categories == storedCategoryWords(words))
             try expectHolds(reader, spots)
             let checks = reader.verifyChecksums()
             #expect(checks.count == 15)
@@ -92,7 +93,7 @@ struct RoundTripTests {
             let reader = try SpotIndexReader(path: path)
             #expect(reader.count == 0)
             #expect(try reader.metadata() == metadata)
-            #expect(try reader.searchWords().categories.isEmpty)
+            #expect(try reader.storedSearchWords()?.categories.isEmpty == true)
             #expect(reader.tree.levelCounts.isEmpty)
             #expect(reader.tokenCount == 0)
             #expect(try reader.tokens(withPrefix: []) == 0..<0)
@@ -135,7 +136,7 @@ struct RoundTripTests {
         { path in
             let reader = try SpotIndexReader(path: path)
             #expect(try reader.metadata() == metadata)
-            #expect(try reader.searchWords().categories == storedCategoryWords(words))
+            #expect(try reader.storedSearchWords()?.categories == storedCategoryWords(words))
             #expect(
                 try (0..<reader.count).map { try reader.spot(at: $0) }.sorted { $0.ref < $1.ref }
                     == spots.sorted { $0.ref < $1.ref })
@@ -283,13 +284,13 @@ struct RoundTripTests {
             [], metadata: Self.emptyMetadata, words: SearchWords(categories: words, values: values))
         try withTemporaryFile(bytes) { path in
             let reader = try SpotIndexReader(path: path)
-            let read = try reader.searchWords().categories
+            let read = try #require(try reader.storedSearchWords()).categories
             #expect(Set(read.keys) == Set(words.keys))
             #expect(read["kahvila"] == [.bakery, .cafe])
             #expect(read["zoo"]?.contains(.aquarium) == true)
             #expect(read["日本"] == [.museum])
             #expect(read["cafe"] == [.cafe])
-            let readValues = try reader.searchWords().values
+            let readValues = try #require(try reader.storedSearchWords()).values
             #expect(readValues["zahnarzt"] == ["amenity=dentist"])
             #expect(readValues["cafe"] == ["amenity=cafe", "amenity=internet_cafe"])
             #expect(readValues.count == 2)

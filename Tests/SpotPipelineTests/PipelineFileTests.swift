@@ -2,7 +2,7 @@ import Foundation
 import SpotIndex
 import SpotJSON
 import SpotTestSupport
-import SpotWords
+import SpotText
 import Testing
 
 @testable import SpotPipeline

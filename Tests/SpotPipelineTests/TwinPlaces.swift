@@ -1,5 +1,6 @@
 import Foundation
 import SeededRandom
+import SpotText
 import Spots
 
 @testable import SpotPipeline

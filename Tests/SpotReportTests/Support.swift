@@ -1,5 +1,6 @@
 import Foundation
 import SpotIndex
+import SpotIndexWriting
 import SpotPipeline
 import SpotTestSupport
 import Spots

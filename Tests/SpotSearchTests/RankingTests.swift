@@ -2,6 +2,7 @@ import Foundation
 import SpotIndex
 import SpotPipeline
 import SpotTestSupport
+import SpotText
 import Spots
 import Testing
 

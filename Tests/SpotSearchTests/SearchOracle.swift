@@ -1,5 +1,6 @@
 import Foundation
 import SpotIndex
+import SpotText
 import Spots
 
 @testable import SpotSearch

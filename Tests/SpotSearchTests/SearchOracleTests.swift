@@ -3,7 +3,7 @@ import SeededRandom
 import SpotIndex
 import SpotPipeline
 import SpotTestSupport
-import SpotWords
+import SpotText
 import Spots
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import SpotIndex
-import SpotWords
+import SpotText
 import Spots
 import Testing
 

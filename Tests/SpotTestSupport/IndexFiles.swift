@@ -1,6 +1,7 @@
 import SpotCluster
 import SpotIndex
-import SpotWords
+import SpotIndexWriting
+import SpotText
 import Spots
 
 extension IndexMetadata {

@@ -1,5 +1,6 @@
 import SeededRandom
 import SpotIndex
+import SpotIndexWriting
 import Spots
 
 /// Random spots covering the awkward corners of the format and of every output: the one factory

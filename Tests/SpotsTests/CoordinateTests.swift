@@ -110,3 +110,17 @@ struct OSMRefTests {
         #expect(Set([OSMRef(.node, 1), OSMRef(.node, 1), OSMRef(.way, 1)]).count == 2)
     }
 }
+
+@Suite("Distances")
+struct DistanceTests {
+    @Test("haversine on the mean Earth radius")
+    func haversine() {
+        let a = Coordinate(latitudeE7: 0, longitudeE7: 0)!
+        let b = Coordinate(latitudeE7: 10_000_000, longitudeE7: 0)!
+        #expect(abs(a.distance(to: b) - 111_195.08) < 0.01)
+        let west = Coordinate(latitudeE7: 0, longitudeE7: 1_799_999_999)!
+        let east = Coordinate(latitudeE7: 0, longitudeE7: -1_799_999_999)!
+        #expect(west.distance(to: east) < 0.03)
+        #expect(a.distance(to: a) == 0)
+    }
+}

@@ -8,6 +8,12 @@ import Foundation
 /// ß as ss, Cyrillic ё as е, Greek final ς as σ, Arabic alef with hamza or madda (أ إ آ) and
 /// alef wasla (ٱ) as alef (ا), alef maksura (ى) and Farsi yeh (ی) as yeh (ي), and no tatweel
 /// (ـ).
+///
+/// This module is the one home of language, as Tantivy keeps one analyzer for indexing and
+/// querying: the index writer cuts names into `tokens(ofName:)` and addresses into
+/// `SearchAddress` words, the query parser folds a query with `words(_:)` and finds the phrases
+/// of `SearchWords` among them, and deduplication compares names by the same words (`NameKey`).
+/// A language is added here (and in Pipelines/'s word files), nowhere else.
 public enum SearchText {
     /// The words of `text`, folded.
     public static func words(_ text: String) -> [String] {

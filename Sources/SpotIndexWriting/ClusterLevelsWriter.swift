@@ -1,4 +1,5 @@
 import SpotCluster
+import SpotIndex
 import Spots
 
 /// Encodes the cluster levels (FORMAT.md, "Cluster levels"): CLUS, CTRE, CDET, CMEM and SVIS.

@@ -1,8 +1,11 @@
+import SpotBuiltInWords
 import SpotCluster
-import SpotWords
+import SpotIndex
+import SpotText
 import Spots
 
-/// Encodes spots and metadata as an index file (format version 4, FORMAT.md).
+/// Encodes spots and metadata as an index file (the format version `IndexLayout.version`,
+/// FORMAT.md).
 ///
 /// The writer produces the file's bytes; putting them on disk atomically is the caller's job
 /// (SpotPipeline writes to a temporary file beside the output, fsyncs and renames). Equal inputs
@@ -59,13 +62,8 @@ public enum SpotIndexWriter {
         var text = TextIndexBuilder()
         var qualities = ByteWriter()
         for (position, spot) in ordered.enumerated() {
-            spotSection.append(spot.coordinate.latitudeE7)
-            spotSection.append(spot.coordinate.longitudeE7)
-            spotSection.append(UInt32(attributes.bytes.count))
-            spotSection.append(kinds.number(of: spot, pool: pool))
-            let packedRef = UInt64(bitPattern: spot.ref.id << 2 | Int64(spot.ref.type.rawValue))
-            spotSection.append(UInt16(truncatingIfNeeded: packedRef))
-            spotSection.append(UInt32(truncatingIfNeeded: packedRef >> 16))
+            spotSection.appendRecord(
+                of: spot, attributeOffset: UInt32(attributes.bytes.count), kind: kinds.number(of: spot, pool: pool))
             for attribute in attributeTags[position] {
                 attributes.appendVarint(pool.index(of: attribute.key))
                 attributes.appendVarint(pool.index(of: attribute.value))
@@ -208,5 +206,21 @@ public enum SpotIndexWriter {
         let table = file.bytes[IndexLayout.headerSize..<tableEnd]
         file.set(table.withUnsafeBytes { CRC32.checksum($0, continuing: head) }, at: 24)
         return file.bytes
+    }
+}
+
+extension ByteWriter {
+    /// Appends the record of `spot` (SPOT), each field where `SpotRecordField` puts it.
+    fileprivate mutating func appendRecord(of spot: Spot, attributeOffset: UInt32, kind: UInt16) {
+        let start = bytes.count
+        append([UInt8](repeating: 0, count: SpotRecordField.recordSize))
+        // 48 bits: the id shifted left by 2, the type in the low 2 bits.
+        let packedRef = UInt64(bitPattern: spot.ref.id << 2 | Int64(spot.ref.type.rawValue))
+        set(spot.coordinate.latitudeE7, at: start + SpotRecordField.latitude.rawValue)
+        set(spot.coordinate.longitudeE7, at: start + SpotRecordField.longitude.rawValue)
+        set(attributeOffset, at: start + SpotRecordField.attributeOffset.rawValue)
+        set(kind, at: start + SpotRecordField.kind.rawValue)
+        set(UInt16(truncatingIfNeeded: packedRef), at: start + SpotRecordField.referenceLow.rawValue)
+        set(UInt32(truncatingIfNeeded: packedRef >> 16), at: start + SpotRecordField.referenceHigh.rawValue)
     }
 }

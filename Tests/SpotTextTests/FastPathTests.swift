@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Spots
+@testable import SpotText
 
 /// The byte-level path for ASCII text gives what the Unicode path gives.
 @Suite("Search text's ASCII path")

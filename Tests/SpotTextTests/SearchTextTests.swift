@@ -1,3 +1,4 @@
+import SpotText
 import Spots
 import Testing
 

@@ -1,3 +1,5 @@
+import Spots
+
 /// Little-endian encoding into a growing byte array.
 struct ByteWriter {
     private(set) var bytes: [UInt8] = []
@@ -44,5 +46,12 @@ extension ByteWriter {
             appendVarint(UInt32(rank - previous - 1))
             previous = rank
         }
+    }
+}
+
+extension ByteWriter {
+    /// Appends a box as the trees store it: west, south, east, north.
+    mutating func append(_ box: GeoBox) {
+        for edge in [box.westE7, box.southE7, box.eastE7, box.northE7] { append(edge) }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import SpotWords
+import SpotText
 import Spots
 
 /// The search words as the writer lays them out (WORD and WLST; FORMAT.md): one line per

@@ -1,3 +1,5 @@
+import SpotIndex
+import SpotText
 import Spots
 
 /// A string as its UTF-8 bytes, equal to another only when the bytes are: Swift's String

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Spots
+@testable import SpotText
 
 @Suite("Normalized names")
 struct NameKeyTests {
@@ -31,19 +31,5 @@ struct NameKeyTests {
     func emptyKey() {
         #expect(NameKey.normalize(" - . ").isEmpty)
         #expect(NameKey.normalize("7-Eleven") == "7eleven")
-    }
-}
-
-@Suite("Distances")
-struct DistanceTests {
-    @Test("haversine on the mean Earth radius")
-    func haversine() {
-        let a = Coordinate(latitudeE7: 0, longitudeE7: 0)!
-        let b = Coordinate(latitudeE7: 10_000_000, longitudeE7: 0)!
-        #expect(abs(a.distance(to: b) - 111_195.08) < 0.01)
-        let west = Coordinate(latitudeE7: 0, longitudeE7: 1_799_999_999)!
-        let east = Coordinate(latitudeE7: 0, longitudeE7: -1_799_999_999)!
-        #expect(west.distance(to: east) < 0.03)
-        #expect(a.distance(to: a) == 0)
     }
 }

@@ -1,3 +1,5 @@
+import SpotIndex
+
 /// Byte-pair coding of a string table's text (FORMAT.md, "String tables"), as in Gage's byte
 /// pair encoding: byte values that never occur in the text stand for a pair of bytes or of
 /// other codes. Decoding needs only the small pair table, so a reader needs no compression
@@ -11,7 +13,7 @@ struct BytePairCode {
     typealias Pair = (code: UInt8, left: UInt8, right: UInt8)
 
     /// The longest text one code may stand for; a reader refuses longer ones.
-    static let maxExpansion = 64
+    static let maxExpansion = IndexLayout.maxCodeExpansion
     /// A pair must occur this often in the sample to get a code (a code costs 3 bytes).
     static let minimumUses: Int32 = 4
     /// About how many bytes of text training looks at: enough to find the frequent pairs,

@@ -1,3 +1,5 @@
+import Spots
+
 /// A spot's address written on one line, as the country it names writes addresses (README,
 /// "Addresses"): `line` is a result's `address_line`, `listing` the export's CSV column.
 ///

@@ -1,7 +1,7 @@
-import SpotIndex
+import SpotBuiltInWords
 import Testing
 
-@testable import SpotWords
+@testable import SpotText
 
 /// Splitting word lines by bytes, where it gives what splitting by characters gives.
 @Suite("Search word lines")
