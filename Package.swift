@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Spots: an offline place-search index built from OpenStreetMap extracts.
-// Layout and data flow: README.md ("Layout"); one module per concern, data flowing one way.
+// Layout and data flow: ARCHITECTURE.md; one module per concern, data flowing one way.
 import PackageDescription
 
 let package = Package(

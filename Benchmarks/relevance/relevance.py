@@ -18,7 +18,7 @@ alone, never from Spots' answers:
   prefixes   3 to 5 letters starting a name, near the place (moved up to 200 m): that
              place in the top 10
   word_prefixes  the same for a later word of a name (ranked below names that start with the
-             letters: README, "How results are ranked"); reported, not a goal
+             letters: docs/search.md, "How results are ranked"); reported, not a goal
 
 Each extract is built with `spots build X -o X.spots -O --quiet` and all its queries run in
 one `spots search X.spots --batch FILE`. `spots export` tells which OSM objects deduplication

@@ -8,7 +8,7 @@ import Spots
 /// FORMAT.md).
 ///
 /// The writer produces the file's bytes; putting them on disk atomically is the caller's job
-/// (SpotPipeline writes to a temporary file beside the output, fsyncs and renames). Equal inputs
+/// (SpotOutput writes to a temporary file beside the output, fsyncs and renames). Equal inputs
 /// give equal bytes, whatever the order of `spots`.
 public enum SpotIndexWriter {
     /// The OSM ids a spot record can hold: 46-bit signed, beside the 2-bit OSM type in 6 bytes.
