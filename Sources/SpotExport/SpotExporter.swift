@@ -16,7 +16,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 }
 
 /// Writes an index's spots as NDJSON, GeoJSON or CSV. Every format carries the same fields,
-/// named in snake_case; the README documents them.
+/// named in snake_case; docs/outputs.md documents them.
 public struct SpotExporter {
     /// The output format.
     public let format: ExportFormat

@@ -1,6 +1,6 @@
 import Spots
 
-/// Reads a category table file (Pipelines/categories.json; the README documents its schema):
+/// Reads a category table file (Pipelines/categories.json; docs/build.md documents its schema):
 ///
 ///     {"schema_version": 1, "tags": {"amenity": {"cafe": "cafe",
 ///         "attraction": {"category": "landmark", "when": [{"tag": "historic=castle", "category": "castle"}]}}}}

@@ -1,7 +1,7 @@
 import SpotText
 import Spots
 
-/// What deduplication compares of a spot's names (README.md, "Deduplication"): its `name` as a
+/// What deduplication compares of a spot's names (docs/build.md, "Deduplication"): its `name` as a
 /// key, and each of its comparable names as a set of meaningful words (`compared`).
 ///
 /// A word set is the name's folded words (`SearchText`) with "&" and the word for "and" in the

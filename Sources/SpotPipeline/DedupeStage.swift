@@ -2,7 +2,7 @@ import Foundation
 import SpotText
 import Spots
 
-/// Merges spots that are one place, by the rules that README.md states for users under
+/// Merges spots that are one place, by the rules that docs/build.md states for users under
 /// "Deduplication", one pass each, in this order:
 ///
 /// 1. `node_in_area`: an area folds into the first node inside it of its category that has its

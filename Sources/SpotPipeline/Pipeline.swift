@@ -22,7 +22,7 @@ public struct DedupeSettings: Sendable, Equatable {
 
 /// A build's description: what to read, where to write, how to select, categorize and merge.
 /// Read from a pipeline file (Pipelines/NAME.json), each field absent there taken from
-/// Pipelines/default.json, which is compiled into the program. The README documents the schema.
+/// Pipelines/default.json, which is compiled into the program. docs/build.md documents the schema.
 public struct Pipeline: Sendable {
     /// The pipeline file, or nil for the defaults alone.
     public var file: String?

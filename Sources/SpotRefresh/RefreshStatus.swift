@@ -27,7 +27,7 @@ public enum RefreshEnding: String, CaseIterable, Sendable, Codable {
 }
 
 /// NAME.status.json beside the output, written atomically after every run, whatever its
-/// outcome: what monitoring reads to know whether last night worked (README, "Nightly refresh").
+/// outcome: what monitoring reads to know whether last night worked (docs/refresh.md).
 public struct RefreshStatus: Codable, Sendable, Equatable {
     /// One input of the index the run ended with, as its metadata records it.
     public struct Input: Codable, Sendable, Equatable {

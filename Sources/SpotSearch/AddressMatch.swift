@@ -2,7 +2,7 @@ import SpotIndex
 import SpotText
 import Spots
 
-/// How a spot's names and address meet the words of a query at the address level (README,
+/// How a spot's names and address meet the words of a query at the address level (docs/search.md,
 /// "Addresses"): its terms, and the words of its category phrases that the spot's kind (or the
 /// build's lists) does not meet ("Parc de la Mola 6": a street, not a park). Every such word
 /// starts a word of one of the spot's names or of its searched address (`SearchAddress`), or

@@ -2,7 +2,7 @@ import SpotIndex
 import SpotText
 import Spots
 
-/// A folded query word and the typos it forgives (README, "Typos"): a word of 4 to 7 letters
+/// A folded query word and the typos it forgives (docs/search.md, "Typos"): a word of 4 to 7 letters
 /// one edit, of 8 or more two (Elasticsearch's fuzziness AUTO:4,8); an edit is a scalar
 /// inserted, deleted, replaced, or two neighbours swapped (Damerau–Levenshtein distance, in its
 /// optimal-string-alignment form). A word with Chinese, Japanese or Korean characters or with

@@ -4,7 +4,7 @@ import Spots
 
 /// The order of text results: by relevance (match level, then score) or nearest first.
 public enum SearchSort: String, Sendable, CaseIterable {
-    /// Match level first, then the score within the level (README, "How results are ranked").
+    /// Match level first, then the score within the level (docs/search.md, "How results are ranked").
     case relevance
     /// Nearest first, then match level; today's order before ranking, for those who want it.
     case distance
@@ -68,7 +68,7 @@ struct KeyBound: Comparable, Hashable {
     }
 }
 
-/// The score within a level (README, "How results are ranked"): the quality score, and with a
+/// The score within a level (docs/search.md, "How results are ranked"): the quality score, and with a
 /// point of reference Photon's location bias, (1 + quality / 10) × exp(−distance / scale).
 struct Scoring {
     /// The point distances are measured from, if any.

@@ -48,7 +48,7 @@ public struct SearchRequest: Sendable, Equatable {
     /// How text results are ordered: by relevance (the default) or nearest first.
     public var sort: SearchSort
     /// The distance in metres at which the location bias of a text query with a place falls to
-    /// 1/e (README, "How results are ranked").
+    /// 1/e (docs/search.md, "How results are ranked").
     public var distanceScale: Double
     /// Whether each result says why it came back (`SearchResult.match`): a name match costs a
     /// second reading of the result's names.

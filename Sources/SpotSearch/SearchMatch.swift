@@ -1,7 +1,7 @@
 import SpotText
 import Spots
 
-/// How a result matched a text query, strongest first (README, "How results are ranked").
+/// How a result matched a text query, strongest first (docs/search.md, "How results are ranked").
 public enum MatchLevel: Int, Comparable, Sendable, CaseIterable {
     /// A whole name equals the query.
     case exact

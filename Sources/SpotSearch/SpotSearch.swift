@@ -10,7 +10,7 @@ import Spots
 /// phrases and name terms), candidates are gathered (`CandidateRuns`: token postings and kind
 /// lists, best possible key first; or the spatial tree), each is scored by one ranking
 /// (`RankKey`, `Scoring`, `NameMatch`), and the best are kept in a bounded list (`TopResults`).
-/// Text results are ordered by match level, then score (README, "How results are ranked");
+/// Text results are ordered by match level, then score (docs/search.md, "How results are ranked");
 /// without text, by distance from `near` (else the region's centre), ties by OSM type then id.
 /// Filters apply before the limit. Nearest-first search walks the packed R-tree best first,
 /// with a lower bound of the great-circle distance to each box (as geokdbush does), so it

@@ -2,7 +2,7 @@ import SpotIndex
 import SpotText
 import Spots
 
-/// The last stage of a text search (README, "Typos"): when the exact levels leave the list of
+/// The last stage of a text search (docs/search.md, "Typos"): when the exact levels leave the list of
 /// results short, the query again with its typos forgiven, at the fuzzy level. Each term may
 /// be within its edits (`FuzzyWord`) of a word of a name, or start or be within its edits of a
 /// whole one-word category phrase of the spot's kind ("muse", "resturant", "muzeum"); category

@@ -1,6 +1,6 @@
 import Spots
 
-/// A spot's address written on one line, as the country it names writes addresses (README,
+/// A spot's address written on one line, as the country it names writes addresses (docs/search.md,
 /// "Addresses"): `line` is a result's `address_line`, `listing` the export's CSV column.
 ///
 /// - The street (or, without one, `addr:place`) and the house number, then the postcode and

@@ -1,4 +1,4 @@
-/// A spot's address as search meets it (README, "Addresses"), the same when the index is
+/// A spot's address as search meets it (docs/search.md, "Addresses"), the same when the index is
 /// written and when a candidate is checked: the words of `addr:street`, `addr:place`,
 /// `addr:postcode` and `addr:city` (folded, each street and place word with its equals,
 /// `StreetWords`), which a query word meets by prefix as it meets a name's; and the house

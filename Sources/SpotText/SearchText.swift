@@ -202,7 +202,7 @@ public enum TokenPlace: Int, Comparable, Sendable, CaseIterable {
 }
 
 /// Which kind of text a token comes from: `name` and `name:xx` rank above the other names at
-/// the same match level, and both above the address (README, "How results are ranked").
+/// the same match level, and both above the address (docs/search.md, "How results are ranked").
 public enum NameField: Int, Comparable, Sendable, CaseIterable {
     /// `name` or a `name:xx`.
     case primary

@@ -1,7 +1,7 @@
 /// A point-of-interest category, named as MapKit names it: each MapKit case is spelled as the
 /// Swift member of `MKPointOfInterestCategory` (`cafe`, `amusementPark`, `evCharger`), so an app
 /// maps a spot to MapKit with no table of its own. The few categories MapKit lacks are
-/// extensions, listed in `Category.extensions` and in the README.
+/// extensions, listed in `Category.extensions` and in docs/build.md.
 public enum Category: String, CaseIterable, Hashable, Sendable {
     // MapKit, iOS 13.
     case airport, amusementPark, aquarium, atm, bakery, bank, beach, brewery, cafe, campground

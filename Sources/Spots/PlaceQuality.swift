@@ -1,6 +1,6 @@
 /// What an OSM object tells of how well known and how well mapped a place is, fixed at build
 /// time and stored per spot: a search ranks better-known places first among equal matches
-/// (README, "How results are ranked").
+/// (docs/search.md, "How results are ranked").
 ///
 /// Each flag is a fact read from the tags; `score` weighs them. The flags are what the index
 /// stores (one byte per spot, FORMAT.md `QUAL`), so the weights live in code and a posting list

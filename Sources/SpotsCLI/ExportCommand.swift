@@ -17,7 +17,7 @@ enum ExportCommand {
         options: options,
         discussion: """
             Coordinates have seven decimals; GeoJSON points are [lon, lat], NDJSON and CSV
-            have lat and lon columns. The README lists every field. Without --format, -o's
+            have lat and lon columns. docs/outputs.md lists every field. Without --format, -o's
             extension chooses: .ndjson or .jsonl NDJSON, .geojson or .json GeoJSON, .csv CSV
             (.html and .txt are refused), any other NDJSON.
             """)

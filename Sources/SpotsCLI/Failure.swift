@@ -6,7 +6,7 @@ import SpotRefresh
 import SpotSearch
 import Spots
 
-/// How the program ends: the codes of BSD's sysexits.h where one fits, as the README's "Exit
+/// How the program ends: the codes of BSD's sysexits.h where one fits, as docs/refresh.md's "Exit
 /// codes and errors" lists them. SIGINT and SIGTERM end it with 128 + the signal (130, 143).
 enum ExitCode: Int32 {
     /// Done as asked.

@@ -77,10 +77,10 @@ enum SearchCommand {
             Without text, results are nearest first (from --near, else the centre of --bbox), ties
             by OSM type and id. Text results are ranked: the whole name, then names starting with
             the query, then names holding its words, then category matches; within each, better
-            known and (with a place) nearer first (README, "How results are ranked"). While these
+            known and (with a place) nearer first (docs/search.md, "How results are ranked"). While these
             are fewer than the limit, typos are forgiven (a word of 4 letters one edit, of 8 two)
             and those matches follow the others, fewest edits first (with --sort distance
-            nearest first; README, "Typos"). Batch
+            nearest first; docs/search.md, "Typos"). Batch
             requests: {"near":[lat,lon],"radius":m,"bbox":[minlon,minlat,maxlon,maxlat],
             "categories":[...],"exclude":[...],"query":"...","limit":n,"sort":"relevance",
             "distance_scale":m,"explain":true}, every key optional; a bad line gives

@@ -2,7 +2,7 @@ import Foundation
 import SpotTestSupport
 import Testing
 
-/// One cell of the README's table of formats by extension: what `command` writes to a file
+/// One cell of docs/outputs.md's table of formats by extension: what `command` writes to a file
 /// with `suffix` and no `--format`; nil: refused.
 struct ExtensionCase: CustomStringConvertible, Sendable {
     let command: String

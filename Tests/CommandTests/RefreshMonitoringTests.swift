@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-/// What an operator watches (README, "Nightly refresh"): JSON logs with a result line, the
+/// What an operator watches (docs/refresh.md): JSON logs with a result line, the
 /// status file, Prometheus metrics, the hold after a rollback, and accepting a reviewed drop.
 @Suite("spots refresh: logs, status, metrics, hold and accepted drops")
 struct RefreshMonitoringTests {

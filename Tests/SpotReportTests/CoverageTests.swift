@@ -124,7 +124,7 @@ struct CoverageTests {
                 && CategoryGroup(nil) == .none)
     }
 
-    @Test("attributes count as the README describes them: any addr:*, any name:xx, the detail tags")
+    @Test("attributes count as docs/outputs.md describes them: any addr:*, any name:xx, the detail tags")
     func attributeRules() throws {
         let path = try Fixtures.write([
             Fixtures.spot(

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SpotSearch
 
-/// Searching by address (README, "Addresses"): street, place, postcode and city words as name
+/// Searching by address (docs/search.md, "Addresses"): street, place, postcode and city words as name
 /// words are, a house number equal to its word, at the address level after the names.
 @Suite("Address search")
 struct AddressSearchTests {

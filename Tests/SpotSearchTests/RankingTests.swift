@@ -8,7 +8,7 @@ import Testing
 
 @testable import SpotSearch
 
-/// The order of text results (README, "How results are ranked"): match level, name field,
+/// The order of text results (docs/search.md, "How results are ranked"): match level, name field,
 /// score (quality, and with a place the distance decay), then OSM type and id.
 @Suite("Ranking")
 struct RankingTests {

@@ -6,7 +6,7 @@ import Spots
 @testable import SpotSearch
 
 /// The answer a brute-force reading of the rules gives: every spot checked, then sorted as
-/// the documented ranking says (README, "How results are ranked"), worked out from the spots'
+/// the documented ranking says (docs/search.md, "How results are ranked"), worked out from the spots'
 /// own tags rather than from the index.
 ///
 /// A spot answers a text query when each name term starts a token of one of its names and each
@@ -23,14 +23,14 @@ import Spots
 /// distance decay), then OSM type and id; or, sorted by distance, by distance, level, type and
 /// id. Without text: nearest first, or in reference order without a place.
 ///
-/// A spot no one name matches and that is no category match is an address match (README,
+/// A spot no one name matches and that is no category match is an address match (docs/search.md,
 /// "Addresses") when the query has terms and each of its words, but those of the phrases its
 /// kind meets, starts a token of its names or a word of its searched address (`SearchAddress`:
 /// street and place words with their equals, postcode, city, a house number's longer words), or
 /// equals a house number (a number and the up to three letters after it joined), some word
 /// starting an address word; it ranks after the category matches, in the address field.
 ///
-/// When these leave fewer results than the limit, typos are forgiven (README, "Typos"): a term of
+/// When these leave fewer results than the limit, typos are forgiven (docs/search.md, "Typos"): a term of
 /// 4 to 7 letters (alphabetic, not CJK) may be one edit from a token, of 8 or more two (the
 /// optimal-string-alignment distance); a token that starts with a word is 0 edits; the last
 /// word, when it is a term, is compared with every prefix of a token. A term is also met by the

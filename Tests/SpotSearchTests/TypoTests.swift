@@ -7,7 +7,7 @@ import Testing
 
 @testable import SpotSearch
 
-/// Typos forgiven (README, "Typos"): how many edits a word forgives, the edits between a word and
+/// Typos forgiven (docs/search.md, "Typos"): how many edits a word forgives, the edits between a word and
 /// a token, the walk over the sorted tokens that finds every token within reach, and the fuzzy
 /// level of search.
 @Suite("Typos")
