@@ -11,15 +11,8 @@ import Spots
 /// and repeats do not count, so "Blue Door Cafe", "blue door" and "Door Blue" are one set,
 /// while "Cafe" and "Kahvila" stay two.
 struct DedupeNames: Sendable {
-    /// The word that "&" and every `andWords` entry become.
+    /// The word that "&" and every `AndWords.words` entry become.
     static let and = "&"
-    /// "and" in the languages of the search words (Pipelines/value-words.json), folded: en and,
-    /// de und, fr et, es y/e, it e/ed, pt e, nl en, pl i/oraz, cs a/i, sv och, nb/da og, fi ja,
-    /// ru и, uk і/й/та, tr ve, ar و, zh 和/与, ja と, ko 및/와/과.
-    static let andWords: Set<String> = [
-        "and", "und", "et", "y", "e", "ed", "en", "i", "oraz", "a", "och", "og", "ja", "и", "і", "й", "та", "ve",
-        "و", "和", "与", "と", "및", "와", "과",
-    ]
     /// The other tags a spot is compared by, kept by the reader as context: a brand is a name,
     /// and two different Wikidata items are two places.
     static let contextKeys: Set<String> = ["brand", "brand:wikidata"]
@@ -63,7 +56,7 @@ struct DedupeNames: Sendable {
 struct FoldedName {
     /// The name as a key (`NameKey`): its folded words run together.
     let key: String
-    /// Its folded words, "&" for each word of `DedupeNames.andWords`, and "&" once more if the
+    /// Its folded words, "&" for each word of `AndWords.words`, and "&" once more if the
     /// name as written has one.
     let words: [String]
 
@@ -72,14 +65,11 @@ struct FoldedName {
         let folded = SearchText.words(name)
         guard !folded.isEmpty else { return nil }
         key = folded.joined()
-        var words = folded.map { DedupeNames.andWords.contains($0) ? DedupeNames.and : $0 }
+        var words = folded.map { AndWords.words.contains($0) ? DedupeNames.and : $0 }
         // "&" splits words when folded, so it is looked for in the name as written.
-        if name.unicodeScalars.contains(where: Self.ampersands.contains) { words.append(DedupeNames.and) }
+        if name.unicodeScalars.contains(where: AndWords.ampersands.contains) { words.append(DedupeNames.and) }
         self.words = words
     }
-
-    /// "&" and its full-width and small forms, which NFKC folds to it.
-    private static let ampersands: Set<Unicode.Scalar> = ["&", "\u{FF06}", "\u{FE60}"]
 
     /// The name's word set without the words of `generic` (with all when only generic words and
     /// "and" would be left): its words sorted, each once, joined by spaces.

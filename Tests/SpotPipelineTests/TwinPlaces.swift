@@ -123,7 +123,7 @@ struct TwinPlaces {
             if let position = words.firstIndex(of: "&") {
                 return words.enumerated().map { $0.offset == position ? "and" : $0.element }.joined(separator: " ")
             }
-            guard let position = words.firstIndex(where: { DedupeNames.andWords.contains($0.lowercased()) }),
+            guard let position = words.firstIndex(where: { AndWords.words.contains($0.lowercased()) }),
                 position > 0, position < words.count - 1
             else { return nil }
             return words.enumerated().map { $0.offset == position ? "&" : $0.element }.joined(separator: " ")
