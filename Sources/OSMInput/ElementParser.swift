@@ -1,4 +1,5 @@
 import CExpat
+import InputStreams
 import ProcessSupport
 
 /// One expat parser turning XML bytes into element batches. Handlers are C functions that reach
