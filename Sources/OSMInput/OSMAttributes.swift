@@ -39,30 +39,29 @@ enum OSMAttribute: UInt16 {
         }
     }
 
-    /// The attribute that `name` names, told apart by its first byte; nil for any other name.
+    /// The attribute that `name` names, told apart by its length and first byte, then compared
+    /// with a literal (which the compiler unrolls); nil for any other name.
     @inline(__always)
     init?(_ name: OSMBytes) {
-        guard let first = name.buffer.first else { return nil }
-        let candidates: (OSMAttribute, OSMAttribute?)
-        switch first {
-        case UInt8(ascii: "i"): candidates = (.id, nil)
-        case UInt8(ascii: "v"): candidates = name.buffer.count == 1 ? (.v, nil) : (.version, .visible)
-        case UInt8(ascii: "t"): candidates = (.timestamp, .type)
-        case UInt8(ascii: "c"): candidates = (.changeset, nil)
-        case UInt8(ascii: "u"): candidates = (.uid, .user)
-        case UInt8(ascii: "l"): candidates = (.lat, .lon)
-        case UInt8(ascii: "a"): candidates = (.action, nil)
-        case UInt8(ascii: "k"): candidates = (.k, nil)
-        case UInt8(ascii: "r"): candidates = (.ref, .role)
+        let attribute: OSMAttribute
+        switch (name.buffer.count, name.buffer.first) {
+        case (1, UInt8(ascii: "k")): attribute = .k
+        case (1, UInt8(ascii: "v")): attribute = .v
+        case (2, _): attribute = .id
+        case (3, UInt8(ascii: "l")): attribute = name.buffer[2] == UInt8(ascii: "t") ? .lat : .lon
+        case (3, UInt8(ascii: "u")): attribute = .uid
+        case (3, UInt8(ascii: "r")): attribute = .ref
+        case (4, UInt8(ascii: "u")): attribute = .user
+        case (4, UInt8(ascii: "t")): attribute = .type
+        case (4, UInt8(ascii: "r")): attribute = .role
+        case (6, _): attribute = .action
+        case (7, _): attribute = name.buffer[1] == UInt8(ascii: "e") ? .version : .visible
+        case (9, UInt8(ascii: "t")): attribute = .timestamp
+        case (9, UInt8(ascii: "c")): attribute = .changeset
         default: return nil
         }
-        if name.equals(candidates.0.name) {
-            self = candidates.0
-        } else if let other = candidates.1, name.equals(other.name) {
-            self = other
-        } else {
-            return nil
-        }
+        guard name.equals(attribute.name) else { return nil }
+        self = attribute
     }
 }
 

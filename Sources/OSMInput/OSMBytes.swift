@@ -27,7 +27,7 @@ public struct OSMBytes {
     public var string: String { String(decoding: buffer, as: UTF8.self) }
 
     /// Whether the bytes are exactly `text`'s.
-    @inlinable
+    @inlinable @inline(__always)
     public func equals(_ text: StaticString) -> Bool {
         buffer.count == text.utf8CodeUnitCount
             && memoryEquals(buffer.baseAddress, text.utf8Start, count: buffer.count)
@@ -125,7 +125,7 @@ public struct OSMBytes {
 }
 
 /// Byte equality of two runs, without allocation.
-@inlinable
+@inlinable @inline(__always)
 func memoryEquals(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
     guard let a else { return count == 0 }
     for i in 0..<count where a[i] != b[i] { return false }

@@ -1,3 +1,15 @@
+// OSMInput: OSM XML and OSM PBF to elements, read from InputStreams' bytes. Design decisions:
+// - Formats only: files, gzip, bzip2 and zlib blobs are InputStreams' (as libosmium keeps its
+//   compression apart from its formats); this module knows what XML and PBF say.
+// - XML is read two ways, by expat and, for the plain form of nearly every element, by the
+//   plain reader (`PlainElement`), expat remaining the fallback for everything else. Both hand
+//   each attribute to one interpreter (`OSMAttribute`, `ElementAttributes`, `ChildAttributes`)
+//   and read integers one way (`OSMBytes.int64`), so they agree by construction; the reader
+//   fuzz target compares them on arbitrary input.
+// - The XML tokenizers (`PieceCutter`, `PieceScanner`, `PlainCursor`) read text only through
+//   `XMLBytes`, one checked view with its unchecked fast paths named; PBF's protobuf only
+//   through `WireReader`, which checks every read against its end.
+
 import Foundation
 import InputStreams
 

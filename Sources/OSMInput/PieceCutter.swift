@@ -268,10 +268,17 @@ struct PieceCutter {
         /// Whether the name at `name` is `node`, `way` or `relation`, followed by what may end a
         /// name in a start tag; `name` has at least `lookahead - 1` bytes.
         private func isTopLevelName(at name: Int) -> Bool {
-            guard let type = OSMElementType.allCases.first(where: { bytes.matches($0.xmlName, at: name) }) else {
+            let length: Int
+            if bytes.matches("node", at: name) {
+                length = 4
+            } else if bytes.matches("way", at: name) {
+                length = 3
+            } else if bytes.matches("relation", at: name) {
+                length = 8
+            } else {
                 return false
             }
-            switch bytes[name + type.xmlName.utf8CodeUnitCount] {
+            switch bytes[name + length] {
             case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">"): return true
             default: return false
             }
