@@ -25,8 +25,14 @@ let package = Package(
         // The process's C symbols looked up by name, and how its allocator keeps freed memory.
         // Glibc (Darwin) only.
         .target(name: "ProcessSupport"),
-        // Bytes to OSM elements: OSM XML (plain, gzip or bzip2) and OSM PBF.
-        .target(name: "OSMInput", dependencies: ["CExpat", "CZlib", "CIsal", "CBzip2", "ProcessSupport"]),
+        // An input's bytes as read and decompressed, apart from any format, as libosmium keeps its
+        // compression apart from its formats: files and stdin, gzip (ISA-L, zlib), bzip2 decoded
+        // block by block on several threads, zlib streams of a declared size (PBF blobs), and the
+        // reading thread's pipeline. Named for what it gives (streams of input bytes), not for
+        // one of its codecs: a plain file passes through it too.
+        .target(name: "InputStreams", dependencies: ["CZlib", "CIsal", "CBzip2"]),
+        // Bytes to OSM elements: OSM XML (expat, and plain elements read without it) and OSM PBF.
+        .target(name: "OSMInput", dependencies: ["InputStreams", "CExpat", "ProcessSupport"]),
         // The domain: spots, categories, coordinates. Foundation only.
         .target(name: "Spots"),
         // Where outputs are written: the format a file's name implies, and files written all or
@@ -94,7 +100,7 @@ let package = Package(
             name: "SpotsCLI",
             dependencies: [
                 "OSMInput", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport",
-                "SpotRefresh", "SpotOutput",
+                "SpotRefresh", "SpotOutput", "InputStreams",
                 "ProcessSupport",
             ]),
 
@@ -107,7 +113,7 @@ let package = Package(
                 "CZlib",
             ],
             path: "Tests/SpotTestSupport"),
-        .testTarget(name: "OSMInputTests", dependencies: ["OSMInput", "SpotTestSupport", "CBzip2"]),
+        .testTarget(name: "OSMInputTests", dependencies: ["OSMInput", "InputStreams", "SpotTestSupport", "CBzip2"]),
         .testTarget(name: "SpotsTests", dependencies: ["Spots"]),
         .testTarget(name: "SpotTextTests", dependencies: ["SpotText", "SpotBuiltInWords", "Spots"]),
         .testTarget(name: "OSMGeometryTests", dependencies: ["OSMGeometry", "Spots"]),

@@ -1,4 +1,5 @@
 import CZlib
+import InputStreams
 
 // What the gzip and bzip2 targets share: a `DecodedStream` read to its end (or its error),
 // summed up by CRC-32 and count, for reads with different engines, threads and buffer sizes to
@@ -21,8 +22,9 @@ func decode(_ path: String, bufferSize: Int, threads: Int = 1, engine: GzipEngin
     defer { buffer.deallocate() }
     do throws(OSMInputError) {
         let input = try InputFile(path)
-        let stream = try DecodedStream(
-            input, format: InputFormat(head: try input.peek(InputFormat.headLength)), threads: threads, gzip: engine)
+        let format = InputFormat(head: try input.peek(InputFormat.headLength))
+        let compression: Compression = if case .xml(let compression) = format { compression } else { .none }
+        let stream = try DecodedStream(input, compression: compression, threads: threads, gzip: engine)
         while result.count < decodedLimit {
             let wanted = min(bufferSize, decodedLimit - result.count)
             let count = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))

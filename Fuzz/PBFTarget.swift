@@ -4,7 +4,10 @@
 // input's bytes decoded directly as one PrimitiveBlock and as one HeaderBlock, the messages
 // inside the blobs (most mutations of a whole file only break its zlib data): they must decode
 // or throw, never crash or read out of bounds. Tight limits make the limit checks part of it.
-// Scripts/fuzz compiles this file with Fuzz/Elements.swift and Sources/OSMInput into one module.
+// Scripts/fuzz compiles this file with Fuzz/Elements.swift and Sources/OSMInput into one module,
+// linked with InputStreams.
+
+import InputStreams
 
 private let limits = OSMReadLimits(maxElementBytes: 1 << 16, maxTags: 8, maxValueBytes: 64)
 private let filter = OSMElementFilter(

@@ -4,7 +4,10 @@
 // id, version, line, coordinates and every tag, byte for byte), the same counts, or the same
 // error message at the same place. Tight limits on tags and values make the limit checks part
 // of the comparison.
-// Scripts/fuzz compiles this file with Fuzz/Elements.swift and Sources/OSMInput into one module.
+// Scripts/fuzz compiles this file with Fuzz/Elements.swift and Sources/OSMInput into one module,
+// linked with InputStreams.
+
+import InputStreams
 
 private let limits = OSMReadLimits(
     maxElementBytes: OSMReadLimits.standard.maxElementBytes, maxTags: 8, maxValueBytes: 64)

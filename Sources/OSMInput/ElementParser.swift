@@ -1,4 +1,5 @@
 import CExpat
+import InputStreams
 import ProcessSupport
 
 /// One expat parser turning XML bytes into element batches. Handlers are C functions that reach
@@ -201,8 +202,7 @@ final class ElementParser {
     private func parseWithPlainElements(
         _ bytes: UnsafeRawBufferPointer, limits: OSMReadLimits, step: Int
     ) throws(OSMInputError) {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        var scanner = PieceScanner(base, count: bytes.count, limits: limits)
+        var scanner = PieceScanner(XMLBytes(bytes), limits: limits)
         // Where expat stands in what it was fed (after `<osm>`), and the piece's position at `counted`.
         var fedPosition = origin.parser
         var position = TextPosition()
@@ -224,7 +224,7 @@ final class ElementParser {
             }
             guard let (start, element) = plain else { break }
             advance(to: start)
-            state.pointee.add(element, scanner.children, line: position.line, in: base)
+            state.pointee.add(element, scanner.children, line: position.line)
             position.advance(lineFeeds: element.lineFeeds, characters: element.lastLineCharacters)
             counted = element.end
         }

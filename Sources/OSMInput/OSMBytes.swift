@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A run of UTF-8 bytes from the input (a tag key, a tag value, an attribute), valid only
 /// while the handler that received it runs. Compare it as bytes; make a `String` only for
 /// what is kept.
@@ -10,11 +16,18 @@ public struct OSMBytes {
         self.buffer = buffer
     }
 
+    /// The bytes of a NUL-terminated C string (one of expat's names and values), the NUL left out.
+    init(cString: UnsafePointer<CChar>) {
+        let count = strlen(cString)
+        self.init(
+            UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self), count: count))
+    }
+
     /// The bytes as a String.
     public var string: String { String(decoding: buffer, as: UTF8.self) }
 
     /// Whether the bytes are exactly `text`'s.
-    @inlinable
+    @inlinable @inline(__always)
     public func equals(_ text: StaticString) -> Bool {
         buffer.count == text.utf8CodeUnitCount
             && memoryEquals(buffer.baseAddress, text.utf8Start, count: buffer.count)
@@ -28,8 +41,24 @@ public struct OSMBytes {
     }
 
     /// The bytes as a whole number (an OSM id or version), or nil when they are not one or it
-    /// does not fit in 64 bits.
+    /// does not fit in 64 bits. The one integer reader of OSM XML: both of its paths read ids,
+    /// versions and references through it (`ElementAttributes`, `ChildAttributes`).
     public var int64: Int64? {
+        // Fast path: a plain run of up to 18 digits (every id and version) cannot overflow.
+        if buffer.count > 0 && buffer.count <= 18 {
+            var value: Int64 = 0
+            for byte in buffer {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return signedInt64 }
+                value = value &* 10 &+ Int64(digit)
+            }
+            return value
+        }
+        return signedInt64
+    }
+
+    /// `[+-]digits`, checked for overflow.
+    private var signedInt64: Int64? {
         var index = 0
         let negative = buffer.first == UInt8(ascii: "-")
         if negative || buffer.first == UInt8(ascii: "+") { index = 1 }
@@ -96,7 +125,7 @@ public struct OSMBytes {
 }
 
 /// Byte equality of two runs, without allocation.
-@inlinable
+@inlinable @inline(__always)
 func memoryEquals(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
     guard let a else { return count == 0 }
     for i in 0..<count where a[i] != b[i] { return false }

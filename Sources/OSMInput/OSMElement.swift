@@ -146,11 +146,11 @@ struct ElementBatch {
     var members: [MemberRecord] = []
     var elements: [ElementRecord] = []
 
-    /// Copies `count` bytes at `pointer` into the arena and returns where they went.
-    mutating func append(_ pointer: UnsafeRawPointer, count: Int) -> ByteSpan {
+    /// Copies `run` into the arena and returns where it went.
+    mutating func append(_ run: OSMBytes) -> ByteSpan {
         let start = bytes.count
-        bytes.append(contentsOf: UnsafeRawBufferPointer(start: pointer, count: count))
-        return ByteSpan(start: Int32(start), count: Int32(count))
+        bytes.append(contentsOf: run.buffer)
+        return ByteSpan(start: Int32(start), count: Int32(run.buffer.count))
     }
 
     /// Calls `body` with each element in order, `lineOffset` added to its line.

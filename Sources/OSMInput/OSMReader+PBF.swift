@@ -1,3 +1,5 @@
+import InputStreams
+
 /// Reading OSM PBF: the same elements, filter, limits and order as XML, from blobs decoded on
 /// every core.
 ///

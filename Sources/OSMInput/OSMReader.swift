@@ -1,4 +1,17 @@
+// OSMInput: OSM XML and OSM PBF to elements, read from InputStreams' bytes. Design decisions:
+// - Formats only: files, gzip, bzip2 and zlib blobs are InputStreams' (as libosmium keeps its
+//   compression apart from its formats); this module knows what XML and PBF say.
+// - XML is read two ways, by expat and, for the plain form of nearly every element, by the
+//   plain reader (`PlainElement`), expat remaining the fallback for everything else. Both hand
+//   each attribute to one interpreter (`OSMAttribute`, `ElementAttributes`, `ChildAttributes`)
+//   and read integers one way (`OSMBytes.int64`), so they agree by construction; the reader
+//   fuzz target compares them on arbitrary input.
+// - The XML tokenizers (`PieceCutter`, `PieceScanner`, `PlainCursor`) read text only through
+//   `XMLBytes`, one checked view with its unchecked fast paths named; PBF's protobuf only
+//   through `WireReader`, which checks every read against its end.
+
 import Foundation
+import InputStreams
 
 /// Receives the elements an `OSMReader` parses, in document order.
 public protocol OSMElementHandler {
@@ -133,17 +146,17 @@ public struct OSMReader {
             return try readPBF(input, into: &handler, progress: progress)
         case .unsupported(let name):
             throw OSMInputError(.malformed, file: file, "\(name) input is not supported; give \(InputFormat.supported)")
-        case let format:
-            return try readXML(input, format: format, into: &handler, progress: progress)
+        case .xml(let compression):
+            return try readXML(input, compression: compression, into: &handler, progress: progress)
         }
     }
 
-    /// Reads `input`, OSM XML plain, gzip or bzip2 (`format`), as `read(into:progress:rawBytes:)` says.
+    /// Reads `input`, OSM XML plain, gzip or bzip2 (`compression`), as `read(into:progress:rawBytes:)` says.
     private func readXML<Handler: OSMElementHandler>(
-        _ input: InputFile, format: InputFormat, into handler: inout Handler,
+        _ input: InputFile, compression: Compression, into handler: inout Handler,
         progress: ((OSMReadProgress) -> Void)?
     ) throws(OSMInputError) -> OSMReadSummary {
-        let stream = try DecodedStream(input, format: format, threads: threads)
+        let stream = try DecodedStream(input, compression: compression, threads: threads)
         let totalBytes = input.size
         let parallel = threads > 1 && parsesApart
         let slots = Self.ringSlots(threads: threads)

@@ -1,3 +1,5 @@
+import InputStreams
+
 /// One blob of an OSM PBF file as the reading thread read it: its place, what it holds and its
 /// bytes (a `Blob` message, still compressed).
 ///

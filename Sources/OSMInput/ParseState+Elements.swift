@@ -6,13 +6,12 @@
 
 /// Reading into the batch: top-level elements (counted, and copied when the filter wants their
 /// type), plain elements read without expat, an element's children, and the newest timestamp.
+/// Expat's attributes and the plain reader's go through one interpreter (`OSMAttribute`); this
+/// file says what each path does with what it read.
 extension ParseState {
     /// The element type that `name` names, if any.
     static func elementType(_ name: UnsafePointer<CChar>) -> OSMElementType? {
-        if equal(name, "node") { return .node }
-        if equal(name, "way") { return .way }
-        if equal(name, "relation") { return .relation }
-        return nil
+        OSMElementType.allCases.first { equal(name, $0.xmlName) }
     }
 
     /// Counts a top-level element of `type` that starts at `extent` and, when the filter wants
@@ -24,40 +23,14 @@ extension ParseState {
             noteTimestamp(attributes, key: "timestamp")
             return
         }
-        openElement(type, line: extent.position.line)
-        var id: Int64?
-        var index = 0
-        while let key = attributes[index], let value = attributes[index + 1] {
-            index += 2
-            // Most attributes are told apart by their first byte.
-            switch UInt8(bitPattern: key[0]) {
-            case UInt8(ascii: "i"):
-                if equal(key, "id") { id = Self.integer(value) }
-            case UInt8(ascii: "l"):
-                if equal(key, "lat") {
-                    open.record.latitudeE7 = Self.coordinate(value)
-                } else if equal(key, "lon") {
-                    open.record.longitudeE7 = Self.coordinate(value)
-                }
-            case UInt8(ascii: "v"):
-                if equal(key, "version") {
-                    open.record.version = Self.integer(value) ?? 0
-                } else if equal(key, "visible") {
-                    open.isDeleted = open.isDeleted || equal(value, "false")
-                }
-            case UInt8(ascii: "a"):
-                if equal(key, "action") { open.isDeleted = open.isDeleted || equal(value, "delete") }
-            case UInt8(ascii: "t"):
-                if equal(key, "timestamp") { noteTimestamp(value) }
-            default:
-                break
-            }
-        }
-        guard let id else {
+        var fields = ElementAttributes()
+        read(attributes, into: &fields)
+        if let timestamp = fields.timestamp { noteTimestamp(timestamp) }
+        guard fields.id != nil else {
             halt("<\(type.xmlName)> without a valid id attribute")
             return
         }
-        open.record.id = id
+        openElement(type, fields, line: extent.position.line)
         context = .element(extent)
     }
 
@@ -95,45 +68,31 @@ extension ParseState {
         return types & 1 << type.rawValue != 0
     }
 
-    /// Starts copying an element of `type` whose start tag is on `line` into the batch, as
-    /// `open`: its attributes, tags, node references and members follow.
+    /// Starts copying an element of `type` with `attributes` (its id read) whose start tag is
+    /// on `line` into the batch, as `open`: its tags, node references and members follow.
     @inline(__always)
-    private mutating func openElement(_ type: OSMElementType, line: Int) {
+    private mutating func openElement(_ type: OSMElementType, _ attributes: ElementAttributes, line: Int) {
         open = OpenElement(
             record: ElementRecord(
-                type: type, id: 0, version: 0, line: line, latitudeE7: nil, longitudeE7: nil,
+                type: type, id: attributes.id ?? 0, version: attributes.version, line: line,
+                latitudeE7: attributes.latitudeE7, longitudeE7: attributes.longitudeE7,
                 firstTag: Int32(batch.tags.count), tagCount: 0, firstRef: Int32(batch.refs.count),
                 firstMember: Int32(batch.members.count)),
-            arenaStart: batch.bytes.count, matchesFilter: tagKeys.isEmpty)
+            arenaStart: batch.bytes.count, isDeleted: attributes.isDeleted, matchesFilter: tagKeys.isEmpty)
     }
 
     /// Counts and, when the filter asks for it, keeps a plain element read without expat, whose
-    /// start tag is on `line` of the piece; its values are offsets from `base`. It stands
-    /// between two top-level elements, so no element is open; it is within the limits.
-    mutating func add(_ element: PlainElement, _ children: PlainChildren, line: Int, in base: UnsafePointer<UInt8>) {
+    /// start tag is on `line` of the piece; its values point into the piece. It stands between
+    /// two top-level elements, so no element is open; it is within the limits.
+    mutating func add(_ element: PlainElement, _ children: PlainChildren, line: Int) {
         summary.plainElements += 1
-        if let timestamp = element.timestamp, timestamp.count == Self.timestampLength {
-            noteTimestamp(base + timestamp.lowerBound)
-        }
+        if let timestamp = element.attributes.timestamp { noteTimestamp(timestamp) }
         guard countWanted(element.type) else { return }
-        openElement(element.type, line: line)
-        open.record.id = element.id
-        open.record.version = element.version
-        open.record.latitudeE7 = element.latitude.flatMap { OSMBytes(base, $0).fixedPointE7 }
-        open.record.longitudeE7 = element.longitude.flatMap { OSMBytes(base, $0).fixedPointE7 }
-        open.isDeleted = element.isDeleted
-        for tag in children.tags {
-            appendTag(
-                base + tag.key.lowerBound, count: tag.key.count, base + tag.value.lowerBound, count: tag.value.count)
-        }
+        openElement(element.type, element.attributes, line: line)
+        for tag in children.tags { appendTag(tag.key, tag.value) }
         batch.refs.append(contentsOf: children.refs)
         open.record.refCount += Int32(children.refs.count)
-        for member in children.members {
-            let role = member.role ?? 0..<0  // no role: an empty span, as expat's path has
-            let span = batch.append(base + role.lowerBound, count: role.count)
-            batch.members.append(MemberRecord(type: member.type, ref: member.ref, role: span))
-        }
-        open.record.memberCount += Int32(children.members.count)
+        for member in children.members { appendMember(type: member.type, ref: member.ref, role: member.role) }
         finishElement()
     }
 
@@ -141,98 +100,73 @@ extension ParseState {
     /// the start tag event, its one caller on the hot path.
     @inline(__always)
     mutating func addChild(_ name: UnsafePointer<CChar>, _ attributes: ExpatAttributes) {
-        if equal(name, "tag") {
-            addTag(attributes)
-        } else if open.record.type == .way && equal(name, "nd") {
-            addNodeRef(attributes)
-        } else if open.record.type == .relation && equal(name, "member") {
-            addMember(attributes)
-        }
-    }
-
-    private mutating func addNodeRef(_ attributes: ExpatAttributes) {
-        var index = 0
-        while let name = attributes[index], let value = attributes[index + 1] {
-            index += 2
-            if equal(name, "ref"), let ref = Self.integer(value) {
-                batch.refs.append(ref)
-                open.record.refCount += 1
+        guard let child = OSMChild.named(in: open.record.type, { equal(name, $0) }) else { return }
+        var fields = ChildAttributes(of: child)
+        read(attributes, into: &fields)
+        switch child {
+        case .tag:
+            guard let key = fields.key, let value = fields.value else { return }
+            guard open.record.tagCount < limits.maxTags else {
+                halt("more than \(limits.maxTags) tags on one element (max_tags)")
                 return
             }
+            guard key.buffer.count <= limits.maxValueBytes && value.buffer.count <= limits.maxValueBytes else {
+                halt("a tag key or value longer than \(limits.maxValueBytes) bytes (max_value_bytes)")
+                return
+            }
+            appendTag(key, value)
+        case .nodeRef:
+            guard let ref = fields.ref else {
+                halt("<nd> without a valid ref attribute")
+                return
+            }
+            batch.refs.append(ref)
+            open.record.refCount += 1
+        case .member:
+            appendMember(type: fields.type, ref: fields.ref, role: fields.role)
         }
-        halt("<nd> without a valid ref attribute")
     }
 
-    private mutating func addMember(_ attributes: ExpatAttributes) {
-        var member = MemberRecord(type: nil, ref: nil, role: ByteSpan(start: Int32(batch.bytes.count), count: 0))
+    /// Hands each of expat's `attributes` to `fields`; those it does not take are passed over.
+    @inline(__always)
+    private func read<Fields: AttributeReading>(_ attributes: ExpatAttributes, into fields: inout Fields) {
         var index = 0
         while let name = attributes[index], let value = attributes[index + 1] {
             index += 2
-            if equal(name, "type") {
-                member.type = Self.elementType(value)
-            } else if equal(name, "ref") {
-                member.ref = Self.integer(value)
-            } else if equal(name, "role") {
-                member.role = batch.append(value, count: strlen(value))
-            }
+            _ = fields.read(OSMBytes(cString: name), OSMBytes(cString: value))
         }
-        batch.members.append(member)
-        open.record.memberCount += 1
-    }
-
-    private mutating func addTag(_ attributes: ExpatAttributes) {
-        var key: UnsafePointer<CChar>?
-        var value: UnsafePointer<CChar>?
-        var index = 0
-        while let name = attributes[index], let text = attributes[index + 1] {
-            index += 2
-            if equal(name, "k") { key = text } else if equal(name, "v") { value = text }
-        }
-        guard let key, let value else { return }
-        guard open.record.tagCount < limits.maxTags else {
-            halt("more than \(limits.maxTags) tags on one element (max_tags)")
-            return
-        }
-        let keyLength = strlen(key)
-        let valueLength = strlen(value)
-        guard keyLength <= limits.maxValueBytes && valueLength <= limits.maxValueBytes else {
-            halt("a tag key or value longer than \(limits.maxValueBytes) bytes (max_value_bytes)")
-            return
-        }
-        appendTag(key, count: keyLength, value, count: valueLength)
     }
 
     /// Adds a tag to `open`, its key and value within the limits.
-    private mutating func appendTag(
-        _ key: UnsafeRawPointer, count keyLength: Int, _ value: UnsafeRawPointer, count valueLength: Int
-    ) {
+    private mutating func appendTag(_ key: OSMBytes, _ value: OSMBytes) {
         if !open.matchesFilter {
-            open.matchesFilter = tagKeys.contains { $0.count == keyLength && memcmp($0, key, keyLength) == 0 }
+            open.matchesFilter = tagKeys.contains { $0.count == key.buffer.count && $0.elementsEqual(key.buffer) }
         }
-        let tag = TagRecord(key: batch.append(key, count: keyLength), value: batch.append(value, count: valueLength))
-        batch.tags.append(tag)
+        batch.tags.append(TagRecord(key: batch.append(key), value: batch.append(value)))
         open.record.tagCount += 1
+    }
+
+    /// Adds a member to `open`; without a role, an empty one.
+    private mutating func appendMember(type: OSMElementType?, ref: Int64?, role: OSMBytes?) {
+        let role = role.map { batch.append($0) } ?? ByteSpan(start: Int32(batch.bytes.count), count: 0)
+        batch.members.append(MemberRecord(type: type, ref: ref, role: role))
+        open.record.memberCount += 1
     }
 
     /// Bytes of a timestamp in the form that `noteTimestamp` keeps.
     private static let timestampLength = 20
 
-    /// Keeps the newest ISO 8601 UTC timestamp ("2021-04-21T20:21:46Z") of a NUL-terminated value.
-    private mutating func noteTimestamp(_ value: UnsafePointer<CChar>) {
-        for index in 0..<Self.timestampLength where value[index] == 0 { return }  // shorter
-        guard value[Self.timestampLength] == 0 else { return }
-        value.withMemoryRebound(to: UInt8.self, capacity: Self.timestampLength) { noteTimestamp($0) }
-    }
-
-    /// Keeps the newest ISO 8601 UTC timestamp of the `timestampLength` bytes at `value`; in that
+    /// Keeps the newest ISO 8601 UTC timestamp ("2021-04-21T20:21:46Z") of `value`; in that
     /// fixed form, byte order is time order, so no date is parsed per element.
-    private mutating func noteTimestamp(_ value: UnsafePointer<UInt8>) {
+    private mutating func noteTimestamp(_ value: OSMBytes) {
         let length = Self.timestampLength
-        guard value[4] == 0x2D, value[10] == 0x54, value[19] == 0x5A else { return }
+        let value = value.buffer
+        guard value.count == length, value[4] == 0x2D, value[10] == 0x54, value[19] == 0x5A else { return }
         let newer =
-            newestTimestamp.isEmpty || newestTimestamp.withUnsafeBytes { memcmp($0.baseAddress!, value, length) < 0 }
+            newestTimestamp.isEmpty
+            || newestTimestamp.withUnsafeBytes { memcmp($0.baseAddress!, value.baseAddress!, length) < 0 }
         if newer {
-            newestTimestamp = Array(UnsafeBufferPointer(start: value, count: length))
+            newestTimestamp = Array(value)
             summary.newestTimestamp = String(decoding: newestTimestamp, as: UTF8.self)
         }
     }
@@ -242,33 +176,7 @@ extension ParseState {
         var index = 0
         while let name = attributes[index], let value = attributes[index + 1] {
             index += 2
-            if equal(name, key) { noteTimestamp(value) }
-        }
-    }
-
-    /// The NUL-terminated `value` as a whole number, as `OSMBytes.int64` reads it; plain runs of
-    /// up to 18 digits (every id and version) without measuring the string first.
-    private static func integer(_ value: UnsafePointer<CChar>) -> Int64? {
-        var result: Int64 = 0
-        var index = 0
-        while index < 18 {
-            let digit = UInt8(bitPattern: value[index]) &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            result = result &* 10 &+ Int64(digit)
-            index += 1
-        }
-        if index > 0 && value[index] == 0 { return result }
-        return value.withMemoryRebound(to: UInt8.self, capacity: 1) {
-            OSMBytes(UnsafeBufferPointer(start: $0, count: strlen(value))).int64
-        }
-    }
-}
-
-extension ParseState {
-    /// The NUL-terminated `value` as a coordinate in degrees × 10^7 (`OSMBytes.fixedPointE7`).
-    fileprivate static func coordinate(_ value: UnsafePointer<CChar>) -> Int32? {
-        value.withMemoryRebound(to: UInt8.self, capacity: 1) {
-            OSMBytes(UnsafeBufferPointer(start: $0, count: strlen(value))).fixedPointE7
+            if equal(name, key) { noteTimestamp(OSMBytes(cString: value)) }
         }
     }
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Finds where the XML byte stream may be cut so that the piece before the cut parses on its own.
 ///
 /// A cut is made only where it is proven: just before the `<` of a `<node`, `<way` or
@@ -78,233 +72,216 @@ struct PieceCutter {
     /// end of `bytes` (never before byte 1 when `bytes` holds more than `lookahead` bytes). The
     /// bytes after the returned end must start the next buffer.
     mutating func cut(_ bytes: UnsafeRawBufferPointer) -> Cut {
-        guard let raw = bytes.baseAddress, bytes.count > 0 else { return Cut(end: 0, parallel: false) }
-        let base = raw.assumingMemoryBound(to: UInt8.self)
-        let count = bytes.count
-        var s = state
+        var scan = Scan(bytes: XMLBytes(bytes), state: state)
+        while scan.position < scan.bytes.count && scan.step() {}
+        if let cut = scan.cut {
+            state = .atCut
+            return Cut(end: cut.end, parallel: cut.parallel, proven: true)
+        }
+        state = scan.state
+        return Cut(end: scan.stop, parallel: false)
+    }
+
+    /// One buffer's scan: the tokenizer's state as it moves through the bytes, one step per
+    /// piece of markup (or text before it), and the cut it has found.
+    private struct Scan {
+        let bytes: XMLBytes
+        var state: State
+        /// Where the next step starts.
         var position = 0
-        /// Where the piece ends when there is no cut; `s` is the state there.
-        var stop = count
+        /// Where the piece ends when there is no cut; `state` is the state there.
+        var stop: Int
+        /// Whether the buffer starts at a cut, before a top-level start tag.
         var startsAtCut = false
         var sawSpecialMarkup = false
-        /// The cut that ends the piece so far (0: none yet), and whether the piece may be parsed apart.
-        var lastCut = 0
-        var lastCutParallel = false
+        /// The cut that ends the piece so far, and whether the piece may be parsed apart.
+        var cut: (end: Int, parallel: Bool)?
 
-        scan: while position < count {
-            switch s.mode {
-            case .unprovable:
-                break scan
+        init(bytes: XMLBytes, state: State) {
+            self.bytes = bytes
+            self.state = state
+            stop = bytes.count
+        }
 
-            case .content:
-                var next = skipSpace(base, position, count)
-                if next == count {
-                    position = count
-                    break scan
-                }
-                if base[next] != UInt8(ascii: "<") {
-                    s.afterTopLevelElement = false
-                    guard let lt = find(UInt8(ascii: "<"), base, next, count) else {
-                        position = count
-                        break scan
-                    }
-                    next = lt
-                }
-                // Markup at `next`.
-                if next + Self.lookahead > count {
-                    stop = next
-                    position = count
-                    break scan
-                }
-                switch base[next + 1] {
-                case UInt8(ascii: "/"):
-                    s.mode = .endTag
-                    s.afterTopLevelElement = false
-                    position = next + 2
-                case UInt8(ascii: "!"), UInt8(ascii: "?"):
-                    // Special markup: the piece parsed apart so far ends at the last cut before it.
-                    if lastCut > 0 { break scan }
-                    sawSpecialMarkup = true
-                    s.afterTopLevelElement = false
-                    if base[next + 1] == UInt8(ascii: "?") {
-                        s.mode = .processingInstruction
-                        position = next + 2
-                    } else if base[next + 2] == UInt8(ascii: "-") && base[next + 3] == UInt8(ascii: "-") {
-                        s.mode = .comment
-                        position = next + 4
-                    } else if matches(base + next + 2, "[CDATA[") {
-                        s.mode = .cdata
-                        position = next + 9
-                    } else {
-                        s.mode = .unprovable
-                        break scan
-                    }
-                default:
-                    if s.afterTopLevelElement && s.depth == 1 && Self.isTopLevelName(base + next + 1) {
-                        if next == 0 {
-                            startsAtCut = true
-                        } else if startsAtCut && !sawSpecialMarkup {
-                            // Parsed apart: grow the piece to the last cut in the buffer.
-                            lastCut = next
-                            lastCutParallel = true
-                        } else {
-                            // Parsed in order: end the piece at its first cut, so that what
-                            // follows may be parsed apart.
-                            lastCut = next
-                            lastCutParallel = false
-                            break scan
-                        }
-                    }
-                    s.afterTopLevelElement = false
-                    // Fast path: the first `>` is followed by whitespace and the next `<`. Values
-                    // cannot hold `<`, so that `>` is the only one before the next markup and
-                    // ends this tag.
-                    if let gt = find(UInt8(ascii: ">"), base, next + 1, count) {
-                        let after = skipSpace(base, gt + 1, count)
-                        if after < count && base[after] == UInt8(ascii: "<") {
-                            endStartTag(&s, empty: base[gt - 1] == UInt8(ascii: "/"))
-                            position = after
-                            continue scan
-                        }
-                    }
-                    s.mode = .startTag
-                    s.quote = 0
-                    s.slash = false
-                    position = next + 1
-                }
-
-            case .startTag:
-                while position < count {
-                    if s.quote != 0 {
-                        guard let close = find(s.quote, base, position, count) else {
-                            position = count
-                            break scan
-                        }
-                        s.quote = 0
-                        s.slash = false
-                        position = close + 1
-                        continue
-                    }
-                    let byte = base[position]
-                    position += 1
-                    if byte == UInt8(ascii: ">") {
-                        s.mode = .content
-                        endStartTag(&s, empty: s.slash)
-                        continue scan
-                    }
-                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { s.quote = byte }
-                    s.slash = byte == UInt8(ascii: "/")
-                }
-
-            case .endTag:
-                guard let gt = find(UInt8(ascii: ">"), base, position, count) else {
-                    position = count
-                    break scan
-                }
-                position = gt + 1
-                s.depth -= 1
-                if s.depth == 1 {
-                    s.mode = .content
-                    s.afterTopLevelElement = true
-                } else if s.depth > 1 {
-                    s.mode = .content
-                } else {
-                    s.mode = .unprovable  // the root element ended
-                }
-
-            case .comment, .cdata, .processingInstruction:
-                let terminator: StaticString =
-                    switch s.mode {
-                    case .comment: "-->"
-                    case .cdata: "]]>"
-                    default: "?>"
-                    }
-                let length = terminator.utf8CodeUnitCount
-                guard let end = find(terminator, base, position, count) else {
-                    // Keep the last bytes for the next buffer, where a terminator may complete.
-                    stop = max(position, count - (length - 1))
-                    position = count
-                    break scan
-                }
-                position = end + length
-                s.mode = .content
+        /// Reads what comes next in the state's mode; false when the scan ends here.
+        mutating func step() -> Bool {
+            switch state.mode {
+            case .unprovable: false
+            case .content: content()
+            case .startTag: insideStartTag()
+            case .endTag: endTag()
+            case .comment, .cdata, .processingInstruction: insideSpecialMarkup()
             }
         }
-        if lastCut > 0 {
-            state = .atCut
-            return Cut(end: lastCut, parallel: lastCutParallel, proven: true)
+
+        /// Between markup: passes whitespace and text, then reads what the markup at the next
+        /// `<` is. A `<` too near the end to classify stops the piece before it.
+        private mutating func content() -> Bool {
+            var next = bytes.skipSpace(from: position)
+            guard next < bytes.count else { return false }
+            if bytes[next] != UInt8(ascii: "<") {
+                state.afterTopLevelElement = false
+                guard let lt = bytes.find(UInt8(ascii: "<"), from: next) else { return false }
+                next = lt
+            }
+            if next + PieceCutter.lookahead > bytes.count {
+                stop = next
+                return false
+            }
+            switch bytes[next + 1] {
+            case UInt8(ascii: "/"):
+                state.mode = .endTag
+                state.afterTopLevelElement = false
+                position = next + 2
+                return true
+            case UInt8(ascii: "!"), UInt8(ascii: "?"):
+                return specialMarkup(at: next)
+            default:
+                return startTag(at: next)
+            }
         }
-        state = s
-        return Cut(end: stop, parallel: false)
-    }
 
-    /// After the `>` of a start tag (`empty`: of an empty-element tag).
-    private func endStartTag(_ s: inout State, empty: Bool) {
-        s.mode = .content
-        if !empty {
-            s.depth += 1
-        } else if s.depth == 1 {
-            s.afterTopLevelElement = true
-        } else if s.depth == 0 {
-            s.mode = .unprovable  // an empty root element
+        /// The start of a comment, CDATA section, processing instruction or declaration at
+        /// `start`: a piece parsed apart so far ends at the last cut before it.
+        private mutating func specialMarkup(at start: Int) -> Bool {
+            if cut != nil { return false }
+            sawSpecialMarkup = true
+            state.afterTopLevelElement = false
+            if bytes[start + 1] == UInt8(ascii: "?") {
+                state.mode = .processingInstruction
+                position = start + 2
+            } else if bytes.matches("--", at: start + 2) {
+                state.mode = .comment
+                position = start + 4
+            } else if bytes.matches("[CDATA[", at: start + 2) {
+                state.mode = .cdata
+                position = start + 9
+            } else {
+                state.mode = .unprovable
+                return false
+            }
+            return true
+        }
+
+        /// A start tag at `start`: a cut before it when it is a top-level element's after
+        /// whitespace only, then its end found directly when it can be.
+        private mutating func startTag(at start: Int) -> Bool {
+            if state.afterTopLevelElement && state.depth == 1 && isTopLevelName(at: start + 1) {
+                if start == 0 {
+                    startsAtCut = true
+                } else if startsAtCut && !sawSpecialMarkup {
+                    cut = (start, true)  // parsed apart: grow the piece to the last cut in the buffer
+                } else {
+                    // Parsed in order: end the piece at its first cut, so that what follows
+                    // may be parsed apart.
+                    cut = (start, false)
+                    return false
+                }
+            }
+            state.afterTopLevelElement = false
+            // Fast path: the first `>` is followed by whitespace and the next `<`. Values cannot
+            // hold `<`, so that `>` is the only one before the next markup and ends this tag.
+            if let gt = bytes.find(UInt8(ascii: ">"), from: start + 1) {
+                let after = bytes.skipSpace(from: gt + 1)
+                if after < bytes.count && bytes[after] == UInt8(ascii: "<") {
+                    endStartTag(empty: bytes[gt - 1] == UInt8(ascii: "/"))
+                    position = after
+                    return true
+                }
+            }
+            state.mode = .startTag
+            state.quote = 0
+            state.slash = false
+            position = start + 1
+            return true
+        }
+
+        /// Inside a start tag, byte by byte, quoted values passed whole, up to its `>`.
+        private mutating func insideStartTag() -> Bool {
+            while position < bytes.count {
+                if state.quote != 0 {
+                    guard let close = bytes.find(state.quote, from: position) else { return false }
+                    state.quote = 0
+                    state.slash = false
+                    position = close + 1
+                    continue
+                }
+                let byte = bytes[position]
+                position += 1
+                if byte == UInt8(ascii: ">") {
+                    endStartTag(empty: state.slash)
+                    return true
+                }
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { state.quote = byte }
+                state.slash = byte == UInt8(ascii: "/")
+            }
+            return false  // the buffer ends inside the tag
+        }
+
+        /// An end tag, up to its `>`: the depth falls, and the root's end makes the rest unprovable.
+        private mutating func endTag() -> Bool {
+            guard let gt = bytes.find(UInt8(ascii: ">"), from: position) else { return false }
+            position = gt + 1
+            state.depth -= 1
+            if state.depth == 1 {
+                state.mode = .content
+                state.afterTopLevelElement = true
+            } else if state.depth > 1 {
+                state.mode = .content
+            } else {
+                state.mode = .unprovable  // the root element ended
+            }
+            return true
+        }
+
+        /// Inside a comment, CDATA section or processing instruction, up to its terminator.
+        private mutating func insideSpecialMarkup() -> Bool {
+            let terminator: StaticString =
+                switch state.mode {
+                case .comment: "-->"
+                case .cdata: "]]>"
+                default: "?>"
+                }
+            let length = terminator.utf8CodeUnitCount
+            guard let end = bytes.find(terminator, from: position) else {
+                // Keep the last bytes for the next buffer, where a terminator may complete.
+                stop = max(position, bytes.count - (length - 1))
+                return false
+            }
+            position = end + length
+            state.mode = .content
+            return true
+        }
+
+        /// After the `>` of a start tag (`empty`: of an empty-element tag).
+        private mutating func endStartTag(empty: Bool) {
+            state.mode = .content
+            if !empty {
+                state.depth += 1
+            } else if state.depth == 1 {
+                state.afterTopLevelElement = true
+            } else if state.depth == 0 {
+                state.mode = .unprovable  // an empty root element
+            }
+        }
+
+        /// Whether the name at `name` is `node`, `way` or `relation`, followed by what may end a
+        /// name in a start tag; `name` has at least `lookahead - 1` bytes.
+        private func isTopLevelName(at name: Int) -> Bool {
+            let length: Int
+            if bytes.matches("node", at: name) {
+                length = 4
+            } else if bytes.matches("way", at: name) {
+                length = 3
+            } else if bytes.matches("relation", at: name) {
+                length = 8
+            } else {
+                return false
+            }
+            switch bytes[name + length] {
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">"): return true
+            default: return false
+            }
         }
     }
-
-    /// Whether the name at `name` is `node`, `way` or `relation`, followed by what may end a
-    /// name in a start tag; `name` has at least `lookahead - 1` bytes.
-    private static func isTopLevelName(_ name: UnsafePointer<UInt8>) -> Bool {
-        let length: Int
-        if matches(name, "node") {
-            length = 4
-        } else if matches(name, "way") {
-            length = 3
-        } else if matches(name, "relation") {
-            length = 8
-        } else {
-            return false
-        }
-        switch name[length] {
-        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">"): return true
-        default: return false
-        }
-    }
-}
-
-/// XML whitespace.
-@inline(__always)
-private func isSpace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
-}
-
-/// The first index from `from` that is not whitespace, or `end`.
-@inline(__always)
-private func skipSpace(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Int {
-    var index = from
-    while index < end && isSpace(base[index]) { index += 1 }
-    return index
-}
-
-/// The index of the first `byte` in `from..<end`.
-@inline(__always)
-private func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Int? {
-    guard from < end, let found = memchr(base + from, Int32(byte), end - from) else { return nil }
-    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
-}
-
-/// The index of the first occurrence of `text` (a terminator ending in `>`) that starts in
-/// `from..<end` and ends before `end`.
-private func find(_ text: StaticString, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Int? {
-    let length = text.utf8CodeUnitCount
-    var index = from + length - 1
-    while let gt = find(UInt8(ascii: ">"), base, index, end) {
-        if memoryEquals(base + gt - (length - 1), text.utf8Start, count: length - 1) { return gt - (length - 1) }
-        index = gt + 1
-    }
-    return nil
-}
-
-/// Whether the bytes at `pointer` start with `text`; the caller makes sure they are there.
-@inline(__always)
-private func matches(_ pointer: UnsafePointer<UInt8>, _ text: StaticString) -> Bool {
-    memoryEquals(pointer, text.utf8Start, count: text.utf8CodeUnitCount)
 }

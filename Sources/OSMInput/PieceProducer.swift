@@ -1,4 +1,5 @@
 import Foundation
+import InputStreams
 
 /// One piece of the XML text, in a buffer of the ring, as the reading thread cut it.
 struct Piece: PipelineWork {
@@ -14,12 +15,6 @@ struct Piece: PipelineWork {
     var isFinal: Bool
     /// Raw bytes read from the input when it was cut, for progress.
     var rawBytesRead: Int
-}
-
-/// A value handed to another thread that then owns it alone (the input and its observer, which
-/// only the reading thread uses once it starts).
-struct Handover<Value>: @unchecked Sendable {
-    let value: Value
 }
 
 /// The XML reader's ring of buffers, one per pipeline slot, each holding a piece from its first byte.

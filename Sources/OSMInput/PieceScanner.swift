@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Walks the top-level elements of a piece parsed apart and finds its plain elements
 /// (`PlainElement`), so that expat is fed only the stretches between them.
 ///
@@ -18,18 +12,16 @@
 /// `<osm>` leaves a document that is well-formed exactly when the whole one is, with the same
 /// elements in the same order. A stretch starts with markup or text, never with whitespace.
 struct PieceScanner {
-    private let base: UnsafePointer<UInt8>
-    private let count: Int
+    private let bytes: XMLBytes
     private let limits: OSMReadLimits
     /// Where the scan goes on; `count` once it has ended.
     private var offset = 0
     /// The children of the plain element `next` returned last.
     private(set) var children = PlainChildren()
 
-    /// A scanner of the `count` bytes at `base`, taking plain elements within `limits`.
-    init(_ base: UnsafePointer<UInt8>, count: Int, limits: OSMReadLimits) {
-        self.base = base
-        self.count = count
+    /// A scanner of `bytes`, taking plain elements within `limits`.
+    init(_ bytes: XMLBytes, limits: OSMReadLimits) {
+        self.bytes = bytes
         self.limits = limits
     }
 
@@ -38,20 +30,19 @@ struct PieceScanner {
     /// the stretch runs to the piece's end (or is empty when only whitespace is left).
     mutating func next() -> (stretch: Range<Int>, plain: (start: Int, element: PlainElement)?) {
         var stretch: Range<Int>?
+        let count = bytes.count
         while true {
-            offset = skipSpace(from: offset)
+            offset = bytes.skipSpace(from: offset)
             guard offset < count else { return (stretch ?? count..<count, nil) }
             var end: Int?
-            if base[offset] != UInt8(ascii: "<") {
-                end = find(UInt8(ascii: "<"), from: offset)  // text between elements
+            if bytes[offset] != UInt8(ascii: "<") {
+                end = bytes.find(UInt8(ascii: "<"), from: offset)  // text between elements
             } else if offset + 1 < count {
-                switch base[offset + 1] {
+                switch bytes[offset + 1] {
                 case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "?"):
                     break
                 default:
-                    if let element = PlainElement.read(
-                        base, from: offset, count: count, limits: limits, children: &children)
-                    {
+                    if let element = PlainElement.read(bytes, from: offset, limits: limits, children: &children) {
                         let start = offset
                         offset = element.end
                         return (stretch ?? start..<start, (start, element))
@@ -76,21 +67,21 @@ struct PieceScanner {
         var depth = 0
         var index = start
         while true {
-            guard index + 1 < count else { return nil }
-            switch base[index + 1] {
+            guard index + 1 < bytes.count else { return nil }
+            switch bytes[index + 1] {
             case UInt8(ascii: "/"):
-                guard let gt = find(UInt8(ascii: ">"), from: index + 2) else { return nil }
+                guard let gt = bytes.find(UInt8(ascii: ">"), from: index + 2) else { return nil }
                 depth -= 1
                 index = gt + 1
             case UInt8(ascii: "!"), UInt8(ascii: "?"):
                 return nil
             default:
                 guard let gt = startTagEnd(from: index + 1) else { return nil }
-                if base[gt - 1] != UInt8(ascii: "/") { depth += 1 }
+                if bytes[gt - 1] != UInt8(ascii: "/") { depth += 1 }
                 index = gt + 1
             }
             if depth == 0 { return index }
-            guard let next = find(UInt8(ascii: "<"), from: index) else { return nil }
+            guard let next = bytes.find(UInt8(ascii: "<"), from: index) else { return nil }
             index = next
         }
     }
@@ -98,33 +89,15 @@ struct PieceScanner {
     /// The offset of the `>` that ends the start tag going on at `from`, quoted values skipped.
     private func startTagEnd(from: Int) -> Int? {
         var index = from
-        while index < count {
-            let byte = base[index]
+        while index < bytes.count {
+            let byte = bytes[index]
             if byte == UInt8(ascii: ">") { return index }
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                guard let close = find(byte, from: index + 1) else { return nil }
+                guard let close = bytes.find(byte, from: index + 1) else { return nil }
                 index = close
             }
             index += 1
         }
         return nil
-    }
-
-    /// The first offset from `from` on that is not XML whitespace, or `count`.
-    private func skipSpace(from: Int) -> Int {
-        var index = from
-        while index < count {
-            switch base[index] {
-            case 0x20, 0x0A, 0x09, 0x0D: index += 1
-            default: return index
-            }
-        }
-        return count
-    }
-
-    /// The offset of the first `byte` from `from` on.
-    private func find(_ byte: UInt8, from: Int) -> Int? {
-        guard from < count, let found = memchr(base + from, Int32(byte), count - from) else { return nil }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 }

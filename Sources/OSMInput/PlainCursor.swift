@@ -4,9 +4,10 @@
 ///
 /// Every read either moves on over what it read and reports it, or reports that the bytes
 /// there are not of the plain form; a caller that meets that drops the cursor, and expat reads
-/// the element instead. Reads never look at or past `end`.
+/// the element instead. Reads go through the piece's checked view (`XMLBytes`) and never look
+/// at or past `end`.
 struct PlainCursor {
-    let base: UnsafePointer<UInt8>
+    let bytes: XMLBytes
     /// The first offset the cursor must not read.
     let end: Int
     /// The offset of the next byte to read.
@@ -18,10 +19,10 @@ struct PlainCursor {
     /// UTF-8 continuation bytes since `lineStart`, which expat does not count as columns.
     private var continuationBytes = 0
 
-    /// A cursor at `start` of the bytes at `base`, reading no further than `end`.
-    init(_ base: UnsafePointer<UInt8>, at start: Int, end: Int) {
-        self.base = base
-        self.end = end
+    /// A cursor at `start` of `bytes`, reading no further than `end` (nor past the view's end).
+    init(_ bytes: XMLBytes, at start: Int, end: Int) {
+        self.bytes = bytes
+        self.end = min(end, bytes.count)
         index = start
         lineStart = start
     }
@@ -34,9 +35,7 @@ struct PlainCursor {
     @inline(__always)
     mutating func skip(_ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
-        guard index + count <= end else { return false }
-        let bytes = text.utf8Start
-        for offset in 0..<count where base[index + offset] != bytes[offset] { return false }
+        guard index + count <= end, bytes.matches(text, at: index) else { return false }
         index += count
         return true
     }
@@ -44,7 +43,7 @@ struct PlainCursor {
     /// Whether `byte` is next, moving over it when it is.
     @inline(__always)
     mutating func skip(_ byte: UInt8) -> Bool {
-        guard index < end, base[index] == byte else { return false }
+        guard index < end, bytes[index] == byte else { return false }
         index += 1
         return true
     }
@@ -54,7 +53,7 @@ struct PlainCursor {
     @inline(__always)
     mutating func skipSpaces() -> Int {
         let start = index
-        while index < end && base[index] == 0x20 { index += 1 }
+        while index < end && bytes[index] == 0x20 { index += 1 }
         return index - start
     }
 
@@ -62,7 +61,7 @@ struct PlainCursor {
     /// children (a carriage return, which expat counts apart, is not).
     mutating func skipWhitespace() {
         while index < end {
-            switch base[index] {
+            switch bytes[index] {
             case 0x20, 0x09: index += 1
             case 0x0A:
                 index += 1
@@ -74,56 +73,43 @@ struct PlainCursor {
         }
     }
 
+    /// Reads a plain tag's attributes, each handed to `attributes` (`AttributeReading`), and
+    /// its end: whether children follow (`>` rather than `/>`), or nil when the tag is not plain
+    /// or `attributes` refused one (an unknown attribute, or one read before).
+    @inline(__always)
+    mutating func readAttributes<Attributes: AttributeReading>(into attributes: inout Attributes) -> Bool? {
+        while true {
+            let spaces = skipSpaces()
+            if skip("/>") { return false }
+            if skip(UInt8(ascii: ">")) { return true }
+            guard spaces > 0, let name = attributeName(), let value = quotedValue(),
+                attributes.read(bytes.bytes(name), bytes.bytes(value))
+            else { return nil }
+        }
+    }
+
     /// The attribute name next, and its `=` right after it: ASCII lowercase letters, which every
     /// attribute of the plain form is named with. Nil for anything else.
     @inline(__always)
-    mutating func attributeName() -> Range<Int>? {
+    private mutating func attributeName() -> Range<Int>? {
         let start = index
-        while index < end && base[index] &- UInt8(ascii: "a") < 26 { index += 1 }
-        guard index > start, index < end, base[index] == UInt8(ascii: "=") else { return nil }
+        while index < end && bytes[index] &- UInt8(ascii: "a") < 26 { index += 1 }
+        guard index > start, index < end, bytes[index] == UInt8(ascii: "=") else { return nil }
         index += 1
         return start..<(index - 1)
     }
 
-    /// Whether the bytes of `range` are `text`.
-    @inline(__always)
-    func bytes(_ range: Range<Int>, are text: StaticString) -> Bool {
-        guard range.count == text.utf8CodeUnitCount else { return false }
-        let bytes = text.utf8Start
-        for offset in 0..<range.count where base[range.lowerBound + offset] != bytes[offset] { return false }
-        return true
-    }
-
-    /// `range` as a whole number, as `OSMBytes.int64` reads it; plain runs of up to 18 digits
-    /// (every id and version) without overflow checks.
-    func integer(_ range: Range<Int>) -> Int64? {
-        if range.count > 0 && range.count <= 18 {
-            var value: Int64 = 0
-            for index in range {
-                let digit = base[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { return OSMBytes(base, range).int64 }
-                value = value &* 10 &+ Int64(digit)
-            }
-            return value
-        }
-        return OSMBytes(base, range).int64
-    }
-
     /// The value in quotes next, when every byte of it is one expat keeps as it is, moving past
     /// its closing quote.
-    mutating func quotedValue() -> Range<Int>? {
+    private mutating func quotedValue() -> Range<Int>? {
         guard index < end else { return nil }
-        let quote = base[index]
+        let quote = bytes[index]
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
         let opening = index
-        var index = opening + 1
         // Eight bytes at a time while they are all kept as they are.
-        let raw = UnsafeRawPointer(base)
-        while index + 8 <= end && Self.isKept(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-            index += 8
-        }
+        var index = bytes.keptRun(from: opening + 1, before: end)
         while index < end {
-            let byte = base[index]
+            let byte = bytes[index]
             if byte == quote {
                 self.index = index + 1
                 return (opening + 1)..<index
@@ -141,27 +127,11 @@ struct PlainCursor {
         return nil
     }
 
-    /// Whether each byte of `word` is printable ASCII but `<`, `&` and the two quotes: kept as it
-    /// is in any value, and not its end.
-    @inline(__always)
-    private static func isKept(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        /// High bits where `x` has a zero byte (exact as to whether there is one).
-        func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-        func bytes(_ byte: Unicode.Scalar) -> UInt64 { UInt64(byte.value) &* ones }
-        let below20 = (word &- bytes("\u{20}")) & ~word & highs
-        let special =
-            zeroBytes(word ^ bytes("\u{7F}")) | zeroBytes(word ^ bytes("<")) | zeroBytes(word ^ bytes("&"))
-            | zeroBytes(word ^ bytes("\"")) | zeroBytes(word ^ bytes("'"))
-        return (word & highs) | below20 | special == 0
-    }
-
     /// The end of the UTF-8 sequence that starts at `index` with a byte of 0x80 or more, when it
     /// encodes an XML character: no overlong form, surrogate, U+FFFE, U+FFFF or code point past
     /// U+10FFFF.
     private func endOfCharacter(at index: Int) -> Int? {
-        let lead = base[index]
+        let lead = bytes[index]
         let length: Int
         var low: UInt8 = 0x80
         var high: UInt8 = 0xBF
@@ -183,17 +153,10 @@ struct PlainCursor {
             high = 0x8F
         default: return nil
         }
-        guard index + length <= end, base[index + 1] >= low, base[index + 1] <= high else { return nil }
-        for offset in 2..<max(2, length) where base[index + offset] & 0xC0 != 0x80 { return nil }
+        guard index + length <= end, bytes[index + 1] >= low, bytes[index + 1] <= high else { return nil }
+        for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return nil }
         // U+FFFE and U+FFFF are not XML characters.
-        if lead == 0xEF && base[index + 1] == 0xBF && base[index + 2] >= 0xBE { return nil }
+        if lead == 0xEF && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE { return nil }
         return index + length
-    }
-}
-
-extension OSMBytes {
-    /// The bytes of `range` at `base`.
-    init(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) {
-        self.init(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
     }
 }

@@ -1,3 +1,5 @@
+import InputStreams
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -111,6 +113,16 @@ struct TextPosition: Equatable, Sendable {
         var count = 0
         for index in range { count &+= base[index] & 0xC0 != 0x80 ? 1 : 0 }
         return count
+    }
+}
+
+extension OSMInputError {
+    /// The same error, its line and column (relative to a stretch of the input that starts at
+    /// line 1, column 0) placed in the input where the stretch starts at `start`.
+    func placed(in start: TextPosition) -> OSMInputError {
+        guard case .line(let line, let column)? = location else { return self }
+        let position = TextPosition(line: line, column: column - 1).placed(in: start)
+        return OSMInputError(kind, file: file, at: .line(position.line, column: position.column + 1), message)
     }
 }
 

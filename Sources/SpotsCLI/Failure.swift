@@ -1,3 +1,4 @@
+import InputStreams
 import OSMInput
 import SpotIndex
 import SpotOutput

@@ -1,4 +1,5 @@
 import Foundation
+import InputStreams
 import SpotTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import InputStreams
 import SpotTestSupport
 import Testing
 

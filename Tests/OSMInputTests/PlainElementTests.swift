@@ -8,12 +8,29 @@ import Testing
 
 @Suite("Plain elements read without expat")
 struct PlainElementTests {
+    /// Copies of the texts read, kept while the test runs: the values read point into them.
+    final class Texts {
+        private var buffers: [UnsafeMutableRawBufferPointer] = []
+
+        deinit {
+            for buffer in buffers { buffer.deallocate() }
+        }
+
+        /// A copy of `bytes` that lives as long as this.
+        func keep(_ bytes: [UInt8]) -> UnsafeRawBufferPointer {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            buffer.copyBytes(from: bytes)
+            buffers.append(buffer)
+            return UnsafeRawBufferPointer(buffer)
+        }
+    }
+
+    let texts = Texts()
+
     /// What `PlainElement.read` makes of `text` as a whole piece, with its children.
     func read(_ bytes: [UInt8], limits: OSMReadLimits = testLimits) -> (PlainElement, PlainChildren)? {
         var children = PlainChildren()
-        let element = bytes.withUnsafeBufferPointer {
-            PlainElement.read($0.baseAddress!, from: 0, count: $0.count, limits: limits, children: &children)
-        }
+        let element = PlainElement.read(XMLBytes(texts.keep(bytes)), from: 0, limits: limits, children: &children)
         return element.map { ($0, children) }
     }
 
@@ -27,8 +44,9 @@ struct PlainElementTests {
     func plainForms() throws {
         let node = try #require(
             plain(#"<node id="42" version="3" timestamp="2021-04-21T20:21:46Z" lat="1.5" lon="-2.25"/>"#))
-        #expect(node.id == 42 && node.version == 3 && !node.isDeleted)
-        #expect(node.latitude?.count == 3 && node.longitude?.count == 5 && node.timestamp?.count == 20)
+        #expect(node.attributes.id == 42 && node.attributes.version == 3 && !node.attributes.isDeleted)
+        #expect(node.attributes.latitudeE7 == 15_000_000 && node.attributes.longitudeE7 == -22_500_000)
+        #expect(node.attributes.timestamp?.string == "2021-04-21T20:21:46Z")
         for text in [
             #"<node lon='0' lat='0' id='7'/>"#,
             #"<node  id="7"   lat="0" lon="0"  />"#,
@@ -39,9 +57,9 @@ struct PlainElementTests {
             #expect(plain(text) != nil, "\(text)")
         }
         #expect(plain(#"<node id="7" user="Zürich"/>"#)?.lastLineCharacters == 28)
-        #expect(plain(#"<node id="7" visible="false"/>"#)?.isDeleted == true)
-        #expect(plain(#"<node id="7" action="delete"/>"#)?.isDeleted == true)
-        #expect(plain(#"<node id="7" action="modify" visible="true"/>"#)?.isDeleted == false)
+        #expect(plain(#"<node id="7" visible="false"/>"#)?.attributes.isDeleted == true)
+        #expect(plain(#"<node id="7" action="delete"/>"#)?.attributes.isDeleted == true)
+        #expect(plain(#"<node id="7" action="modify" visible="true"/>"#)?.attributes.isDeleted == false)
     }
 
     @Test("children: tags, node references and members, with their lines and columns")
@@ -50,12 +68,11 @@ struct PlainElementTests {
             "<way id=\"5\" version=\"2\">\n  <nd ref=\"1\"/>\n\t<nd ref='-2' />\n"
             + "  <tag k=\"name\" v=\"Töölö\"/> <tag v=\"x\" k=\"a\"/>\n</way>"
         let (element, children) = try #require(read(Array(way.utf8)))
-        #expect(element.type == .way && element.id == 5 && element.version == 2)
+        #expect(element.type == .way && element.attributes.id == 5 && element.attributes.version == 2)
         #expect(children.refs == [1, -2] && children.tags.count == 2 && children.members.isEmpty)
         #expect(element.end == way.utf8.count && element.lineFeeds == 4 && element.lastLineCharacters == 6)
-        let bytes = Array(way.utf8)
-        #expect(children.tags.map { String(decoding: bytes[$0.key], as: UTF8.self) } == ["name", "a"])
-        #expect(children.tags.map { String(decoding: bytes[$0.value], as: UTF8.self) } == ["Töölö", "x"])
+        #expect(children.tags.map(\.key.string) == ["name", "a"])
+        #expect(children.tags.map(\.value.string) == ["Töölö", "x"])
 
         let relation =
             #"<relation id="9"><member type="way" ref="3" role="outer"/>"#
@@ -63,7 +80,7 @@ struct PlainElementTests {
         let (member, members) = try #require(read(Array(relation.utf8)))
         #expect(member.type == .relation && member.lineFeeds == 0 && member.lastLineCharacters == relation.count)
         #expect(members.members.map(\.type) == [.way, nil, .node] && members.members.map(\.ref) == [3, nil, 4])
-        #expect(members.members.map { $0.role?.count } == [5, nil, 0] && members.tags.count == 1)
+        #expect(members.members.map { $0.role?.buffer.count } == [5, nil, 0] && members.tags.count == 1)
 
         let node = #"<node id="1" lat="1" lon="2"><tag k="amenity" v="cafe"/></node>"#
         #expect(try #require(read(Array(node.utf8))).1.tags.count == 1)

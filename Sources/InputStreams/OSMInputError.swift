@@ -35,14 +35,6 @@ public struct OSMInputError: Error, CustomStringConvertible, Sendable {
         self.message = message
     }
 
-    /// The same error, its line and column (relative to a stretch of the input that starts at
-    /// line 1, column 0) placed in the input where the stretch starts at `start`.
-    func placed(in start: TextPosition) -> OSMInputError {
-        guard case .line(let line, let column)? = location else { return self }
-        let position = TextPosition(line: line, column: column - 1).placed(in: start)
-        return OSMInputError(kind, file: file, at: .line(position.line, column: position.column + 1), message)
-    }
-
     /// `FILE: WHERE: what is wrong`.
     public var description: String {
         switch location {

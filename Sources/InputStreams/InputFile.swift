@@ -6,23 +6,23 @@
 
 /// An input opened for reading: a path, or "-" for standard input. Reads raw bytes and counts
 /// them for progress and for error offsets.
-final class InputFile {
+public final class InputFile {
     /// The input as the user named it.
-    let name: String
+    public let name: String
     /// The size in bytes for a regular file; nil for pipes and terminals.
-    let size: Int?
+    public let size: Int?
     /// Raw bytes read so far.
-    private(set) var bytesRead = 0
+    public private(set) var bytesRead = 0
     /// Called with every run of raw bytes as it is read (to hash the input, say).
-    var observer: ((UnsafeRawBufferPointer) -> Void)?
+    public var observer: ((UnsafeRawBufferPointer) -> Void)?
     private let descriptor: Int32
     /// Bytes `peek` read that the next reads return first (already counted and observed).
     private var unread: [UInt8] = []
     /// The offset in the input of the next byte a read returns.
-    var position: Int { bytesRead - unread.count }
+    public var position: Int { bytesRead - unread.count }
 
     /// Opens `name` ("-" is standard input).
-    init(_ name: String) throws(OSMInputError) {
+    public init(_ name: String) throws(OSMInputError) {
         self.name = name
         if name == "-" {
             descriptor = STDIN_FILENO
@@ -60,7 +60,7 @@ final class InputFile {
 
     /// The first `count` bytes still to be read (fewer at the end of the input), which the next
     /// reads return again: a pipe cannot be read twice, so the format is told from these.
-    func peek(_ count: Int) throws(OSMInputError) -> [UInt8] {
+    public func peek(_ count: Int) throws(OSMInputError) -> [UInt8] {
         if unread.count < count {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count - unread.count, alignment: 1)
             defer { buffer.deallocate() }
@@ -76,7 +76,7 @@ final class InputFile {
     }
 
     /// Reads up to `buffer.count` bytes; returns 0 at the end of the input.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
         guard unread.isEmpty else {
             let count = min(unread.count, buffer.count)
             buffer.copyBytes(from: unread[..<count])
@@ -106,7 +106,7 @@ final class InputFile {
     }
 
     /// Fills `buffer` as far as the input allows (short only at the end); returns the count.
-    func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
+    public func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
         var filled = 0
         while filled < buffer.count {
             let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))

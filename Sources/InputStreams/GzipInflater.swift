@@ -1,55 +1,5 @@
 import CZlib
 
-/// Bytes inflated from an input, in order.
-protocol InflatedBytes: AnyObject {
-    /// Fills `output` with the next bytes; returns 0 at the end. The bytes inflated before an
-    /// error are returned first and the error thrown by the next call, so that what comes first
-    /// in the input is reported first whatever the size of `output`.
-    func read(into output: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int
-    /// Raw bytes of the input read, as far as what was handed over goes.
-    var rawBytesRead: Int { get }
-}
-
-/// Which inflater reads gzip.
-enum GzipEngine {
-    /// ISA-L for regular files (zlib reports its errors), zlib for pipes: the default.
-    case fastest
-    /// zlib alone: the reference the fuzz target compares ISA-L with.
-    case zlib
-}
-
-/// The XML bytes of an input: inflated when the input is gzip (every member of a
-/// multi-member file in turn), passed through when it is plain.
-final class DecodedStream {
-    private let file: InputFile
-    private let inflater: (any InflatedBytes)?
-
-    /// The XML of `file`, whose first bytes showed it to be `format` (`.xml`, `.gzip` or
-    /// `.bzip2`). A regular file's gzip is inflated with ISA-L, which can read a failed member
-    /// again with zlib; a pipe's, which cannot be read again, with zlib. Bzip2 is decoded on
-    /// `threads` threads.
-    init(_ file: InputFile, format: InputFormat, threads: Int = 1, gzip engine: GzipEngine = .fastest)
-        throws(OSMInputError)
-    {
-        self.file = file
-        switch format {
-        case .gzip where engine == .fastest && file.size != nil: inflater = try IsalGzipInflater(file)
-        case .gzip: inflater = try GzipInflater(file)
-        case .bzip2: inflater = Bzip2Stream(file, threads: threads)
-        default: inflater = nil
-        }
-    }
-
-    /// Raw bytes of the input read, as far as the bytes handed over go.
-    var rawBytesRead: Int { inflater?.rawBytesRead ?? file.bytesRead }
-
-    /// Fills `buffer` with the next XML bytes; returns 0 at the end.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(OSMInputError) -> Int {
-        if let inflater { return try inflater.read(into: buffer) }
-        return try file.read(into: buffer)
-    }
-}
-
 /// Streams the members of a gzip file through zlib's inflate, one after another, in bounded memory.
 final class GzipInflater: InflatedBytes {
     private static let inputCapacity = 256 * 1024
