@@ -31,7 +31,8 @@ let package = Package(
         // Where outputs are written: the format a file's name implies, and files written all or
         // nothing (a temporary file beside the output, fsynced and renamed). Foundation only.
         .target(name: "SpotOutput"),
-        // One JSON value type and a strict parser: batch request lines and pipeline files. No dependencies.
+        // JSON, one way: the value type, the strict parser whose errors name the JSON path, the
+        // path-naming validator of pipeline and word files, and the writer. No dependencies.
         .target(name: "SpotJSON"),
         // Search words: the words that name categories and OSM values, their files and line form.
         .target(name: "SpotWords", dependencies: ["Spots", "SpotJSON"]),
@@ -42,7 +43,7 @@ let package = Package(
         // The index file format: writer and memory-mapped reader. Foundation only. Carries the
         // built-in search words, folded by the fold-words tool through the EmbedPipelines plugin.
         .target(
-            name: "SpotIndex", dependencies: ["Spots", "SpotCluster", "SpotWords"],
+            name: "SpotIndex", dependencies: ["Spots", "SpotCluster", "SpotWords", "SpotJSON"],
             exclude: ["FORMAT.md", "FORMAT-CHANGELOG.md"], plugins: ["EmbedPipelines"]),
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedPipelines plugin.
@@ -71,11 +72,16 @@ let package = Package(
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
         .target(name: "SpotSearch", dependencies: ["SpotIndex", "SpotWords", "Spots", "SpotCluster"]),
         // An index's spots as NDJSON, GeoJSON or CSV; search results and clusters as the commands print them.
-        .target(name: "SpotExport", dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SpotOutput"]),
+        .target(
+            name: "SpotExport",
+            dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SpotOutput", "SpotJSON"]),
         // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
-        .target(name: "SpotReport", dependencies: ["SpotIndex", "Spots", "SpotOutput"], exclude: ["REPORT-SCHEMA.md"]),
+        .target(
+            name: "SpotReport", dependencies: ["SpotIndex", "Spots", "SpotOutput", "SpotJSON"],
+            exclude: ["REPORT-SCHEMA.md"]),
         // The nightly refresh: lock, unchanged check, build, gates, atomic publishing, generations.
-        .target(name: "SpotRefresh", dependencies: ["SpotPipeline", "SpotIndex", "SpotReport", "SpotOutput"]),
+        .target(
+            name: "SpotRefresh", dependencies: ["SpotPipeline", "SpotIndex", "SpotReport", "SpotOutput", "SpotJSON"]),
         // The command line (the executable `spots`): arguments, subcommands, progress, exit codes.
         .executableTarget(
             name: "SpotsCLI",

@@ -1,4 +1,5 @@
 import SpotIndex
+import SpotJSON
 import Spots
 
 /// The fields an answer carries for a spot read from the index without decoding it: the

@@ -1,5 +1,8 @@
 /// Reads one JSON value from UTF-8 bytes by RFC 8259's grammar, refusing anything else: no
 /// comments, no trailing commas, no raw control characters in strings, no lone surrogates.
+/// An error names the byte and the JSON path of the value being read there; the path is put
+/// together only on the way out of an error (`JSONSyntaxError.within`), so reading well-formed
+/// text keeps no path at all.
 struct JSONParser {
     private let bytes: [UInt8]
     private var position = 0
@@ -67,8 +70,12 @@ struct JSONParser {
             guard next == UInt8(ascii: "\"") else { throw failure("expected a key in double quotes") }
             let key = try string()
             skipSpace()
-            try expect(":")
-            members[key] = try value()
+            do throws(JSONSyntaxError) {
+                try expect(":")
+                members[key] = try value()
+            } catch {
+                throw error.within("." + key)
+            }
             skipSpace()
             if skip("}") { return .object(members) }
             guard skip(",") else { throw failure("expected ',' or '}'") }
@@ -81,7 +88,11 @@ struct JSONParser {
         skipSpace()
         if skip("]") { return .array(items) }
         while true {
-            items.append(try value())
+            do throws(JSONSyntaxError) {
+                items.append(try value())
+            } catch {
+                throw error.within("[\(items.count)]")
+            }
             skipSpace()
             if skip("]") { return .array(items) }
             guard skip(",") else { throw failure("expected ',' or ']'") }

@@ -43,7 +43,23 @@ struct JSONValueTests {
             _ = try JSONValue(parsing: text.utf8)
         } catch {
             #expect(error.offset == offset, "\(text): \(error)")
-            #expect(error.description.hasPrefix("byte \(offset): "))
+            #expect(error.description.hasSuffix("byte \(offset): \(error.message)"))
+        }
+    }
+
+    @Test(
+        "a syntax error names the JSON path of the value being read",
+        arguments: [
+            ("{\"a\": {\"b\": [1, 2, }}", ".a.b[2]", 19), ("[{\"x\": tru}]", "[0].x", 7), ("{\"a\" 1}", ".a", 5),
+            ("[1, [2, [3 4]]]", "[1][1]", 11), ("{", "", 1),
+        ])
+    func pathOfSyntaxError(_ text: String, path: String, offset: Int) {
+        do {
+            _ = try JSONValue(parsing: text.utf8)
+            Issue.record("\(text) read")
+        } catch {
+            #expect(error.path == path && error.offset == offset, "\(text): \(error)")
+            #expect(error.description == (path.isEmpty ? "" : path + ", ") + "byte \(offset): \(error.message)")
         }
     }
 
