@@ -87,7 +87,7 @@ let package = Package(
             name: "SpotsCLI",
             dependencies: [
                 "OSMInput", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport",
-                "SpotRefresh", "SpotOutput",
+                "SpotRefresh", "SpotOutput", "SpotJSON",
                 "ProcessSupport",
             ]),
 

@@ -110,6 +110,12 @@ public enum JSONText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// An object of `members` on one line, in the order given, each value already JSON text;
+    /// keys escaped as `escaping` says (refresh log lines and summaries).
+    public static func object(_ members: [(key: String, value: String)], escaping: Escaping) -> String {
+        "{" + members.map { string($0.key, escaping: escaping) + ":" + $0.value }.joined(separator: ",") + "}"
+    }
+
     /// A number as JSON: Swift's shortest decimal that reads back to the same Double ("25.0"
     /// for a whole one), or null for none (or one that is not finite). Search answers write
     /// distances so.
