@@ -43,6 +43,29 @@ public struct JSONField: Sendable {
         return fields
     }
 
+    /// The members of an object, each as `read` reads it.
+    public func members<Value>(
+        _ read: (JSONField) throws(JSONFieldError) -> Value
+    ) throws(JSONFieldError) -> [String: Value] {
+        var values: [String: Value] = [:]
+        for (key, field) in try object() { values[key] = try read(field) }
+        return values
+    }
+
+    /// Member `key` of this object, or the error "missing" where it has none.
+    public func member(_ key: String) throws(JSONFieldError) -> JSONField {
+        guard let field = try optionalMember(key) else { throw missing(key) }
+        return field
+    }
+
+    /// Member `key` of this object, or nil where it has none or it is null (as Foundation's
+    /// decoder reads an optional member).
+    public func optionalMember(_ key: String) throws(JSONFieldError) -> JSONField? {
+        guard case .object(let members) = value else { throw error("expected an object") }
+        guard let member = members[key], member != .null else { return nil }
+        return JSONField(member, document: document, path: path + "." + key)
+    }
+
     /// The top level of a versioned data file: an object with `schema_version` 1 and the
     /// member `key`, and no members but those and `others`. Gives member `key` and all members.
     public func versioned(
@@ -76,7 +99,10 @@ public struct JSONField: Sendable {
     }
 
     /// The value as a number in `range`; `what` names it in the error ("a fraction").
-    public func number(in range: ClosedRange<Double>, _ what: String = "a number") throws(JSONFieldError) -> Double {
+    public func number(
+        in range: ClosedRange<Double> = -.greatestFiniteMagnitude ... .greatestFiniteMagnitude,
+        _ what: String = "a number"
+    ) throws(JSONFieldError) -> Double {
         guard case .number(let number) = value else { throw error("expected \(what)") }
         guard range.contains(number) else {
             let bounds = "from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
@@ -86,7 +112,7 @@ public struct JSONField: Sendable {
     }
 
     /// The value as a whole number of at least `minimum` (and below 10^15).
-    public func integer(atLeast minimum: Int) throws(JSONFieldError) -> Int {
+    public func integer(atLeast minimum: Int = .min) throws(JSONFieldError) -> Int {
         guard case .number(let number) = value, number.rounded() == number, number >= Double(minimum), number < 1e15
         else {
             throw error("expected a whole number of at least \(minimum)")

@@ -109,30 +109,23 @@ extension RefreshStatus {
     /// The status as `json` holds it: the members `json` writes (absent optional ones, or null,
     /// are nil; other members are let be).
     private init(_ json: JSONField) throws(JSONFieldError) {
-        let members = try json.object()
-        func member(_ key: String) throws(JSONFieldError) -> JSONField {
-            guard let field = members[key] else { throw json.missing(key) }
-            return field
+        let outcome = try json.member("outcome")
+        guard let ending = RefreshEnding(rawValue: try outcome.string()) else { throw outcome.error("unknown outcome") }
+        self.outcome = ending
+        pipeline = try json.member("pipeline").string()
+        exitCode = Int32(clamping: try json.member("exit_code").integer())
+        time = try json.member("time").string()
+        durationSeconds = try json.member("duration_s").number()
+        spots = try json.optionalMember("spots")?.integer()
+        inputs = try json.member("inputs").array().map { (input) throws(JSONFieldError) in
+            Input(
+                path: try input.member("path").string(), bytes: try input.member("bytes").integer(),
+                sha256: try input.optionalMember("sha256")?.string())
         }
-        func optional(_ key: String) -> JSONField? { members[key].flatMap { $0.isNull ? nil : $0 } }
-        guard let outcome = RefreshEnding(rawValue: try member("outcome").string()) else {
-            throw try member("outcome").error("unknown outcome")
+        gateFailures = try json.member("gate_failures").array().map { (line) throws(JSONFieldError) in try line.string()
         }
-        pipeline = try member("pipeline").string()
-        self.outcome = outcome
-        exitCode = Int32(clamping: try member("exit_code").integer(atLeast: Int(Int32.min)))
-        time = try member("time").string()
-        durationSeconds = try member("duration_s").number(in: -.greatestFiniteMagnitude ... .greatestFiniteMagnitude)
-        spots = try optional("spots")?.integer(atLeast: Int.min)
-        inputs = try member("inputs").array().map { (input) throws(JSONFieldError) in
-            let fields = try input.object()
-            guard let path = fields["path"], let bytes = fields["bytes"] else { throw input.error("expected an input") }
-            let sha256 = fields["sha256"].flatMap { $0.isNull ? nil : $0 }
-            return Input(path: try path.string(), bytes: try bytes.integer(atLeast: 0), sha256: try sha256?.string())
-        }
-        gateFailures = try member("gate_failures").array().map { (line) throws(JSONFieldError) in try line.string() }
-        held = try member("held").bool()
-        dropGateOverridden = try member("drop_gate_overridden").bool()
-        lastSuccess = try optional("last_success")?.string()
+        held = try json.member("held").bool()
+        dropGateOverridden = try json.member("drop_gate_overridden").bool()
+        lastSuccess = try json.optionalMember("last_success")?.string()
     }
 }
