@@ -158,22 +158,22 @@ public struct IndexMetadata: Equatable, Sendable {
     static func decode(_ bytes: SectionBytes) throws -> IndexMetadata {
         let json = JSONField(try JSONValue(parsing: Array(bytes)), document: "META")
         func counts(_ field: JSONField) throws(JSONFieldError) -> [String: Int] {
-            try field.members { (count) throws(JSONFieldError) in try count.integer() }
+            try field.members { (count) throws(JSONFieldError) in try count.wholeNumber() }
         }
         var metadata = IndexMetadata(
             generator: try json.member("generator").string(),
             buildTime: try json.optionalMember("build_time")?.string(),
             inputs: try json.member("inputs").array().map { (input) throws(JSONFieldError) in
                 Input(
-                    name: try input.member("name").string(), bytes: try input.member("bytes").integer(),
+                    name: try input.member("name").string(), bytes: try input.member("bytes").wholeNumber(),
                     sha256: try input.optionalMember("sha256")?.string())
             },
             bbox: try json.optionalMember("bbox_e7").map(box),
             statistics: try counts(try json.member("statistics")),
             stages: try json.member("stages").array().map { (stage) throws(JSONFieldError) in
                 StageReport(
-                    stage: try stage.member("stage").string(), input: try stage.member("input").integer(),
-                    output: try stage.member("output").integer(), dropped: try counts(try stage.member("dropped")),
+                    stage: try stage.member("stage").string(), input: try stage.member("input").wholeNumber(),
+                    output: try stage.member("output").wholeNumber(), dropped: try counts(try stage.member("dropped")),
                     tags: try stage.member("tags").members(counts))
             })
         metadata.pipeline = try json.optionalMember("pipeline").map { (settings) throws(JSONFieldError) in
@@ -196,7 +196,7 @@ public struct IndexMetadata: Equatable, Sendable {
 
     /// A box as `bbox_e7` stores it: the array [west, south, east, north] in degrees × 10^7.
     private static func box(_ field: JSONField) throws(JSONFieldError) -> GeoBox {
-        let edges = try field.array().map { (edge) throws(JSONFieldError) in try edge.integer() }
+        let edges = try field.array().map { (edge) throws(JSONFieldError) in try edge.wholeNumber() }
         guard edges.count == 4, let west = Int32(exactly: edges[0]), let south = Int32(exactly: edges[1]),
             let east = Int32(exactly: edges[2]), let north = Int32(exactly: edges[3])
         else { throw field.error("expected [west, south, east, north]") }
@@ -206,7 +206,7 @@ public struct IndexMetadata: Equatable, Sendable {
     /// Cluster settings as stored, taken as they are (a corrupt index's are not checked here).
     private static func clusterSettings(_ field: JSONField) throws(JSONFieldError) -> ClusterSettings {
         var settings = ClusterSettings.standard
-        settings.maxZoom = try field.member("max_zoom").integer()
+        settings.maxZoom = try field.member("max_zoom").wholeNumber()
         settings.radius = try field.member("radius").number()
         settings.extent = try field.member("extent").number()
         return settings

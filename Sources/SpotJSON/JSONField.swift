@@ -111,13 +111,22 @@ public struct JSONField: Sendable {
         return number
     }
 
-    /// The value as a whole number of at least `minimum` (and below 10^15).
-    public func integer(atLeast minimum: Int = .min) throws(JSONFieldError) -> Int {
+    /// The value as a whole number of at least `minimum` (and below 10^15): a count or size a
+    /// person writes.
+    public func integer(atLeast minimum: Int) throws(JSONFieldError) -> Int {
         guard case .number(let number) = value, number.rounded() == number, number >= Double(minimum), number < 1e15
         else {
             throw error("expected a whole number of at least \(minimum)")
         }
         return Int(number)
+    }
+
+    /// The value as any whole number an `Int` holds, read exactly (a program's counts, which
+    /// may be beyond a `Double`'s exact range).
+    public func wholeNumber() throws(JSONFieldError) -> Int {
+        if case .number(let number) = value, number.rounded() == number, abs(number) < 0x1p63 { return Int(number) }
+        if case .numberText(let text) = value, let whole = Int(text) { return whole }
+        throw error("expected a whole number")
     }
 
     /// Whether the value is null.

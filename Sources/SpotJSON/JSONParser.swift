@@ -56,7 +56,7 @@ struct JSONParser {
             try literal("null")
             return .null
         case nil: throw failure("expected a value, found the end")
-        default: return .number(try number())
+        default: return try number()
         }
     }
 
@@ -168,8 +168,9 @@ struct JSONParser {
         return value
     }
 
-    /// A number by JSON's grammar: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
-    private mutating func number() throws(JSONSyntaxError) -> Double {
+    /// A number by JSON's grammar: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?; a
+    /// whole number beyond ±2^53 as its text (`JSONValue.numberText`), which a Double would round.
+    private mutating func number() throws(JSONSyntaxError) -> JSONValue {
         let start = position
         func digits() -> Int {
             let first = position
@@ -183,15 +184,21 @@ struct JSONParser {
         guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
             throw JSONSyntaxError(offset: integerStart, message: "a number with a leading zero")
         }
-        if skip(".") { guard digits() > 0 else { throw failure("expected a digit") } }
+        var isWhole = true
+        if skip(".") {
+            isWhole = false
+            guard digits() > 0 else { throw failure("expected a digit") }
+        }
         if skip("e") || skip("E") {
+            isWhole = false
             _ = skip("+") || skip("-")
             guard digits() > 0 else { throw failure("expected a digit") }
         }
-        guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite else {
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
             throw JSONSyntaxError(offset: start, message: "a number too large")
         }
-        return value
+        return isWhole && integerDigits > 15 && abs(value) > 0x1p53 ? .numberText(text) : .number(value)
     }
 
     private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {

@@ -2,10 +2,12 @@
 /// file, a refresh status file or an index's metadata holds, and what reports and metadata are
 /// written from (`text(_:)`).
 ///
-/// Numbers are `Double`s; an object's members are unordered and a repeated key keeps its last
-/// value. A number that must be written with a fixed number of decimals ("0.1240", which a
-/// `Double` cannot keep) or a whole number beyond a `Double`'s exact range is `.numberText`:
-/// the writer copies it as it is, and the parser never makes one.
+/// Numbers are `Double`s (`.number`), but for two kinds kept as their text (`.numberText`): a
+/// number to be written with a fixed number of decimals ("0.1240", which a `Double` cannot
+/// keep), and a whole number beyond ±2^53, where a `Double` would round it (the parser keeps
+/// such an integer's digits, so that an index's counts read back exactly). `double` reads
+/// either as a `Double`. An object's members are unordered and a repeated key keeps its last
+/// value.
 public enum JSONValue: Equatable, Sendable {
     /// `null`.
     case null
@@ -28,6 +30,15 @@ public enum JSONValue: Equatable, Sendable {
     public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes) throws(JSONSyntaxError) {
         var parser = JSONParser(bytes: Array(bytes))
         self = try parser.document()
+    }
+
+    /// The number, either kind, as a `Double`; nil for a value that is not a number.
+    public var double: Double? {
+        switch self {
+        case .number(let number): number
+        case .numberText(let text): Double(text)
+        default: nil
+        }
     }
 
     /// A whole number, written exactly (as `.numberText`).

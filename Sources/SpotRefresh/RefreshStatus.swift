@@ -113,13 +113,13 @@ extension RefreshStatus {
         guard let ending = RefreshEnding(rawValue: try outcome.string()) else { throw outcome.error("unknown outcome") }
         self.outcome = ending
         pipeline = try json.member("pipeline").string()
-        exitCode = Int32(clamping: try json.member("exit_code").integer())
+        exitCode = Int32(clamping: try json.member("exit_code").wholeNumber())
         time = try json.member("time").string()
         durationSeconds = try json.member("duration_s").number()
-        spots = try json.optionalMember("spots")?.integer()
+        spots = try json.optionalMember("spots")?.wholeNumber()
         inputs = try json.member("inputs").array().map { (input) throws(JSONFieldError) in
             Input(
-                path: try input.member("path").string(), bytes: try input.member("bytes").integer(),
+                path: try input.member("path").string(), bytes: try input.member("bytes").wholeNumber(),
                 sha256: try input.optionalMember("sha256")?.string())
         }
         gateFailures = try json.member("gate_failures").array().map { (line) throws(JSONFieldError) in try line.string()

@@ -63,6 +63,23 @@ struct JSONValueTests {
         }
     }
 
+    @Test("a whole number beyond 2^53 keeps its digits, so that it reads back exactly; others are Doubles")
+    func bigIntegers() throws {
+        let text = "[9223372036854775807, -9223372036854775808, 9007199254740992, 1e300, 12345678901234567.5]"
+        let value = try JSONValue(parsing: text.utf8)
+        #expect(
+            value
+                == .array([
+                    .numberText("9223372036854775807"), .numberText("-9223372036854775808"), .number(0x1p53),
+                    .number(1e300), .number(12_345_678_901_234_567.5),
+                ]))
+        let items = try JSONField(value, document: "-").array()
+        #expect(try items[0].wholeNumber() == .max && items[1].wholeNumber() == .min)
+        #expect(items[0].value.double == 9.223372036854775807e18)
+        #expect(throws: JSONFieldError.self) { try items[0].integer(atLeast: 1) }
+        #expect(throws: JSONFieldError.self) { try items[3].wholeNumber() }
+    }
+
     @Test("bytes that are not UTF-8 inside a string are refused")
     func notUTF8() {
         #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: [0x22, 0xFF, 0x22]) }
