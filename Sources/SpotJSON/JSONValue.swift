@@ -1,6 +1,13 @@
 /// A JSON value as RFC 8259 defines it: what a batch request line, a pipeline file, a word
-/// file, a refresh status file or an index's metadata holds, and what reports and metadata are
-/// written from (`text(_:)`).
+/// file, a refresh status file or an index's metadata holds, and what reports, status files
+/// and metadata are written from (`text(_:escaping:)`).
+///
+/// SpotJSON is JSON done one way for the whole package: bytes are read by one strict parser
+/// (`init(parsing:)`, errors naming the byte and the JSON path); files people write are checked
+/// by one validator (`JSONField`, errors `FILE: PATH: what is wrong`); everything is written by
+/// one writer (`JSONText` for values appended in a fixed order, `text(_:escaping:)` for a tree
+/// with sorted keys). Foundation's JSON is left in one place, SpotPipeline's `PipelineJSON`:
+/// the fallback that keeps pipeline files as lenient as they have been.
 ///
 /// Numbers are `Double`s (`.number`), but for two kinds kept as their text (`.numberText`): a
 /// number to be written with a fixed number of decimals ("0.1240", which a `Double` cannot
