@@ -38,7 +38,8 @@ let package = Package(
         // Where outputs are written: the format a file's name implies, and files written all or
         // nothing (a temporary file beside the output, fsynced and renamed). Foundation only.
         .target(name: "SpotOutput"),
-        // One JSON value type and a strict parser: batch request lines and pipeline files. No dependencies.
+        // JSON, one way: the value type, the strict parser whose errors name the JSON path, the
+        // path-naming validator of pipeline and word files, and the writer. No dependencies.
         .target(name: "SpotJSON"),
         // Language, the one analyzer that the index writer, the query parser and deduplication all
         // call: folding and tokens, street and address words, address lines, the search words
@@ -53,7 +54,7 @@ let package = Package(
         .target(name: "SpotCluster", dependencies: ["Spots"]),
         // The index file format and its memory-mapped reader: what an app links. Foundation only.
         .target(
-            name: "SpotIndex", dependencies: ["Spots", "SpotCluster", "SpotText"],
+            name: "SpotIndex", dependencies: ["Spots", "SpotCluster", "SpotText", "SpotJSON"],
             exclude: ["FORMAT.md", "FORMAT-CHANGELOG.md"]),
         // The index writer: spots to an index file's bytes, with its string, text and cluster tables.
         .target(
@@ -90,17 +91,20 @@ let package = Package(
         // An index's spots as NDJSON, GeoJSON or CSV; search results and clusters as the commands print them.
         .target(
             name: "SpotExport",
-            dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SpotText", "SpotOutput"]),
+            dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SpotText", "SpotOutput", "SpotJSON"]),
         // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
-        .target(name: "SpotReport", dependencies: ["SpotIndex", "Spots", "SpotOutput"], exclude: ["REPORT-SCHEMA.md"]),
+        .target(
+            name: "SpotReport", dependencies: ["SpotIndex", "Spots", "SpotOutput", "SpotJSON"],
+            exclude: ["REPORT-SCHEMA.md"]),
         // The nightly refresh: lock, unchanged check, build, gates, atomic publishing, generations.
-        .target(name: "SpotRefresh", dependencies: ["SpotPipeline", "SpotIndex", "SpotReport", "SpotOutput"]),
+        .target(
+            name: "SpotRefresh", dependencies: ["SpotPipeline", "SpotIndex", "SpotReport", "SpotOutput", "SpotJSON"]),
         // The command line (the executable `spots`): arguments, subcommands, progress, exit codes.
         .executableTarget(
             name: "SpotsCLI",
             dependencies: [
                 "OSMInput", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport",
-                "SpotRefresh", "SpotOutput", "InputStreams",
+                "SpotRefresh", "SpotOutput", "InputStreams", "SpotJSON",
                 "ProcessSupport",
             ]),
 

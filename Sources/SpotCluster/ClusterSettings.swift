@@ -2,7 +2,7 @@
 ///
 /// A cluster's radius is given in screen pixels; at zoom z the world is `extent × 2^z` pixels
 /// wide, so in Web Mercator units (the world is 1 wide) the radius is `radius / (extent × 2^z)`.
-public struct ClusterSettings: Codable, Equatable, Sendable {
+public struct ClusterSettings: Equatable, Sendable {
     /// The highest zoom that has clusters; above it every spot is shown as itself.
     public var maxZoom: Int
     /// The cluster radius in pixels.
@@ -43,10 +43,5 @@ public struct ClusterSettings: Codable, Equatable, Sendable {
         var split = zoom + 1
         while split <= maxZoom && radius(atZoom: split) >= spread { split += 1 }
         return split
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case radius, extent
-        case maxZoom = "max_zoom"
     }
 }

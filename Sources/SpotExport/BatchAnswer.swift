@@ -1,4 +1,5 @@
 import SpotIndex
+import SpotJSON
 import SpotSearch
 
 /// The answer lines of `--batch` (without their line break): `{"results":[...]}` for a request

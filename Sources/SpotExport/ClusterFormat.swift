@@ -1,6 +1,7 @@
 import Foundation
 import SpotCluster
 import SpotIndex
+import SpotJSON
 import SpotOutput
 import SpotSearch
 import Spots

@@ -1,3 +1,4 @@
+import SpotJSON
 import Spots
 
 /// The GeoJSON every command writes: one FeatureCollection wrapper and one Point geometry.

@@ -1,4 +1,5 @@
 import SpotIndex
+import SpotJSON
 import SpotText
 import Spots
 

@@ -1,4 +1,5 @@
 import Foundation
+import SpotJSON
 import SpotOutput
 import SpotSearch
 import Spots

@@ -1,5 +1,6 @@
 import Foundation
 import SpotIndex
+import SpotJSON
 import SpotOutput
 import SpotSearch
 import SpotText
@@ -79,8 +80,8 @@ public struct SpotExporter {
         object.add("kind", spot.kind)
         object.add("tag", spot.tag)
         object.add("name", spot.name)
-        object.add("names", raw: JSONText.object(spot.names))
-        object.add("address", raw: JSONText.object(spot.address))
+        object.add("names", raw: JSONObject.closed(spot.names))
+        object.add("address", raw: JSONObject.closed(spot.address))
         object.add("address_line", spot.addressLine)
         for detail in Spot.Detail.allCases { object.add(detail.jsonKey, spot.details[detail]) }
         var merged: [UInt8] = [UInt8(ascii: "[")]

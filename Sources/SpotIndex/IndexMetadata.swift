@@ -1,11 +1,12 @@
 import Foundation
 import SpotCluster
+import SpotJSON
 import Spots
 
 /// What an index records about its build, stored as JSON in the META section.
-public struct IndexMetadata: Codable, Equatable, Sendable {
+public struct IndexMetadata: Equatable, Sendable {
     /// One input file of the build.
-    public struct Input: Codable, Equatable, Sendable {
+    public struct Input: Equatable, Sendable {
         /// The input as it was named on the command line.
         public var name: String
         /// Its size in bytes as read.
@@ -22,20 +23,15 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
     }
 
     /// The settings a build ran with, so that a later run can tell whether anything changed.
-    public struct PipelineSettings: Codable, Equatable, Sendable {
+    public struct PipelineSettings: Equatable, Sendable {
         /// Same-name merging settings.
-        public struct Dedupe: Codable, Equatable, Sendable {
+        public struct Dedupe: Equatable, Sendable {
             /// Whether merging ran.
             public var enabled: Bool
             /// The default distance in metres.
             public var radius: Double
             /// Per-category distances.
             public var radiusByCategory: [String: Double]
-
-            enum CodingKeys: String, CodingKey {
-                case enabled, radius
-                case radiusByCategory = "radius_by_category"
-            }
 
             /// Dedupe settings.
             public init(enabled: Bool, radius: Double, radiusByCategory: [String: Double]) {
@@ -57,11 +53,6 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
         public var dedupe: Dedupe
         /// The settings of the cluster levels; nil when the build made none.
         public var clusters: ClusterSettings?
-
-        enum CodingKeys: String, CodingKey {
-            case file, sha256, exclude, dedupe, clusters
-            case keepAll = "keep_all"
-        }
 
         /// Settings as given.
         public init(
@@ -113,23 +104,111 @@ public struct IndexMetadata: Codable, Equatable, Sendable {
         stages.reduce(into: [:]) { total, stage in total.merge(stage.tags[reason] ?? [:], uniquingKeysWith: +) }
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case generator, inputs, statistics, stages, pipeline
-        case buildTime = "build_time"
-        case bbox = "bbox_e7"
-    }
-
-    /// The JSON form: snake_case keys, sorted, so that equal metadata gives equal bytes.
+    /// The JSON form, the META section: snake_case keys, sorted, absent optional members left
+    /// out, written as Foundation's encoder wrote it (`JSONValue.Layout.compact`, slashes
+    /// escaped), so that equal metadata gives equal bytes, as it always has.
     package func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Array(try! encoder.encode(self))
+        var members: [String: JSONValue] = [
+            "generator": .string(generator),
+            "inputs": .array(
+                inputs.map { input in
+                    var fields: [String: JSONValue] = ["name": .string(input.name), "bytes": .integer(input.bytes)]
+                    fields["sha256"] = input.sha256.map(JSONValue.string)
+                    return .object(fields)
+                }),
+            "statistics": Self.counts(statistics),
+            "stages": .array(
+                stages.map { stage in
+                    .object([
+                        "stage": .string(stage.stage), "input": .integer(stage.input), "output": .integer(stage.output),
+                        "dropped": Self.counts(stage.dropped), "tags": .object(stage.tags.mapValues(Self.counts)),
+                    ])
+                }),
+        ]
+        members["build_time"] = buildTime.map(JSONValue.string)
+        members["bbox_e7"] = bbox.map { box in
+            .array([box.westE7, box.southE7, box.eastE7, box.northE7].map(JSONValue.integer))
+        }
+        members["pipeline"] = pipeline.map { settings in
+            var fields: [String: JSONValue] = [
+                "exclude": .array(settings.exclude.map(JSONValue.string)), "keep_all": .bool(settings.keepAll),
+                "dedupe": .object([
+                    "enabled": .bool(settings.dedupe.enabled), "radius": .number(settings.dedupe.radius),
+                    "radius_by_category": .object(settings.dedupe.radiusByCategory.mapValues(JSONValue.number)),
+                ]),
+            ]
+            fields["file"] = settings.file.map(JSONValue.string)
+            fields["sha256"] = settings.sha256.map(JSONValue.string)
+            fields["clusters"] = settings.clusters.map { clusters in
+                .object([
+                    "max_zoom": .integer(clusters.maxZoom), "radius": .number(clusters.radius),
+                    "extent": .number(clusters.extent),
+                ])
+            }
+            return .object(fields)
+        }
+        return Array(JSONValue.object(members).text(.compact, escaping: .shortWithSlash).utf8)
     }
 
-    /// Reads the JSON form, the META section.
+    /// Counts by name as a JSON object.
+    private static func counts(_ counts: [String: Int]) -> JSONValue { .object(counts.mapValues(JSONValue.integer)) }
+
+    /// Reads the JSON form, the META section, as Foundation's decoder read it: members it does
+    /// not know are let be, an optional member may be absent or null.
     static func decode(_ bytes: SectionBytes) throws -> IndexMetadata {
-        try decoder.decode(IndexMetadata.self, from: Data(bytes))
+        let json = JSONField(try JSONValue(parsing: Array(bytes)), document: "META")
+        func counts(_ field: JSONField) throws(JSONFieldError) -> [String: Int] {
+            try field.members { (count) throws(JSONFieldError) in try count.wholeNumber() }
+        }
+        var metadata = IndexMetadata(
+            generator: try json.member("generator").string(),
+            buildTime: try json.optionalMember("build_time")?.string(),
+            inputs: try json.member("inputs").array().map { (input) throws(JSONFieldError) in
+                Input(
+                    name: try input.member("name").string(), bytes: try input.member("bytes").wholeNumber(),
+                    sha256: try input.optionalMember("sha256")?.string())
+            },
+            bbox: try json.optionalMember("bbox_e7").map(box),
+            statistics: try counts(try json.member("statistics")),
+            stages: try json.member("stages").array().map { (stage) throws(JSONFieldError) in
+                StageReport(
+                    stage: try stage.member("stage").string(), input: try stage.member("input").wholeNumber(),
+                    output: try stage.member("output").wholeNumber(), dropped: try counts(try stage.member("dropped")),
+                    tags: try stage.member("tags").members(counts))
+            })
+        metadata.pipeline = try json.optionalMember("pipeline").map { (settings) throws(JSONFieldError) in
+            let dedupe = try settings.member("dedupe")
+            return PipelineSettings(
+                file: try settings.optionalMember("file")?.string(),
+                sha256: try settings.optionalMember("sha256")?.string(),
+                exclude: try settings.member("exclude").array().map { (tag) throws(JSONFieldError) in try tag.string()
+                },
+                keepAll: try settings.member("keep_all").bool(),
+                dedupe: PipelineSettings.Dedupe(
+                    enabled: try dedupe.member("enabled").bool(), radius: try dedupe.member("radius").number(),
+                    radiusByCategory: try dedupe.member("radius_by_category").members {
+                        (radius) throws(JSONFieldError) in try radius.number()
+                    }),
+                clusters: try settings.optionalMember("clusters").map(clusterSettings))
+        }
+        return metadata
     }
 
-    static let decoder = JSONDecoder()
+    /// A box as `bbox_e7` stores it: the array [west, south, east, north] in degrees × 10^7.
+    private static func box(_ field: JSONField) throws(JSONFieldError) -> GeoBox {
+        let edges = try field.array().map { (edge) throws(JSONFieldError) in try edge.wholeNumber() }
+        guard edges.count == 4, let west = Int32(exactly: edges[0]), let south = Int32(exactly: edges[1]),
+            let east = Int32(exactly: edges[2]), let north = Int32(exactly: edges[3])
+        else { throw field.error("expected [west, south, east, north]") }
+        return GeoBox(westE7: west, southE7: south, eastE7: east, northE7: north)
+    }
+
+    /// Cluster settings as stored, taken as they are (a corrupt index's are not checked here).
+    private static func clusterSettings(_ field: JSONField) throws(JSONFieldError) -> ClusterSettings {
+        var settings = ClusterSettings.standard
+        settings.maxZoom = try field.member("max_zoom").wholeNumber()
+        settings.radius = try field.member("radius").number()
+        settings.extent = try field.member("extent").number()
+        return settings
+    }
 }

@@ -1,5 +1,8 @@
 /// Reads one JSON value from UTF-8 bytes by RFC 8259's grammar, refusing anything else: no
 /// comments, no trailing commas, no raw control characters in strings, no lone surrogates.
+/// An error names the byte and the JSON path of the value being read there; the path is put
+/// together only on the way out of an error (`JSONSyntaxError.within`), so reading well-formed
+/// text keeps no path at all.
 struct JSONParser {
     private let bytes: [UInt8]
     private var position = 0
@@ -53,7 +56,7 @@ struct JSONParser {
             try literal("null")
             return .null
         case nil: throw failure("expected a value, found the end")
-        default: return .number(try number())
+        default: return try number()
         }
     }
 
@@ -67,8 +70,12 @@ struct JSONParser {
             guard next == UInt8(ascii: "\"") else { throw failure("expected a key in double quotes") }
             let key = try string()
             skipSpace()
-            try expect(":")
-            members[key] = try value()
+            do throws(JSONSyntaxError) {
+                try expect(":")
+                members[key] = try value()
+            } catch {
+                throw error.within("." + key)
+            }
             skipSpace()
             if skip("}") { return .object(members) }
             guard skip(",") else { throw failure("expected ',' or '}'") }
@@ -81,7 +88,11 @@ struct JSONParser {
         skipSpace()
         if skip("]") { return .array(items) }
         while true {
-            items.append(try value())
+            do throws(JSONSyntaxError) {
+                items.append(try value())
+            } catch {
+                throw error.within("[\(items.count)]")
+            }
             skipSpace()
             if skip("]") { return .array(items) }
             guard skip(",") else { throw failure("expected ',' or ']'") }
@@ -157,8 +168,9 @@ struct JSONParser {
         return value
     }
 
-    /// A number by JSON's grammar: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
-    private mutating func number() throws(JSONSyntaxError) -> Double {
+    /// A number by JSON's grammar: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?; a
+    /// whole number beyond ±2^53 as its text (`JSONValue.numberText`), which a Double would round.
+    private mutating func number() throws(JSONSyntaxError) -> JSONValue {
         let start = position
         func digits() -> Int {
             let first = position
@@ -172,15 +184,21 @@ struct JSONParser {
         guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
             throw JSONSyntaxError(offset: integerStart, message: "a number with a leading zero")
         }
-        if skip(".") { guard digits() > 0 else { throw failure("expected a digit") } }
+        var isWhole = true
+        if skip(".") {
+            isWhole = false
+            guard digits() > 0 else { throw failure("expected a digit") }
+        }
         if skip("e") || skip("E") {
+            isWhole = false
             _ = skip("+") || skip("-")
             guard digits() > 0 else { throw failure("expected a digit") }
         }
-        guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite else {
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
             throw JSONSyntaxError(offset: start, message: "a number too large")
         }
-        return value
+        return isWhole && integerDigits > 15 && abs(value) > 0x1p53 ? .numberText(text) : .number(value)
     }
 
     private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {

@@ -1,6 +1,7 @@
-/// Any JSON a `Decoder` holds, so that a file read with Foundation's `JSONDecoder` (pipeline
-/// files and category tables, whose lenient grammar accepts a trailing comma) gives the same
-/// values as the strict parser.
+/// Any JSON a `Decoder` holds, so that a file read with Foundation's `JSONDecoder` gives the
+/// values the strict parser gives (but numbers always as `.number`, which `JSONField`'s readers
+/// take alike). Its one use is SpotPipeline's fallback for pipeline files, category tables and
+/// word files, whose grammar has been Foundation's more lenient one (a trailing comma).
 extension JSONValue: Decodable {
     /// The value `decoder` holds.
     public init(from decoder: Decoder) throws {

@@ -1,3 +1,4 @@
+import SpotJSON
 import Spots
 
 /// Reads a category table file (Pipelines/categories.json; docs/build.md documents its schema):
@@ -6,8 +7,8 @@ import Spots
 ///         "attraction": {"category": "landmark", "when": [{"tag": "historic=castle", "category": "castle"}]}}}}
 enum CategoryFile {
     /// The table in `text`, the contents of `file`; refuses anything off-schema with the field's path.
-    static func parse(_ text: String, file: String) throws(PipelineError) -> CategoryTable {
-        let tags = try DataFileRoot.parse(text, file: file, key: "tags", allowing: ["about"])
+    static func parse(_ text: String, file: String) throws(JSONFieldError) -> CategoryTable {
+        let tags = try PipelineJSON.parse(text, file: file).versioned(key: "tags", allowing: ["about"]).member
         var rules: [String: [String: CategoryTable.Rule]] = [:]
         for (key, values) in try tags.object() {
             for (value, entry) in try values.object() {
@@ -17,7 +18,7 @@ enum CategoryFile {
         return CategoryTable(rules: rules)
     }
 
-    private static func rule(_ entry: JSONNode) throws(PipelineError) -> CategoryTable.Rule {
+    private static func rule(_ entry: JSONField) throws(JSONFieldError) -> CategoryTable.Rule {
         if case .string = entry.value { return CategoryTable.Rule(category: try category(entry)) }
         let fields = try entry.object(allowing: ["category", "when"])
         guard let fallback = fields["category"] else {
@@ -36,29 +37,10 @@ enum CategoryFile {
     }
 
     /// A category name, or null for none.
-    static func category(_ node: JSONNode) throws(PipelineError) -> Category? {
+    static func category(_ node: JSONField) throws(JSONFieldError) -> Category? {
         if node.isNull { return nil }
         let name = try node.string()
         guard let category = Category(rawValue: name) else { throw node.error("unknown category \"\(name)\"") }
         return category
-    }
-}
-
-/// The top level of a data file of Pipelines/: `schema_version` 1 and one required member.
-enum DataFileRoot {
-    /// The member `key` of the object in `text`, the contents of `file`, after checking that
-    /// `schema_version` is 1 and that no members but those and `allowing` are there.
-    static func parse(
-        _ text: String, file: String, key: String, allowing others: Set<String>
-    ) throws(PipelineError) -> JSONNode {
-        let root = try JSONNode.parse(text, file: file).object(allowing: others.union(["schema_version", key]))
-        guard let version = root["schema_version"] else {
-            throw PipelineError(file: file, path: ".schema_version", message: "missing")
-        }
-        guard try version.integer(atLeast: 1) == 1 else {
-            throw version.error("unsupported version; this program reads 1")
-        }
-        guard let member = root[key] else { throw PipelineError(file: file, path: "." + key, message: "missing") }
-        return member
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import OSMInput
 import SpotCluster
 import SpotIndex
+import SpotJSON
 import SpotText
 import Spots
 
@@ -70,7 +71,12 @@ public struct Pipeline: Sendable {
 
     /// The built-in defaults (Pipelines/default.json and categories.json).
     public static func defaults() throws(PipelineError) -> Pipeline {
-        try PipelineFile.parse(BuiltInPipelineFiles.defaultPipeline, file: "default.json", folder: nil, over: nil)
+        do throws(JSONFieldError) {
+            return try PipelineFile.parse(
+                BuiltInPipelineFiles.defaultPipeline, file: "default.json", folder: nil, over: nil)
+        } catch {
+            throw PipelineError(error)
+        }
     }
 
     /// The pipeline in `path`, over the defaults.
@@ -85,7 +91,13 @@ public struct Pipeline: Sendable {
             throw PipelineError(isUnreadable: true, file: path, path: nil, message: reason)
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        var pipeline = try PipelineFile.parse(text, file: path, folder: folder, over: try defaults())
+        let base = try defaults()
+        var pipeline: Pipeline
+        do throws(JSONFieldError) {
+            pipeline = try PipelineFile.parse(text, file: path, folder: folder, over: base)
+        } catch {
+            throw PipelineError(error)
+        }
         pipeline.file = path
         pipeline.fileSHA256 = SHA256.hex(of: Array(text.utf8))
         return pipeline
@@ -100,15 +112,14 @@ public struct PipelineFields: Sendable {
     static let keys: Set<String> = ["gates", "keep", "metrics"]
 
     /// The fields as the pipeline file has them.
-    public let fields: JSONObject
+    public let fields: PipelineObject
     /// The same fields of the pipeline beneath: default.json's; nil for default.json itself.
     public var base: PipelineFields? { beneath.first }
     private let beneath: [PipelineFields]
 
     /// The fields of `keys` among `root`, a pipeline file's top level, over those of `base`.
-    init(of root: JSONObject, over base: PipelineFields?) {
-        let members = root.members.filter { Self.keys.contains($0.key) }
-        fields = JSONObject(file: root.file, path: root.path, members: members)
+    init(of root: PipelineObject, over base: PipelineFields?) {
+        fields = PipelineObject(root.object, members: root.members.filter { Self.keys.contains($0.key) })
         beneath = base.map { [$0] } ?? []
     }
 }

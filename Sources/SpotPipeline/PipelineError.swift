@@ -1,3 +1,5 @@
+import SpotJSON
+
 /// Why a pipeline or category file is refused: the file, the JSON path of the offending field
 /// (`.dedupe.radius`), and what is wrong. Exit 78.
 public struct PipelineError: Error, CustomStringConvertible, Sendable {
@@ -16,6 +18,11 @@ public struct PipelineError: Error, CustomStringConvertible, Sendable {
         self.file = file
         self.path = path
         self.message = message
+    }
+
+    /// The error of a field of a pipeline file, category table or word file: invalid (exit 78).
+    public init(_ error: JSONFieldError) {
+        self.init(file: error.document, path: error.path, message: error.message)
     }
 
     /// `FILE: PATH: what is wrong`.

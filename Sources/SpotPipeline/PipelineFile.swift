@@ -21,10 +21,10 @@ enum PipelineFile {
     /// output must be present, as in default.json).
     static func parse(
         _ text: String, file: String, folder: URL?, over base: Pipeline?
-    ) throws(PipelineError) -> Pipeline {
-        let members = try JSONNode.parse(text, file: file).object(allowing: keys)
-        let root = JSONObject(file: file, path: "", members: members)
-        func resolve(_ node: JSONNode) throws(PipelineError) -> String {
+    ) throws(JSONFieldError) -> Pipeline {
+        let top = try PipelineJSON.parse(text, file: file)
+        let root = PipelineObject(top, members: try top.object(allowing: keys))
+        func resolve(_ node: JSONField) throws(JSONFieldError) -> String {
             let path = try node.string()
             guard !path.isEmpty else { throw node.error("expected a path") }
             guard let folder, !path.hasPrefix("/") else { return path }
@@ -32,30 +32,26 @@ enum PipelineFile {
         }
 
         let inputs =
-            try root["inputs"].map { (node) throws(PipelineError) in try node.array().map(resolve) }
+            try root["inputs"].map { (node) throws(JSONFieldError) in try node.array().map(resolve) }
             ?? base?.inputs ?? []
         let output = try root["output"].map(resolve) ?? base?.output
         let overwrite = try root.bool("overwrite", inherited: base?.overwrite ?? false)
-        let categories = try root.value("categories", inherited: base?.categories) { (node) throws(PipelineError) in
+        let categories = try root.value("categories", inherited: base?.categories) { (node) throws(JSONFieldError) in
             let text = try dataFile(node, folder: folder, builtIn: BuiltInPipelineFiles.categories)
             return try CategoryFile.parse(text, file: try node.string())
         }
         let categoryWords = try root.value("category_words", inherited: base?.searchWords.categories) {
-            (node) throws(PipelineError) in
-            try wordFile(node, folder: folder, builtIn: SearchWords.builtIn.categories) {
-                (json) throws(SearchWordFiles.Error) in try SearchWordFiles.categoryWords(json)
-            }
+            (node) throws(JSONFieldError) in
+            try wordFile(node, folder: folder, builtIn: SearchWords.builtIn.categories, SearchWordFiles.categoryWords)
         }
         let builtInValues = (words: SearchWords.builtIn.values, compounds: SearchWords.builtIn.compounds)
         let valueWords = try root.value(
             "value_words", inherited: base.map { (words: $0.searchWords.values, compounds: $0.searchWords.compounds) }
-        ) { (node) throws(PipelineError) in
-            try wordFile(node, folder: folder, builtIn: builtInValues) {
-                (json) throws(SearchWordFiles.Error) in try SearchWordFiles.valueWords(json)
-            }
+        ) { (node) throws(JSONFieldError) in
+            try wordFile(node, folder: folder, builtIn: builtInValues, SearchWordFiles.valueWords)
         }
-        let exclude = try root.value("exclude", inherited: base?.exclude) { (node) throws(PipelineError) in
-            Set(try node.array().map { (item) throws(PipelineError) in try tag(item).key + "=" + tag(item).value })
+        let exclude = try root.value("exclude", inherited: base?.exclude) { (node) throws(JSONFieldError) in
+            Set(try node.array().map { (item) throws(JSONFieldError) in try tag(item).key + "=" + tag(item).value })
         }
         let keepAll = try root.bool("keep_all", inherited: base?.keepAll)
         let areas = try root.bool("areas", inherited: base?.areas)
@@ -77,7 +73,7 @@ enum PipelineFile {
     }
 
     /// A `key=value` tag string.
-    static func tag(_ node: JSONNode) throws(PipelineError) -> (key: String, value: String) {
+    static func tag(_ node: JSONField) throws(JSONFieldError) -> (key: String, value: String) {
         let text = try node.string()
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
@@ -89,22 +85,16 @@ enum PipelineFile {
     /// The words of the word file that `node` names, read by `parse` (`SearchWordFiles`): the
     /// built-in words for default.json, which names the built-in files.
     private static func wordFile<Words>(
-        _ node: JSONNode, folder: URL?, builtIn: Words,
-        _ parse: (JSONValue) throws(SearchWordFiles.Error) -> Words
-    ) throws(PipelineError) -> Words {
+        _ node: JSONField, folder: URL?, builtIn: Words,
+        _ parse: (JSONField) throws(JSONFieldError) -> Words
+    ) throws(JSONFieldError) -> Words {
         guard folder != nil else { return builtIn }
         let text = try dataFile(node, folder: folder, builtIn: "")
-        let file = try node.string()
-        let json = try JSONNode.parse(text, file: file)
-        do throws(SearchWordFiles.Error) {
-            return try parse(json.value)
-        } catch {
-            throw PipelineError(file: file, path: error.path, message: error.message)
-        }
+        return try parse(try PipelineJSON.parse(text, file: try node.string()))
     }
 
     /// The text of the data file a pipeline names: the built-in one for default.json.
-    private static func dataFile(_ node: JSONNode, folder: URL?, builtIn: String) throws(PipelineError) -> String {
+    private static func dataFile(_ node: JSONField, folder: URL?, builtIn: String) throws(JSONFieldError) -> String {
         let name = try node.string()
         guard let folder else { return builtIn }
         let path = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).path
@@ -117,11 +107,11 @@ enum PipelineFile {
     /// The `dedupe` object: `enabled`, `radius` and `radius_by_category` (metres, 0 to 200);
     /// absent fields come from `base`.
     private static func dedupeSettings(
-        _ fields: JSONObject, base: DedupeSettings?
-    ) throws(PipelineError) -> DedupeSettings {
+        _ fields: PipelineObject, base: DedupeSettings?
+    ) throws(JSONFieldError) -> DedupeSettings {
         let range = 0.0...200.0
         let byCategory = try fields.value("radius_by_category", inherited: base?.radiusByCategory) {
-            (overrides) throws(PipelineError) in
+            (overrides) throws(JSONFieldError) in
             var byCategory: [Category: Double] = [:]
             for (name, value) in try overrides.object() {
                 guard let category = Category(rawValue: name) else { throw value.error("unknown category \"\(name)\"") }
@@ -141,8 +131,8 @@ enum PipelineFile {
     /// nil when disabled. Absent fields come from `base`, or from supercluster's defaults when
     /// `base` has cluster levels turned off.
     private static func clusterSettings(
-        _ fields: JSONObject, base: Pipeline?
-    ) throws(PipelineError) -> ClusterSettings? {
+        _ fields: PipelineObject, base: Pipeline?
+    ) throws(JSONFieldError) -> ClusterSettings? {
         if base == nil, let missing = clusterKeys.first(where: { fields[$0] == nil }) { throw fields.missing(missing) }
         guard try fields["enabled"]?.bool() ?? (base?.clusters != nil) else { return nil }
         let defaults = base?.clusters ?? .standard
@@ -164,7 +154,9 @@ enum PipelineFile {
 
     /// The `limits` object: `max_element_bytes`, `max_tags`, `max_value_bytes`, each a whole
     /// number of at least 1; absent fields come from `base`.
-    private static func readLimits(_ fields: JSONObject, base: OSMReadLimits?) throws(PipelineError) -> OSMReadLimits {
+    private static func readLimits(_ fields: PipelineObject, base: OSMReadLimits?) throws(JSONFieldError)
+        -> OSMReadLimits
+    {
         if base == nil, let missing = limitKeys.first(where: { fields[$0] == nil }) { throw fields.missing(missing) }
         return OSMReadLimits(
             maxElementBytes: try fields.integer("max_element_bytes", atLeast: 1, inherited: base?.maxElementBytes),

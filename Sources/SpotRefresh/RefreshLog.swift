@@ -1,4 +1,5 @@
 import Foundation
+import SpotJSON
 
 /// The refresh's log on standard error: one line per stage with a timestamp, its duration and
 /// its counts, a line for each other event (a hold, a refused build's report, a failure), and
@@ -36,8 +37,9 @@ public struct RefreshLog: Sendable {
             let figures = counts.keys.sorted().map { "\($0) \(counts[$0]!)" }
             line(([stage, duration + " s"] + figures + (message.map { [$0] } ?? [])).joined(separator: "  "))
         case .json:
-            let counted = counts.keys.sorted().map { "\(Self.json($0)):\(counts[$0]!)" }.joined(separator: ",")
-            var fields = [("stage", Self.json(stage)), ("duration_s", duration), ("counts", "{" + counted + "}")]
+            let counted = JSONText.object(
+                counts.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") }, escaping: .short)
+            var fields = [("stage", Self.json(stage)), ("duration_s", duration), ("counts", counted)]
             if let message { fields.append(("message", Self.json(message))) }
             object(level: .info, event: "stage", fields)
         }
@@ -71,7 +73,7 @@ public struct RefreshLog: Sendable {
         let time = ISO8601DateFormatter().string(from: Date())
         let all =
             [("time", Self.json(time)), ("level", Self.json(level.rawValue)), ("event", Self.json(event))] + fields
-        write("{" + all.map { Self.json($0.0) + ":" + $0.1 }.joined(separator: ",") + "}\n")
+        write(JSONText.object(all, escaping: .short) + "\n")
     }
 
     /// Runs `body` as stage `stage`, logging its duration and the counts it returns.
@@ -82,9 +84,7 @@ public struct RefreshLog: Sendable {
         return value
     }
 
-    /// `text` as a JSON string.
-    public static func json(_ text: String) -> String {
-        let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
-        return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
-    }
+    /// `text` as a JSON string, escaped as the log's lines have always been (as Foundation's
+    /// `JSONSerialization` escaped them: `JSONText.Escaping.short`).
+    public static func json(_ text: String) -> String { JSONText.string(text, escaping: .short) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SpotJSON
 import SpotPipeline
 
 /// What `spots refresh` reads of a pipeline file beside what a build reads: the gates and the
@@ -16,15 +17,19 @@ public struct RefreshSettings: Sendable, Equatable {
 
     /// The settings of `pipeline`; throws for an invalid field.
     public init(_ pipeline: Pipeline) throws(PipelineError) {
-        try self.init(pipeline.refreshFields)
+        do throws(JSONFieldError) {
+            try self.init(pipeline.refreshFields)
+        } catch {
+            throw PipelineError(error)
+        }
     }
 
     private static let gateKeys = ["min_spots", "max_drop"]
 
     /// The settings of `fields`, over those of the pipeline beneath (none for default.json, which
     /// must then give every field).
-    private init(_ fields: PipelineFields) throws(PipelineError) {
-        let base = try fields.base.map { (base) throws(PipelineError) in try RefreshSettings(base) }
+    private init(_ fields: PipelineFields) throws(JSONFieldError) {
+        let base = try fields.base.map { (base) throws(JSONFieldError) in try RefreshSettings(base) }
         let root = fields.fields
         let gates = try root.object("gates", allowing: Set(Self.gateKeys), required: base == nil)
         if base == nil, let missing = Self.gateKeys.first(where: { gates[$0] == nil }) { throw gates.missing(missing) }
@@ -33,7 +38,7 @@ public struct RefreshSettings: Sendable, Equatable {
             maxDrop: try gates.number("max_drop", in: 0...1, "a fraction", inherited: base?.gates.maxDrop))
         keep = try root.integer("keep", atLeast: 1, inherited: base?.keep)
         metrics =
-            try root["metrics"].map { (node) throws(PipelineError) in
+            try root["metrics"].map { (node) throws(JSONFieldError) in
                 let path = try node.string()
                 guard !path.isEmpty else { throw node.error("expected a path") }
                 guard !path.hasPrefix("/") else { return path }

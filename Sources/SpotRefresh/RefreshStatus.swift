@@ -1,10 +1,11 @@
 import Foundation
 import SpotIndex
+import SpotJSON
 import SpotOutput
 import SpotPipeline
 
 /// How a refresh run ended, as its log's result line, NAME.status.json and the metrics name it.
-public enum RefreshEnding: String, CaseIterable, Sendable, Codable {
+public enum RefreshEnding: String, CaseIterable, Sendable {
     /// A new index was published.
     case published
     /// The inputs and pipeline were those of the published index: nothing was built.
@@ -28,11 +29,14 @@ public enum RefreshEnding: String, CaseIterable, Sendable, Codable {
 
 /// NAME.status.json beside the output, written atomically after every run, whatever its
 /// outcome: what monitoring reads to know whether last night worked (docs/refresh.md).
-public struct RefreshStatus: Codable, Sendable, Equatable {
+public struct RefreshStatus: Sendable, Equatable {
     /// One input of the index the run ended with, as its metadata records it.
-    public struct Input: Codable, Sendable, Equatable {
+    public struct Input: Sendable, Equatable {
+        /// The input as the metadata names it.
         public var path: String
+        /// Its size in bytes.
         public var bytes: Int
+        /// The SHA-256 of its bytes, when recorded.
         public var sha256: String?
     }
 
@@ -59,15 +63,6 @@ public struct RefreshStatus: Codable, Sendable, Equatable {
     /// When a run last ended well (published, unchanged or resumed), if ever.
     public var lastSuccess: String?
 
-    enum CodingKeys: String, CodingKey {
-        case pipeline, outcome, time, spots, inputs, held
-        case exitCode = "exit_code"
-        case durationSeconds = "duration_s"
-        case gateFailures = "gate_failures"
-        case dropGateOverridden = "drop_gate_overridden"
-        case lastSuccess = "last_success"
-    }
-
     /// The inputs `metadata` records.
     static func inputs(of metadata: IndexMetadata?) -> [Input] {
         metadata?.inputs.map { Input(path: $0.name, bytes: $0.bytes, sha256: $0.sha256) } ?? []
@@ -75,17 +70,62 @@ public struct RefreshStatus: Codable, Sendable, Equatable {
 
     /// The status file at `path`, or nil when there is none or it cannot be read.
     public static func read(_ path: String) -> RefreshStatus? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? JSONDecoder().decode(RefreshStatus.self, from: data)
+        guard let data = FileManager.default.contents(atPath: path),
+            let value = try? JSONValue(parsing: data)
+        else { return nil }
+        return try? RefreshStatus(JSONField(value, document: path))
     }
 
-    /// Writes the status to `path` atomically (a temporary file renamed over it).
+    /// The status as NAME.status.json has it: snake_case keys, absent optional members left out.
+    private var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "pipeline": .string(pipeline), "outcome": .string(outcome.rawValue), "exit_code": .integer(exitCode),
+            "time": .string(time), "duration_s": .number(durationSeconds),
+            "inputs": .array(
+                inputs.map { input in
+                    .object(
+                        ["path": .string(input.path), "bytes": .integer(input.bytes)].merging(
+                            input.sha256.map { ["sha256": .string($0)] } ?? [:]
+                        ) { $1 })
+                }),
+            "gate_failures": .array(gateFailures.map(JSONValue.string)), "held": .bool(held),
+            "drop_gate_overridden": .bool(dropGateOverridden),
+        ]
+        if let spots { members["spots"] = .integer(spots) }
+        if let lastSuccess { members["last_success"] = .string(lastSuccess) }
+        return .object(members)
+    }
+
+    /// Writes the status to `path` atomically (a temporary file renamed over it), laid out as
+    /// Foundation's pretty-printing encoder laid it out before (`JSONValue.Layout.pretty`).
     public func write(to path: String) throws(OutputError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let bytes = Array((try? encoder.encode(self)) ?? Data()) + [0x0A]
         let output = try AtomicOutput(path: path)
-        try output.write(bytes)
+        try output.write(Array(json.text(.pretty).utf8) + [0x0A])
         try output.commit()
+    }
+}
+
+extension RefreshStatus {
+    /// The status as `json` holds it: the members `json` writes (absent optional ones, or null,
+    /// are nil; other members are let be).
+    private init(_ json: JSONField) throws(JSONFieldError) {
+        let outcome = try json.member("outcome")
+        guard let ending = RefreshEnding(rawValue: try outcome.string()) else { throw outcome.error("unknown outcome") }
+        self.outcome = ending
+        pipeline = try json.member("pipeline").string()
+        exitCode = Int32(clamping: try json.member("exit_code").wholeNumber())
+        time = try json.member("time").string()
+        durationSeconds = try json.member("duration_s").number()
+        spots = try json.optionalMember("spots")?.wholeNumber()
+        inputs = try json.member("inputs").array().map { (input) throws(JSONFieldError) in
+            Input(
+                path: try input.member("path").string(), bytes: try input.member("bytes").wholeNumber(),
+                sha256: try input.optionalMember("sha256")?.string())
+        }
+        gateFailures = try json.member("gate_failures").array().map { (line) throws(JSONFieldError) in try line.string()
+        }
+        held = try json.member("held").bool()
+        dropGateOverridden = try json.member("drop_gate_overridden").bool()
+        lastSuccess = try json.optionalMember("last_success")?.string()
     }
 }

@@ -161,25 +161,3 @@ public struct GeoBox: Hashable, Sendable, CustomStringConvertible {
         return Int32((degrees * 1e7).rounded())
     }
 }
-
-/// A box is coded as GeoJSON codes a `bbox`: the array [west, south, east, north], here in
-/// degrees × 10^7 (the index's metadata stores its extent so, as `bbox_e7`).
-extension GeoBox: Codable {
-    /// Reads the array [west, south, east, north]; throws for another length.
-    public init(from decoder: any Decoder) throws {
-        var edges = try decoder.unkeyedContainer()
-        if let count = edges.count, count != 4 {
-            throw DecodingError.dataCorruptedError(
-                in: edges, debugDescription: "a box has four edges: west, south, east, north")
-        }
-        self.init(
-            westE7: try edges.decode(Int32.self), southE7: try edges.decode(Int32.self),
-            eastE7: try edges.decode(Int32.self), northE7: try edges.decode(Int32.self))
-    }
-
-    /// Writes the array [west, south, east, north].
-    public func encode(to encoder: any Encoder) throws {
-        var edges = encoder.unkeyedContainer()
-        for edge in [westE7, southE7, eastE7, northE7] { try edges.encode(edge) }
-    }
-}

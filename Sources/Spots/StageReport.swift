@@ -5,7 +5,7 @@
 /// insides: the build's stages (SpotPipeline) fill it, and the index's metadata (SpotIndex)
 /// stores it, as JSON, for `spots inspect` and `spots report`. Here, stages need not import the
 /// file format, and the file format need not import the build.
-public struct StageReport: Codable, Equatable, Sendable {
+public struct StageReport: Equatable, Sendable {
     /// The stage's name ("read", "select", "categorize", "normalize", "dedupe", "collect").
     public var stage: String
     /// Spot candidates in and out.

@@ -26,7 +26,7 @@ enum SearchBatchRequest {
             request.near = point
         }
         if let radius = object["radius"] {
-            guard case .number(let metres) = radius, metres >= 0 else {
+            guard let metres = radius.double, metres >= 0 else {
                 throw BatchRequestError("radius: expected metres")
             }
             request.radius = metres
@@ -46,7 +46,7 @@ enum SearchBatchRequest {
             request.naturalLanguageQuery = text
         }
         if let limit = object["limit"] {
-            guard case .number(let number) = limit, number >= 0, number == number.rounded(), number < 1e9 else {
+            guard let number = limit.double, number >= 0, number == number.rounded(), number < 1e9 else {
                 throw BatchRequestError("limit: expected a whole number")
             }
             request.limit = Int(number)
@@ -58,7 +58,7 @@ enum SearchBatchRequest {
             request.sort = order
         }
         if let scale = object["distance_scale"] {
-            guard case .number(let metres) = scale, metres >= 1, metres.isFinite else {
+            guard let metres = scale.double, metres >= 1, metres.isFinite else {
                 throw BatchRequestError("distance_scale: expected metres, at least 1")
             }
             request.distanceScale = metres
@@ -77,7 +77,7 @@ enum ClusterBatchRequest {
     static func parse(_ line: Data) throws(BatchRequestError) -> ClusterRequest {
         let object = try BatchFields.object(line, keys: ["bbox", "zoom", "categories"])
         guard let bbox = object["bbox"] else { throw BatchRequestError("bbox: missing") }
-        guard case .number(let number)? = object["zoom"], let zoom = MapInput.zoom(number) else {
+        guard let number = object["zoom"]?.double, let zoom = MapInput.zoom(number) else {
             throw BatchRequestError("zoom: expected a zoom from 0 to \(MapInput.maxZoom)")
         }
         var request = ClusterRequest(region: try BatchFields.box(bbox), zoom: zoom)
@@ -130,7 +130,7 @@ private enum BatchFields {
         guard case .array(let items) = value else { return nil }
         var numbers: [Double] = []
         for item in items {
-            guard case .number(let number) = item else { return nil }
+            guard let number = item.double else { return nil }
             numbers.append(number)
         }
         return numbers

@@ -1,4 +1,5 @@
 import Foundation
+import SpotJSON
 import SpotPipeline
 import SpotRefresh
 import SpotReport
@@ -204,6 +205,6 @@ private struct RunSummary {
         }
         if dropGateOverridden { fields.append(("drop_gate_overridden", "true")) }
         if let message = line ?? error.map({ "\($0)" }) { fields.append(("message", RefreshLog.json(message))) }
-        return "{" + fields.map { RefreshLog.json($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+        return JSONText.object(fields, escaping: .short)
     }
 }

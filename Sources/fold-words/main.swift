@@ -14,9 +14,10 @@ guard arguments.count == 3 else {
 }
 
 /// The JSON of the file at `path`; exits with its error where it cannot be read.
-func json(_ path: String) -> JSONValue {
+func json(_ path: String) -> JSONField {
     do {
-        return try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        return JSONField(
+            try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: path)))), document: path)
     } catch {
         FileHandle.standardError.write(Data("fold-words: \(path): \(error)\n".utf8))
         exit(65)
@@ -31,13 +32,13 @@ func literal(_ text: String) -> String {
 }
 
 let words: SearchWords
-do throws(SearchWordFiles.Error) {
+do throws(JSONFieldError) {
     let values = try SearchWordFiles.valueWords(json(arguments[2]))
     words = SearchWords(
         categories: try SearchWordFiles.categoryWords(json(arguments[1])), values: values.words,
         compounds: values.compounds)
 } catch {
-    FileHandle.standardError.write(Data("fold-words: \(error.path): \(error.message)\n".utf8))
+    FileHandle.standardError.write(Data("fold-words: \(error)\n".utf8))
     exit(65)
 }
 let source = """

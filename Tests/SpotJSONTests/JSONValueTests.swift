@@ -43,8 +43,41 @@ struct JSONValueTests {
             _ = try JSONValue(parsing: text.utf8)
         } catch {
             #expect(error.offset == offset, "\(text): \(error)")
-            #expect(error.description.hasPrefix("byte \(offset): "))
+            #expect(error.description.hasSuffix("byte \(offset): \(error.message)"))
         }
+    }
+
+    @Test(
+        "a syntax error names the JSON path of the value being read",
+        arguments: [
+            ("{\"a\": {\"b\": [1, 2, }}", ".a.b[2]", 19), ("[{\"x\": tru}]", "[0].x", 7), ("{\"a\" 1}", ".a", 5),
+            ("[1, [2, [3 4]]]", "[1][1]", 11), ("{", "", 1),
+        ])
+    func pathOfSyntaxError(_ text: String, path: String, offset: Int) {
+        do {
+            _ = try JSONValue(parsing: text.utf8)
+            Issue.record("\(text) read")
+        } catch {
+            #expect(error.path == path && error.offset == offset, "\(text): \(error)")
+            #expect(error.description == (path.isEmpty ? "" : path + ", ") + "byte \(offset): \(error.message)")
+        }
+    }
+
+    @Test("a whole number beyond 2^53 keeps its digits, so that it reads back exactly; others are Doubles")
+    func bigIntegers() throws {
+        let text = "[9223372036854775807, -9223372036854775808, 9007199254740992, 1e300, 12345678901234567.5]"
+        let value = try JSONValue(parsing: text.utf8)
+        #expect(
+            value
+                == .array([
+                    .numberText("9223372036854775807"), .numberText("-9223372036854775808"), .number(0x1p53),
+                    .number(1e300), .number(12_345_678_901_234_567.5),
+                ]))
+        let items = try JSONField(value, document: "-").array()
+        #expect(try items[0].wholeNumber() == .max && items[1].wholeNumber() == .min)
+        #expect(items[0].value.double == 9.223372036854775807e18)
+        #expect(throws: JSONFieldError.self) { try items[0].integer(atLeast: 1) }
+        #expect(throws: JSONFieldError.self) { try items[3].wholeNumber() }
     }
 
     @Test("bytes that are not UTF-8 inside a string are refused")

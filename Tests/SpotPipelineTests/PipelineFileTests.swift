@@ -157,8 +157,10 @@ struct PipelineFileTests {
     func builtInWords() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Pipelines")
-        func json(_ name: String) throws -> JSONValue {
-            try JSONValue(parsing: Array(try Data(contentsOf: folder.appendingPathComponent(name))))
+        func json(_ name: String) throws -> JSONField {
+            JSONField(
+                try JSONValue(parsing: Array(try Data(contentsOf: folder.appendingPathComponent(name)))), document: name
+            )
         }
         let values = try SearchWordFiles.valueWords(try json("value-words.json"))
         let read = SearchWords(

@@ -203,13 +203,4 @@ struct GeoBoxGeometryTests {
         #expect(GeoBox(westE7: 0, southE7: .max, eastE7: 0, northE7: .max).center.latitudeE7 == 900_000_000)
         #expect(GeoBox(westE7: .min, southE7: .min, eastE7: .min, northE7: .min).center == point(-90, -180))
     }
-
-    @Test("a box is coded as the array [west, south, east, north]")
-    func coding() throws {
-        let box = GeoBox(westE7: -1, southE7: 2, eastE7: -3, northE7: 4)
-        #expect(String(decoding: try JSONEncoder().encode(box), as: UTF8.self) == "[-1,2,-3,4]")
-        #expect(try JSONDecoder().decode(GeoBox.self, from: Data("[-1,2,-3,4]".utf8)) == box)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(GeoBox.self, from: Data("[1,2,3]".utf8)) }
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(GeoBox.self, from: Data("[1,2,3,4,5]".utf8)) }
-    }
 }
