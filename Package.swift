@@ -82,7 +82,7 @@ let package = Package(
             path: "Benchmarks/SearchLatency"),
         // Benchmarks/cluster.sh's in-process timer: latency percentiles of cluster requests.
         .executableTarget(
-            name: "cluster-latency", dependencies: ["SpotSearch", "SpotIndex", "Spots", "ProcessSupport"],
+            name: "cluster-latency", dependencies: ["SpotSearch", "SpotIndex", "SpotJSON", "Spots", "ProcessSupport"],
             path: "Benchmarks/ClusterLatency"),
         .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files", "fold-words"]),
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import ProcessSupport
 import SpotIndex
+import SpotJSON
 import SpotSearch
 import Spots
 
@@ -12,11 +13,18 @@ import Spots
 // timings include are left out here.
 
 func request(_ line: Substring) -> ClusterRequest? {
-    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-        let box = object["bbox"] as? [Double], box.count == 4, let zoom = object["zoom"] as? Double,
+    guard case .object(let object)? = try? JSONValue(parsing: line.utf8),
+        case .array(let bbox)? = object["bbox"], case let box = bbox.compactMap(\.double), box.count == 4,
+        let zoom = object["zoom"]?.double,
         let region = GeoBox(west: box[0], south: box[1], east: box[2], north: box[3])
     else { return nil }
-    let categories = (object["categories"] as? [String])?.compactMap(Category.init(rawValue:))
+    var categories: [Category]?
+    if case .array(let names)? = object["categories"] {
+        categories = names.compactMap { name in
+            guard case .string(let name) = name else { return nil }
+            return Category(rawValue: name)
+        }
+    }
     return ClusterRequest(
         region: region, zoom: Int(zoom),
         pointOfInterestFilter: categories.map { PointOfInterestFilter(including: Set($0)) })
