@@ -1,11 +1,5 @@
 import InputStreams
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A position in XML text counted as expat counts it: lines from 1, a line break being a line
 /// feed, a carriage return, or both together; columns from 0, in characters (every byte that is
 /// not a UTF-8 continuation byte, a byte order mark included).
@@ -22,29 +16,30 @@ struct TextPosition: Equatable, Sendable {
     /// Whether the last byte was a carriage return: a line feed right after it ends no new line.
     var afterCarriageReturn = false
 
-    /// The position after `bytes`, which follow this position in the input.
-    mutating func advance(over bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return }
+    /// The position after `buffer`, which follows this position in the input.
+    mutating func advance(over buffer: UnsafeRawBufferPointer) {
+        let bytes = XMLBytes(buffer)
+        guard bytes.count > 0 else { return }
         var start = 0
-        if afterCarriageReturn && base[0] == 0x0A { start = 1 }  // the CR's line already counted
+        if afterCarriageReturn && bytes[0] == 0x0A { start = 1 }  // the CR's line already counted
         afterCarriageReturn = false
         let end = bytes.count
-        if start < end && memchr(base + start, 0x0D, end - start) == nil {
-            let lineFeeds = Self.count(0x0A, base + start, end - start)
+        if start < end && bytes.find(0x0D, from: start) == nil {
+            let lineFeeds = bytes.count(0x0A, in: start..<end)
             if lineFeeds == 0 {
-                column += Self.characters(base, start..<end)
+                column += bytes.characters(in: start..<end)
             } else {
                 var last = end - 1
-                while base[last] != 0x0A { last -= 1 }
+                while bytes[last] != 0x0A { last -= 1 }
                 line += lineFeeds
-                column = Self.characters(base, (last + 1)..<end)
+                column = bytes.characters(in: (last + 1)..<end)
             }
             return
         }
         // Carriage returns: byte by byte.
         var index = start
         while index < end {
-            switch base[index] {
+            switch bytes[index] {
             case 0x0A:
                 line += 1
                 column = 0
@@ -53,7 +48,7 @@ struct TextPosition: Equatable, Sendable {
                 column = 0
                 if index + 1 == end {
                     afterCarriageReturn = true
-                } else if base[index + 1] == 0x0A {
+                } else if bytes[index + 1] == 0x0A {
                     index += 1
                 }
             case let byte where byte & 0xC0 != 0x80:
@@ -77,42 +72,12 @@ struct TextPosition: Equatable, Sendable {
         afterCarriageReturn = false
     }
 
-    /// How many bytes of `count` at `base` are `byte`, eight at a time.
-    private static func count(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
-        var total = 0
-        var index = 0
-        let raw = UnsafeRawPointer(base)
-        while index + 8 <= count {
-            // A byte of `x` is zero exactly where the input has `byte`: set the high bit of
-            // every other byte, then count the zero bytes left.
-            let x = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ pattern
-            let nonZero = ((x & low) &+ low) | x
-            // The high bit of each such byte, moved to its low bit, summed into the top byte.
-            total &+= Int(truncatingIfNeeded: (((~(nonZero | low)) >> 7) &* 0x0101_0101_0101_0101) >> 56)
-            index += 8
-        }
-        while index < count {
-            total &+= base[index] == byte ? 1 : 0
-            index += 1
-        }
-        return total
-    }
-
     /// This position, relative to a stretch of the input (line 1, column 0 being the stretch's
     /// start), placed in the input where the stretch starts at `start`.
     func placed(in start: TextPosition) -> TextPosition {
         line == 1
             ? TextPosition(line: start.line, column: start.column + column)
             : TextPosition(line: start.line + line - 1, column: column)
-    }
-
-    /// Characters in `range`: bytes that are not UTF-8 continuation bytes.
-    private static func characters(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int {
-        var count = 0
-        for index in range { count &+= base[index] & 0xC0 != 0x80 ? 1 : 0 }
-        return count
     }
 }
 

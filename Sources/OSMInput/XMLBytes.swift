@@ -5,8 +5,8 @@
 #endif
 
 /// XML text read through checks: the one type that the three tokenizers (`PieceCutter` on the
-/// reading thread's buffer, `PieceScanner` and `PlainCursor` on a piece) read bytes through,
-/// as SectionBytes is for the index file.
+/// reading thread's buffer, `PieceScanner` and `PlainCursor` on a piece) and the line counter
+/// (`TextPosition`) read bytes through, as SectionBytes is for the index file.
 ///
 /// A view is immutable, and `init` establishes its invariants, stated once here:
 /// - `base` points at `count` bytes that stay readable and unchanged while the view lives (a
@@ -15,11 +15,11 @@
 ///
 /// Reads take offsets in the view. `subscript` and `bytes(_:)` trap outside it: only a
 /// tokenizer's bug can get there, for each compares an offset with the end it reads to before
-/// it reads. Searches (`find`, `skipSpace`, `matches`) take any offset and never look outside
-/// the view: each checks its range once, then reads inside it unchecked (`memchr`, a loop below
-/// `count`). One more fast path reads unchecked, `keptRun(from:before:)`: eight bytes at a
-/// time, each load below an end clamped to the view. The raw pointer is `private`, so this
-/// file is all there is to audit.
+/// it reads. Searches and counts (`find`, `skipSpace`, `matches`, `count(_:in:)`,
+/// `characters(in:)`) take any offset and never look outside the view: each checks or clamps
+/// its range once, then reads inside it unchecked (`memchr`, a loop below `count`). Two read
+/// eight bytes at a time, each load below an end clamped to the view: `count(_:in:)` and
+/// `keptRun(from:before:)`. The raw pointer is `private`, so this file is all there is to audit.
 struct XMLBytes {
     private let base: UnsafePointer<UInt8>
     /// How many bytes the view holds.
@@ -76,6 +76,43 @@ struct XMLBytes {
             }
         }
         return count
+    }
+
+    /// How many bytes of `range` (clamped to the view) are `byte`.
+    ///
+    /// Unchecked fast path: eight bytes at a time, a word loaded only at `index + 8 <= end`,
+    /// where `end` is clamped to the view and the start to 0.
+    func count(_ byte: UInt8, in range: Range<Int>) -> Int {
+        let end = Swift.min(range.upperBound, count)
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+        let raw = UnsafeRawPointer(base)
+        var total = 0
+        var index = Swift.max(range.lowerBound, 0)
+        while index + 8 <= end {
+            // A byte of `x` is zero exactly where the input has `byte`: set the high bit of
+            // every other byte, then count the zero bytes left.
+            let x = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ pattern
+            let nonZero = ((x & low) &+ low) | x
+            // The high bit of each such byte, moved to its low bit, summed into the top byte.
+            total &+= Int(truncatingIfNeeded: (((~(nonZero | low)) >> 7) &* 0x0101_0101_0101_0101) >> 56)
+            index += 8
+        }
+        while index < end {
+            total &+= base[index] == byte ? 1 : 0
+            index += 1
+        }
+        return total
+    }
+
+    /// The characters in `range` (clamped to the view): bytes that are not UTF-8 continuation
+    /// bytes.
+    func characters(in range: Range<Int>) -> Int {
+        var characters = 0
+        for index in Swift.max(range.lowerBound, 0)..<Swift.min(range.upperBound, count) {
+            characters &+= base[index] & 0xC0 != 0x80 ? 1 : 0
+        }
+        return characters
     }
 
     /// Whether the bytes at `offset` are `text`'s (false when the view ends first).
