@@ -30,7 +30,8 @@ enum IndexedSpotFields {
     /// Appends `,"address_line":…` of spot number `spot` (`AddressLine`), null when it has none.
     static func appendAddressLine(of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]) throws {
         JSONText.appendKey("address_line", to: &bytes)
-        JSONText.appendString(AddressLine(try index.address(at: spot)).line, to: &bytes)
+        let parts = try index.addressLineParts(at: spot)
+        JSONText.appendString(parts.isEmpty ? nil : AddressLine(parts).line, to: &bytes)
     }
 
     /// Appends `,"lat":…,"lon":…` with seven decimals.

@@ -46,6 +46,9 @@ public final class SpotIndexReader: @unchecked Sendable {
     private let houseNumberKey: UInt32?
     /// The string numbers of the strings that start with `addr:`: STRS is sorted, so a range.
     private let addressKeys: Range<Int>
+    /// The string numbers of the `addr:*` keys an address line is made of
+    /// (`AddressLine.lineParts`) that some spot has, each with its part (what follows `addr:`).
+    private let addressLineKeys: [UInt32: String]
     /// The string numbers of the strings that start with `name` (`name` and `name:xx` among
     /// them), and of the other name keys (`Spot.otherNameKeys`): the only keys of names.
     private let nameKeys: Range<Int>
@@ -88,6 +91,11 @@ public final class SpotIndexReader: @unchecked Sendable {
         nameKey = try strings.index(of: Array("name".utf8)).map(UInt32.init)
         houseNumberKey = try strings.index(of: Array(SearchAddress.houseNumberKey.utf8)).map(UInt32.init)
         addressKeys = try strings.range(withPrefix: Array("addr:".utf8))
+        var addressLineKeys: [UInt32: String] = [:]
+        for part in AddressLine.lineParts {
+            if let number = try strings.index(of: Array("addr:\(part)".utf8)) { addressLineKeys[UInt32(number)] = part }
+        }
+        self.addressLineKeys = addressLineKeys
         nameKeys = try strings.range(withPrefix: Array("name".utf8))
         var otherNameKeys: Set<UInt32> = []
         for key in Spot.otherNameKeys {
@@ -201,6 +209,19 @@ public final class SpotIndexReader: @unchecked Sendable {
             address[String(try string(numbered: key).dropFirst("addr:".count))] = try string(numbered: value)
         }
         return address
+    }
+
+    /// The parts of spot `spot`'s address that an address line is made of
+    /// (`AddressLine.lineParts`), keyed by what follows `addr:`: their values alone decoded, and
+    /// nothing for a spot without them.
+    public func addressLineParts(at spot: Int) throws(IndexError) -> [String: String] {
+        var parts: [String: String] = [:]
+        guard !addressLineKeys.isEmpty else { return parts }
+        var pairs = try attributes.pairs(of: spot, in: spots)
+        while let (key, value) = try pairs.next() {
+            if let part = addressLineKeys[key] { parts[part] = try attributeString(value) }
+        }
+        return parts
     }
 
     /// The string numbers (`string(numbered:)`) of the `addr:*` keys of spot `spot` and of their

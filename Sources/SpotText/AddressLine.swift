@@ -21,55 +21,74 @@ public struct AddressLine {
     /// A Japanese address's units, largest first, before its block and house number.
     static let japaneseUnits = ["province", "city", "quarter", "neighbourhood"]
 
+    /// Every part (key after `addr:`) a line may be made of: an address's other parts change
+    /// its `line` in no way, so a reader may decode these alone.
+    public static let lineParts =
+        ["street", "place", "housenumber", "postcode", "country", "block_number", "full"]
+        + japaneseUnits
+
     /// The line, or nil when the address has none of its parts.
     public let line: String?
-    /// The parts (keys after `addr:`) the line is made of.
-    private let used: Set<String>
     private let address: [String: String]
 
     /// The line of `address`, keyed by what follows `addr:` (`Spot.address`).
     public init(_ address: [String: String]) {
         self.address = address
-        let country = address["country"]?.uppercased() ?? ""
-        let parts: [(keys: [String], value: String)]
-        if country == "JP" || (address["street"] == nil && address["block_number"] != nil) {
-            parts = Self.japaneseParts(address)
-        } else {
-            parts = Self.parts(address, country: country)
-        }
-        let usable = parts.filter { !$0.value.isEmpty }
-        if !usable.isEmpty {
-            line = usable.map(\.value).joined(separator: ", ")
-            used = Set(usable.flatMap(\.keys))
-        } else if let full = address["full"] {
-            line = full
-            used = ["full"]
-        } else {
-            line = nil
-            used = []
-        }
+        line = Self.line(Self.parts(address)) ?? address["full"]
     }
 
     /// The address as the export's CSV column writes it: `addr:full` when given, else the line,
     /// then the country and every other part as `key: value`, in key order.
     public var listing: String {
         if let full = address["full"] { return full }
+        let used = Set(Self.parts(address).filter { !$0.value.isEmpty }.flatMap(\.keys))
         let others = address.filter { !used.contains($0.key) && $0.key != "country" }.sorted { $0.key < $1.key }
         return ([line, address["country"]].compactMap { $0 } + others.map { "\($0.key): \($0.value)" })
             .joined(separator: ", ")
     }
 
+    /// The parts that are not empty, joined; nil when all are.
+    private static func line(_ parts: [(keys: [String], value: String)]) -> String? {
+        var line = ""
+        for part in parts where !part.value.isEmpty {
+            if !line.isEmpty { line += ", " }
+            line += part.value
+        }
+        return line.isEmpty ? nil : line
+    }
+
+    /// The parts of the line of `address`, each with the keys it may hold: a Japanese address's
+    /// one part, or another's street and locality.
+    private static func parts(_ address: [String: String]) -> [(keys: [String], value: String)] {
+        guard !address.isEmpty else { return [] }
+        let country = address["country"]?.uppercased() ?? ""
+        if country == "JP" || (address["street"] == nil && address["block_number"] != nil) {
+            return japaneseParts(address)
+        }
+        return parts(address, country: country)
+    }
+
     /// The street and locality parts of a non-Japanese address, each with the keys it may hold.
     private static func parts(_ address: [String: String], country: String) -> [(keys: [String], value: String)] {
-        let streetKey = address["street"] != nil ? "street" : "place"
-        let street = [address[streetKey], address["housenumber"]].compactMap { $0 }
-        let locality = [address["postcode"], address["city"]].compactMap { $0 }
-        let numberFirst = numberFirst.contains(country)
-        let cityFirst = cityFirst.contains(country)
-        return [
-            ([streetKey, "housenumber"], (numberFirst ? Array(street.reversed()) : street).joined(separator: " ")),
-            (["postcode", "city"], (cityFirst ? Array(locality.reversed()) : locality).joined(separator: " ")),
-        ]
+        let hasStreet = address["street"] != nil
+        let street = joined(
+            address[hasStreet ? "street" : "place"], address["housenumber"], swapped: numberFirst.contains(country))
+        let locality = joined(address["postcode"], address["city"], swapped: cityFirst.contains(country))
+        return [(hasStreet ? streetKeys : placeKeys, street), (localityKeys, locality)]
+    }
+
+    /// The keys of a street part, of a place part (without a street) and of a locality part.
+    private static let streetKeys = ["street", "housenumber"]
+    private static let placeKeys = ["place", "housenumber"]
+    private static let localityKeys = ["postcode", "city"]
+
+    /// `first` and `second`, those present, joined by a space, in the other order when `swapped`.
+    private static func joined(_ first: String?, _ second: String?, swapped: Bool) -> String {
+        switch (first, second) {
+        case (let first?, let second?): swapped ? second + " " + first : first + " " + second
+        case (let only?, nil), (nil, let only?): only
+        case (nil, nil): ""
+        }
     }
 
     /// A Japanese address's one part: postcode, then its units, block and house number.

@@ -1,0 +1,44 @@
+import SpotIndex
+import SpotTestSupport
+import SpotText
+import Spots
+import Testing
+
+/// The reader decodes only the parts an address line is made of (`addressLineParts(at:)`), and
+/// those give the line that the spot's whole address gives.
+@Suite("Address line parts")
+struct AddressLinePartsTests {
+    /// Spots with addresses of every form `AddressLine` knows, and parts it does not use.
+    static let written: [[String: String]] = [
+        [:], ["unit": "3", "floor": "2"], ["full": "Somewhere 1"], ["full": "Somewhere 1", "street": "Main St"],
+        ["street": "Mannerheimintie", "housenumber": "22", "postcode": "00100", "city": "Helsinki"],
+        [
+            "street": "East Fort Avenue", "housenumber": "871", "city": "Baltimore", "postcode": "21230",
+            "country": "us",
+        ],
+        ["place": "Kallio", "housenumber": "5", "unit": "B", "country": "FR"],
+        ["block_number": "9", "housenumber": "1", "city": "姫路市", "province": "兵庫県", "postcode": "670-0012"],
+        ["country": "JP", "quarter": "本町", "neighbourhood": "68", "street": "大手前通り", "floor": "3"],
+        ["postcode": "00100"], ["country": "GB"], ["housenumber": "7 B, sisäpiha", "street:name": "x"],
+    ]
+
+    @Test("the parts give the line of the whole address, for written and random addresses")
+    func partsGiveTheLine() throws {
+        var factory = SpotFactory(seed: 41)
+        var spots = factory.uniqueSpots(300)
+        for (position, address) in Self.written.enumerated() { spots[position].address = address }
+        let index = try openIndex(of: spots)
+        var withParts = 0
+        for number in 0..<index.count {
+            let parts = try index.addressLineParts(at: number)
+            let spot = try index.spot(at: number)
+            #expect(parts.keys.allSatisfy(AddressLine.lineParts.contains))
+            #expect(parts.allSatisfy { spot.address[$0.key] == $0.value })
+            #expect(parts.isEmpty ? spot.addressLine == nil : AddressLine(parts).line == spot.addressLine)
+            if !parts.isEmpty { withParts += 1 }
+        }
+        let expected = spots.filter { !Set($0.address.keys).isDisjoint(with: AddressLine.lineParts) }.count
+        #expect(withParts == expected)
+        #expect(expected > 100, "enough spots have parts of a line")
+    }
+}
