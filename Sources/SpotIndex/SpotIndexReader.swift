@@ -91,9 +91,10 @@ public final class SpotIndexReader: @unchecked Sendable {
         nameKey = try strings.index(of: Array("name".utf8)).map(UInt32.init)
         houseNumberKey = try strings.index(of: Array(SearchAddress.houseNumberKey.utf8)).map(UInt32.init)
         addressKeys = try strings.range(withPrefix: Array("addr:".utf8))
+        let lineKeys = try strings.indices(of: AddressLine.lineParts.map { Array("addr:\($0)".utf8) })
         var addressLineKeys: [UInt32: String] = [:]
-        for part in AddressLine.lineParts {
-            if let number = try strings.index(of: Array("addr:\(part)".utf8)) { addressLineKeys[UInt32(number)] = part }
+        for (part, number) in zip(AddressLine.lineParts, lineKeys) {
+            if let number { addressLineKeys[UInt32(number)] = part }
         }
         self.addressLineKeys = addressLineKeys
         nameKeys = try strings.range(withPrefix: Array("name".utf8))

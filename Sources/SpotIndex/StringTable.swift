@@ -186,6 +186,21 @@ struct StringTable {
         return first
     }
 
+    /// The numbers of `strings` (nil for each the table does not hold), found by one cursor
+    /// that moves forward through them in sorted order: strings that lie near one another (keys
+    /// that share a prefix) cost a few steps each, not a search each.
+    func indices(of strings: [[UInt8]]) throws(IndexError) -> [Int?] {
+        var found = [Int?](repeating: nil, count: strings.count)
+        let order = strings.indices.sorted { strings[$0].lexicographicallyPrecedes(strings[$1]) }
+        guard let first = order.first else { return found }
+        var cursor = try Cursor(self, atLeast: strings[first])
+        for position in order {
+            try cursor.advance(toAtLeast: strings[position])
+            if !cursor.isAtEnd && cursor.bytes == strings[position] { found[position] = cursor.number }
+        }
+        return found
+    }
+
     /// String `index`.
     func string(_ index: Int) throws(IndexError) -> String {
         String(decoding: try bytes(index), as: UTF8.self)
