@@ -29,8 +29,8 @@ struct WordLines {
     /// - a value line `key=value` is met by an attribute `key` that lists the value (one of its
     ///   `;`-separated values, trimmed, case folded) or a value of which it is a `_`-separated
     ///   part: `cuisine=pizza` by "italian;Pizza" and by "italian_pizza";
-    /// - any line is met by a name (not an address) that has a word (a token of `text`) that ends with, and is
-    ///   longer than, one of the target's compound words: "taidemuseo" ends with "museo". Each
+    /// - any line is met by a name (not an address) that has a word (a token of `text`) that
+    ///   names it by a compound ending (`CompoundEndings`): "taidemuseo" ends with "museo". Each
     ///   distinct token is looked at once, not each name.
     func spotLists(
         _ ordered: [Spot], rankOfSpot: [Int], text: TextIndexBuilder
@@ -49,13 +49,11 @@ struct WordLines {
                 }
             }
         }
-        let compoundLines = words.compounds.mapValues { $0.compactMap { lineOf[$0] } }
-        let compoundLengths = Set(words.compounds.keys.map(\.utf8.count))
-        if !compoundLines.isEmpty {
+        let endings = CompoundEndings(words)
+        if !endings.isEmpty {
             for (token, ranks) in text.ranksByNameToken where !ranks.isEmpty {
-                for length in compoundLengths where length < token.count {
-                    let ending = String(decoding: token[(token.count - length)...], as: UTF8.self)
-                    for line in compoundLines[ending] ?? [] { met[line].formUnion(ranks) }
+                for target in endings.targets(ofNameWord: token) {
+                    if let line = lineOf[target] { met[line].formUnion(ranks) }
                 }
             }
         }
