@@ -10,10 +10,24 @@ public enum SearchSort: String, Sendable, CaseIterable {
     case distance
 }
 
+/// The relevance order, written once: match level, typos forgiven (`FuzzyWord`: 0 but at the
+/// fuzzy level), name field, then the higher score. Results, and the best a run of candidates
+/// can offer (`KeyBound`), are compared by it.
+struct Relevance: Comparable {
+    let level: MatchLevel
+    let edits: Int
+    let field: NameField
+    /// The score within the level: higher is better.
+    let score: Double
+
+    static func < (a: Relevance, b: Relevance) -> Bool {
+        (a.level, a.edits, a.field, -a.score) < (b.level, b.edits, b.field, -b.score)
+    }
+}
+
 /// Where a candidate stands among the results of a text query. Compared by the request's sort:
-/// relevance orders by level, edits (typos forgiven), name field, higher score, then OSM type
-/// and id; distance by distance, level, edits, then OSM type and id, but with every match that
-/// forgives typos after those that do not.
+/// relevance orders by `Relevance`, then OSM type and id; distance by distance, level, edits,
+/// then OSM type and id, but with every match that forgives typos after those that do not.
 struct RankKey: Comparable {
     let sort: SearchSort
     let level: MatchLevel
@@ -26,11 +40,13 @@ struct RankKey: Comparable {
     let distance: Double
     let ref: OSMRef
 
+    /// Where the key stands in the relevance order.
+    var relevance: Relevance { Relevance(level: level, edits: edits, field: field, score: score) }
+
     static func < (a: RankKey, b: RankKey) -> Bool {
         switch a.sort {
         case .relevance:
-            (a.level, a.edits, a.field, -a.score, a.ref.type, a.ref.id)
-                < (b.level, b.edits, b.field, -b.score, b.ref.type, b.ref.id)
+            (a.relevance, a.ref.type, a.ref.id) < (b.relevance, b.ref.type, b.ref.id)
         case .distance:
             (a.level == .fuzzy ? 1 : 0, a.distance, a.level, a.edits, a.ref.type, a.ref.id)
                 < (b.level == .fuzzy ? 1 : 0, b.distance, b.level, b.edits, b.ref.type, b.ref.id)
@@ -42,8 +58,7 @@ struct RankKey: Comparable {
     /// Whether every key a spot bounded by `bound` can have ranks after this one, its best score
     /// (at no distance) given by `scoring`.
     func precedes(_ bound: KeyBound, scoredBy scoring: Scoring) -> Bool {
-        (level, edits, field, -score)
-            < (bound.level, bound.edits, bound.field, -scoring.score(quality: bound.score, distance: 0))
+        relevance < bound.relevance(score: scoring.score(quality: bound.score, distance: 0))
     }
 }
 
@@ -63,8 +78,12 @@ struct KeyBound: Comparable, Hashable {
         self.score = score
     }
 
+    /// The bound in the relevance order, with the score `score` (the quality score, or what a
+    /// place makes of it).
+    func relevance(score: Double) -> Relevance { Relevance(level: level, edits: edits, field: field, score: score) }
+
     static func < (a: KeyBound, b: KeyBound) -> Bool {
-        (a.level, a.edits, a.field, -a.score) < (b.level, b.edits, b.field, -b.score)
+        a.relevance(score: Double(a.score)) < b.relevance(score: Double(b.score))
     }
 }
 
