@@ -1,23 +1,41 @@
 #!/usr/bin/env bash
-# Typo search speed on a large vocabulary: one-typo name queries in one `spots search --batch`.
+# Text search speed on a large vocabulary and on repeated names: classes of requests, each row
+# timed alone in one `spots search --batch`, on two indexes.
 #
 #   bash Benchmarks/typos.sh [--copies N] [--requests N] [--runs N]
 #
-#   --copies N    N tiled copies of pois-union (default 300), each copy but the first with its
-#                 own spellings of its names (Benchmarks/typos/vocabulary.py): a large vocabulary
-#   --requests N  requests in each row (default 2000): half near the place, half without one
+#   --copies N    N tiled copies of pois-union (default 300). typos300: each copy but the first
+#                 with its own spellings of its names (Benchmarks/typos/vocabulary.py), a large
+#                 vocabulary; pois300: the copies as they are (names repeated, as chains repeat
+#                 them), built as search.sh builds it (--keep-all --no-dedupe --no-clusters)
+#   --requests N  requests in each row (default 2000)
 #   --runs N      interleaved rounds; the table shows medians (default 3)
 #
-# Rows: "typo", a place's name with one edit in its longest word (a word of 5 letters or
-# more: relevance.py's misspell), limit 10; "exact", the same names spelt right. Each is one
-# whole process, `spots search INDEX --batch FILE --output OUT -O`: ms per request is its
-# wall time over the requests (start, open, parse, search, JSON). The hit rate is the share
-# of requests whose place (by OSM id) is among the 10 results. Exits 1 when the index holds
-# fewer than 200,000 distinct name tokens (the vocabulary the goal is stated for).
+# Rows (limit 10; "near": from a point 200 to 500 m from the spot; a "common" word is one that
+# 1,000 or more spots' names hold, folded):
+#   typo           a place's name with one edit (relevance.py's misspell) in its longest word of
+#                  5+ letters, half near the place, half without one (the first row of all)
+#   exact          the same requests spelt right
+#   typo-common    no place: one edit in a common word of 4+ letters, the name's other words exact
+#   typo-any       no place: one edit in any word of 4+ letters of the name
+#   category-name  no place: a word naming the spot's category and the rarest word of its name
+#   category       no place: a word naming the spot's category alone
+#   prefix-common  near: the first 3 to 5 letters of a common word of the name
+#   typing         near: every prefix of names of 2 or 3 words typed letter by letter (so a
+#                  last word of one letter is among them), names drawn until N requests
+#   category-near  near: a word naming the spot's category
+# A category word is the first (English) word Pipelines/category-words.json gives the spot's
+# category. Each row is one whole process, `spots search INDEX --batch FILE --output OUT -O`: ms
+# per request is its wall time over the requests (start, open, parse, search, JSON). p50/p99/max
+# are SpotSearch.search alone over the same requests in one `search-latency INDEX --requests
+# FILE...` process. The hit rate is the share of requests whose spot (by OSM type and id) is
+# among the 10 results. Exits 1 when typos300 holds fewer than 200,000 distinct name tokens (the
+# vocabulary the goal is stated for).
 #
 # Environment:
 #   SPOTS_BENCH_DIR  cache for inputs, the index, requests and answers (default ${TMPDIR:-/tmp}/spots-bench)
 #   SPOTS_BIN        a spots binary to time instead of building one with `swift build -c release`
+#                    (search-latency beside it gives the in-process columns, else they show -)
 #
 # Needs ../shared (data/ and bench/) beside the repository and skips, saying so, without it;
 # needs python3 and GNU time at /usr/bin/time.
@@ -240,9 +258,14 @@ done
 declare -A inproc
 if [ -x "$latency" ]; then
   for idx in "${indexes[@]}"; do
+    files=()
+    for row in "${rows[@]}"; do files+=("$dir/typos-$idx-$row.ndjson"); done
+    "$latency" "$dir/$idx.spots" --requests "${files[@]}" >"$dir/typos-$idx.latency" ||
+      { echo "typos.sh: search-latency failed on $idx" >&2; exit 1; }
     while read -r file p50 p99 max _; do
+      file=${file%.ndjson}
       inproc[$idx ${file#typos-$idx-}]="$p50 $p99 $max"
-    done < <("$latency" "$dir/$idx.spots" --requests "${rows[@]/#/$dir/typos-$idx-}" | sed 's/\.ndjson / /')
+    done <"$dir/typos-$idx.latency"
   done
 fi
 
