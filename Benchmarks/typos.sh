@@ -171,7 +171,7 @@ if cmd == 'requests':  # CSV PLACES|- WORDS N PREFIX CLASS...: PREFIX-CLASS.ndjs
     counts = Counter(w for s in spots for w in {fold(m.group()) for m in WORD.finditer(s['name'])})
     categories = {key: words[0] for key, words in json.load(open(a[2], encoding='utf-8'))['words'].items()}
     for name in a[5:]:
-        rng = random.Random(f"2026 {'typo' if name == 'exact' else name}")  # exact: typo's names
+        rng = random.Random(2026 if name in ('typo', 'exact') else f'2026 {name}')  # exact: typo's names
         with open(f'{a[4]}-{name}.ndjson', 'w', encoding='utf-8') as out, open(f'{a[4]}-{name}.expected', 'w') as ids:
             for k, (request, spot) in zip(range(int(a[3])), classes[name](rng, places, spots, counts, categories)):
                 out.write(json.dumps(request, ensure_ascii=False) + '\n')
