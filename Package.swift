@@ -78,7 +78,9 @@ let package = Package(
         // Benchmarks/search.sh's in-process timer: open time and request latency percentiles.
         .executableTarget(
             name: "search-latency",
-            dependencies: ["SpotSearch", "SpotIndex", "SpotText", "Spots", "SeededRandom", "ProcessSupport"],
+            dependencies: [
+                "SpotSearch", "SpotIndex", "SpotJSON", "SpotText", "Spots", "SeededRandom", "ProcessSupport",
+            ],
             path: "Benchmarks/SearchLatency"),
         // Benchmarks/cluster.sh's in-process timer: latency percentiles of cluster requests.
         .executableTarget(

@@ -3,6 +3,7 @@ import Foundation
 import ProcessSupport
 import SeededRandom
 import SpotIndex
+import SpotJSON
 import SpotSearch
 import SpotText
 import Spots
@@ -10,7 +11,11 @@ import Spots
 // search-latency INDEX [COUNT]: the time to open INDEX, and the latency of COUNT text-prefix
 // requests without a place and near the spot they came from, and COUNT nearest-20 requests
 // (random spots of the index, seeded), as p50 / p99 / max.
-// Run by Benchmarks/search.sh; `swift run -c release search-latency city.spots` alone works too.
+// search-latency INDEX --requests FILE...: each FILE holds `spots search --batch` lines (query,
+// near, limit are read); prints, per file, "NAME p50 p99 max COUNT" in ms of SpotSearch.search
+// inside one process (no process start, open, parse or JSON output).
+// Run by Benchmarks/search.sh and compare.sh (COUNT) and typos.sh (--requests);
+// `swift run -c release search-latency city.spots` alone works too.
 
 func milliseconds(_ start: DispatchTime) -> Double {
     Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
@@ -24,15 +29,61 @@ func summary(_ name: String, _ samples: [Double]) -> String {
         sorted.count)
 }
 
+/// The query, near and limit of one `--batch` line; nil for a line that is not an object.
+func request(_ line: Substring) -> SearchRequest? {
+    guard case .object(let object)? = try? JSONValue(parsing: line.utf8) else { return nil }
+    var request = SearchRequest()
+    if case .string(let query)? = object["query"] { request.naturalLanguageQuery = query }
+    if case .array(let pair)? = object["near"], case let numbers = pair.compactMap(\.double), numbers.count == 2,
+        let latitude = Int32(exactly: (numbers[0] * 1e7).rounded()),
+        let longitude = Int32(exactly: (numbers[1] * 1e7).rounded())
+    {
+        request.near = Coordinate(latitudeE7: latitude, longitudeE7: longitude)
+    }
+    if let limit = object["limit"]?.double { request.limit = Int(limit) }
+    return request
+}
+
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: search-latency INDEX [COUNT]\n".utf8))
+guard arguments.count >= 2, arguments.count == 2 || arguments[2] != "--requests" || arguments.count > 3 else {
+    FileHandle.standardError.write(Data("usage: search-latency INDEX [COUNT] | INDEX --requests FILE...\n".utf8))
     exit(64)
 }
 let path = arguments[1]
-let count = arguments.count > 2 ? Int(arguments[2]) ?? 1000 : 1000
 // As `--batch` does: the memory a request frees is kept for the next.
 ProcessMemory.keepFreedForNextRequests()
+if arguments.count > 2, arguments[2] == "--requests" {
+    do {
+        let search = try SpotSearch(index: try SpotIndexReader(path: path))
+        for file in arguments.dropFirst(3) {
+            let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+            let requests = lines.compactMap(request)
+            guard requests.count == lines.count else {
+                FileHandle.standardError.write(Data("search-latency: \(file): a line is not a request\n".utf8))
+                exit(1)
+            }
+            var samples: [Double] = []
+            for request in requests {
+                let start = DispatchTime.now()
+                _ = try search.search(request)
+                samples.append(milliseconds(start))
+            }
+            samples.sort()
+            func at(_ fraction: Double) -> Double {
+                samples.isEmpty ? 0 : samples[min(samples.count - 1, Int(Double(samples.count) * fraction))]
+            }
+            print(
+                String(
+                    format: "%@ %.3f %.3f %.3f %d", (file as NSString).lastPathComponent, at(0.5), at(0.99),
+                    samples.last ?? 0, samples.count))
+        }
+    } catch {
+        FileHandle.standardError.write(Data("search-latency: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+let count = arguments.count > 2 ? Int(arguments[2]) ?? 1000 : 1000
 do {
     var opens: [Double] = []
     for _ in 0..<200 {
