@@ -18,13 +18,18 @@ import Spots
 public final class SpotSearch: @unchecked Sendable {
     /// The index searched.
     public let index: SpotIndexReader
+    /// The first stage, made for the first request with text: a search without text (nearby, a
+    /// region, categories) reads no search words, and the built-in ones cost more to read than
+    /// many nearby searches.
+    private let parserOnce: OnceValue<QueryParser>
     /// The first stage: the query's words and category phrases.
-    let parser: QueryParser
+    var parser: QueryParser { parserOnce.value }
 
-    /// A search over `index`.
+    /// A search over `index`. The words the index stores are read and checked now.
     public init(index: SpotIndexReader) throws(IndexError) {
         self.index = index
-        parser = QueryParser(words: try index.storedSearchWords() ?? .builtIn)
+        let stored = try index.storedSearchWords()
+        parserOnce = OnceValue { QueryParser(words: stored ?? .builtIn) }
     }
 
     /// The spots that answer `request`, at most `request.limit`, each with why it matched when
@@ -40,7 +45,8 @@ public final class SpotSearch: @unchecked Sendable {
     public func rankedSpots(_ request: SearchRequest) throws -> [RankedSpot] {
         try check(request)
         guard request.limit > 0, index.count > 0 else { return [] }
-        let query = parser.parse(request.naturalLanguageQuery ?? "")
+        let text = request.naturalLanguageQuery ?? ""
+        let query = text.isEmpty ? ParsedQuery() : parser.parse(text)
         let filter = try CandidateFilter(query: query, request: request, search: self)
         let origin = request.near ?? request.region?.center
         if query.words.isEmpty {
