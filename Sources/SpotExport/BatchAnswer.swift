@@ -10,14 +10,14 @@ public enum BatchAnswer {
     /// `index` without decoding the spot, and `match` when the request asked why.
     public static func results(_ ranked: [RankedSpot], of index: SpotIndexReader) throws -> [UInt8] {
         var bytes = Array("{\"results\":[".utf8)
+        let labels = try index.labels(of: ranked.map(\.spot))
         for (position, result) in ranked.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
             try IndexedSpotFields.appendReference(of: result.spot, in: index, first: true, to: &bytes)
             IndexedSpotFields.appendLatitudeLongitude(try index.coordinate(at: result.spot), to: &bytes)
-            try IndexedSpotFields.appendLabel(of: result.spot, in: index, to: &bytes)
-            try IndexedSpotFields.appendAddressLine(of: result.spot, in: index, to: &bytes)
+            try IndexedSpotFields.appendLabel(labels[position], of: result.spot, in: index, to: &bytes)
             JSONText.appendKey("distance_m", to: &bytes)
-            bytes += JSONText.number(result.distance).utf8
+            JSONText.appendDecimal(result.distance, to: &bytes)
             if let match = result.match {
                 JSONText.appendKey("match", to: &bytes)
                 bytes += MatchJSON.object(match)

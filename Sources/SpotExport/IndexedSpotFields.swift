@@ -21,17 +21,27 @@ enum IndexedSpotFields {
 
     /// Appends `,"category":…,"name":…` of spot number `spot`, each null when absent.
     static func appendLabel(of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]) throws {
-        JSONText.appendKey("category", to: &bytes)
-        JSONText.appendString(try index.kind(at: spot).category?.rawValue, to: &bytes)
+        try appendCategory(of: spot, in: index, to: &bytes)
         JSONText.appendKey("name", to: &bytes)
         JSONText.appendString(try index.name(at: spot), to: &bytes)
     }
 
-    /// Appends `,"address_line":…` of spot number `spot` (`AddressLine`), null when it has none.
-    static func appendAddressLine(of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]) throws {
+    /// Appends `,"category":…,"name":…,"address_line":…` of spot number `spot` with its `label`
+    /// (`SpotIndexReader.labels(of:)`; the line by `AddressLine`), each null when absent.
+    static func appendLabel(
+        _ label: SpotLabel, of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]
+    ) throws {
+        try appendCategory(of: spot, in: index, to: &bytes)
+        JSONText.appendKey("name", to: &bytes)
+        JSONText.appendString(label.name, to: &bytes)
         JSONText.appendKey("address_line", to: &bytes)
-        let parts = try index.addressLineParts(at: spot)
-        JSONText.appendString(parts.isEmpty ? nil : AddressLine(parts).line, to: &bytes)
+        JSONText.appendString(label.addressLine, to: &bytes)
+    }
+
+    /// Appends `,"category":…` of spot number `spot`, null when it has none.
+    private static func appendCategory(of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]) throws {
+        JSONText.appendKey("category", to: &bytes)
+        JSONText.appendString(try index.kind(at: spot).category?.rawValue, to: &bytes)
     }
 
     /// Appends `,"lat":…,"lon":…` with seven decimals.

@@ -173,24 +173,25 @@ public struct PackedTreeView {
     // MARK: Nearest
 
     /// Calls `leaf` with the items of boxes of level 0, nearest box first, while any box left is
-    /// no farther from `origin` than `bound()` (great-circle metres): the distance beyond which
-    /// no item is wanted, which `leaf` may shrink as it finds items (the farthest of the best
-    /// found so far, once there are enough). Boxes that `keep` refuses are not entered. `leaf`
-    /// also gets the distance bound of `origin`, to skip items cheaply before measuring them.
+    /// no farther from `origin` than the bound (great-circle metres): the distance beyond which
+    /// no item is wanted, `bound` at first and then what `leaf` returns, which may shrink as it
+    /// finds items (the farthest of the best found so far, once there are enough). Boxes outside
+    /// `region` are not entered. `leaf` also gets the distance bound of `origin`, to skip items
+    /// cheaply before measuring them.
     ///
     /// A box enters the queue with a cheap lower bound (the distance along the meridian alone)
     /// and gets the exact bound of its box (`BoxDistance`) only when it reaches the head of the
-    /// queue; the walk ends when the nearest box left is farther than `bound()`.
+    /// queue; the walk ends when the nearest box left is farther than the bound.
     public func nearest<E: Error>(
-        to origin: Coordinate, keeping keep: (GeoBox) -> Bool, within bound: () -> Double,
-        _ leaf: (_ items: Range<Int>, _ distance: BoxDistance) throws(E) -> Void
+        to origin: Coordinate, in region: GeoBox?, within bound: Double,
+        _ leaf: (_ items: Range<Int>, _ distance: BoxDistance) throws(E) -> Double
     ) throws(E) {
         guard let top = levelCounts.indices.last else { return }
         let distance = BoxDistance(origin)
+        var farthest = bound
         var queue = Heap<QueuedBox>()
         queue.push(QueuedBox(distance: 0, exact: true, level: top, node: 0))
         while let entry = queue.pop() {
-            let farthest = bound()
             if entry.distance > farthest { break }
             if !entry.exact {
                 let exact = distance.minimum(to: box(level: entry.level, node: entry.node))
@@ -200,13 +201,13 @@ public struct PackedTreeView {
             }
             let first = entry.node * nodeSize
             guard entry.level > 0 else {
-                try leaf(first..<min(first + nodeSize, itemCount), distance)
+                farthest = try leaf(first..<min(first + nodeSize, itemCount), distance)
                 continue
             }
             let level = entry.level - 1
             for child in first..<min(first + nodeSize, levelCounts[level]) {
                 let childBox = box(at: levelStarts[level] + child)
-                guard keep(childBox) else { continue }
+                if let region, !region.intersects(childBox) { continue }
                 let lower = distance.alongMeridian(childBox.southE7, childBox.northE7)
                 if lower <= farthest { queue.push(QueuedBox(distance: lower, exact: false, level: level, node: child)) }
             }

@@ -46,9 +46,12 @@ public final class SpotIndexReader: @unchecked Sendable {
     private let houseNumberKey: UInt32?
     /// The string numbers of the strings that start with `addr:`: STRS is sorted, so a range.
     private let addressKeys: Range<Int>
-    /// The string numbers of the `addr:*` keys an address line is made of
-    /// (`AddressLine.lineParts`) that some spot has, each with its part (what follows `addr:`).
-    private let addressLineKeys: [UInt32: String]
+    /// For each string of `addressKeys`, in order, the part of an address line it is the key of
+    /// (`AddressParts.Part`), or nil: a key's part found by subtraction, not a hash.
+    private let addressLinePartOfKey: [AddressParts.Part?]
+    /// The string number past the keys a label reads (`addr:*`, then `name`, which sorts after
+    /// them): a spot's pairs are sorted by key, so its label is read when a key reaches it.
+    private let labelKeysEnd: UInt32
     /// The string numbers of the strings that start with `name` (`name` and `name:xx` among
     /// them), and of the other name keys (`Spot.otherNameKeys`): the only keys of names.
     private let nameKeys: Range<Int>
@@ -91,12 +94,13 @@ public final class SpotIndexReader: @unchecked Sendable {
         nameKey = try strings.index(of: Array("name".utf8)).map(UInt32.init)
         houseNumberKey = try strings.index(of: Array(SearchAddress.houseNumberKey.utf8)).map(UInt32.init)
         addressKeys = try strings.range(withPrefix: Array("addr:".utf8))
-        let lineKeys = try strings.indices(of: AddressLine.lineParts.map { Array("addr:\($0)".utf8) })
-        var addressLineKeys: [UInt32: String] = [:]
-        for (part, number) in zip(AddressLine.lineParts, lineKeys) {
-            if let number { addressLineKeys[UInt32(number)] = part }
+        let parts = AddressParts.Part.allCases
+        var addressLinePartOfKey = [AddressParts.Part?](repeating: nil, count: addressKeys.count)
+        for (part, number) in zip(parts, try strings.indices(of: parts.map { Array("addr:\($0.key)".utf8) })) {
+            if let number { addressLinePartOfKey[number - addressKeys.lowerBound] = part }
         }
-        self.addressLineKeys = addressLineKeys
+        self.addressLinePartOfKey = addressLinePartOfKey
+        labelKeysEnd = UInt32(max(addressKeys.upperBound, nameKey.map { Int($0) + 1 } ?? 0))
         nameKeys = try strings.range(withPrefix: Array("name".utf8))
         var otherNameKeys: Set<UInt32> = []
         for key in Spot.otherNameKeys {
@@ -212,17 +216,34 @@ public final class SpotIndexReader: @unchecked Sendable {
         return address
     }
 
-    /// The parts of spot `spot`'s address that an address line is made of
-    /// (`AddressLine.lineParts`), keyed by what follows `addr:`: their values alone decoded, and
-    /// nothing for a spot without them.
-    public func addressLineParts(at spot: Int) throws(IndexError) -> [String: String] {
-        var parts: [String: String] = [:]
-        guard !addressLineKeys.isEmpty else { return parts }
-        var pairs = try attributes.pairs(of: spot, in: spots)
-        while let (key, value) = try pairs.next() {
-            if let part = addressLineKeys[key] { parts[part] = try attributeString(value) }
+    /// What a result shows of spot `spot` beside its record's fields (`SpotLabel`): its name and
+    /// the parts of its address line, read in one walk of its attributes, with only these values
+    /// decoded.
+    public func label(at spot: Int) throws(IndexError) -> SpotLabel {
+        try labels(of: [spot])[0]
+    }
+
+    /// The labels of `spots` (`label(at:)`), in their order: the values they share (the street,
+    /// postcode and city of one neighbourhood's results) decoded once.
+    public func labels(of spots: [Int]) throws(IndexError) -> [SpotLabel] {
+        var addressValues = RecentStrings()
+        var labels: [SpotLabel] = []
+        labels.reserveCapacity(spots.count)
+        for spot in spots {
+            var label = SpotLabel()
+            var pairs = try attributes.pairs(of: spot, in: self.spots)
+            while let (key, value) = try pairs.next(), key < labelKeysEnd {
+                if key == nameKey {
+                    label.name = try attributeString(value)
+                } else if addressKeys.contains(Int(key)),
+                    let part = addressLinePartOfKey[Int(key) - addressKeys.lowerBound]
+                {
+                    label.addressParts[part] = try addressValues.string(value, decoding: attributeString)
+                }
+            }
+            labels.append(label)
         }
-        return parts
+        return labels
     }
 
     /// The string numbers (`string(numbered:)`) of the `addr:*` keys of spot `spot` and of their
@@ -300,4 +321,31 @@ public final class SpotIndexReader: @unchecked Sendable {
     func corrupt(_ section: String, _ message: String) -> IndexError {
         IndexError(.corrupt, file: file, section: section, message)
     }
+}
+
+/// The strings decoded last, by number, found again by a scan: the few streets, postcodes and
+/// cities that one neighbourhood's results share, each decoded once. It keeps the first 32.
+private struct RecentStrings {
+    private var strings: [(number: UInt32, string: String)] = []
+
+    /// String `number`, decoded by `decode` unless it is among those kept.
+    mutating func string(
+        _ number: UInt32, decoding decode: (UInt32) throws(IndexError) -> String
+    ) throws(IndexError) -> String {
+        if let known = strings.first(where: { $0.number == number }) { return known.string }
+        let string = try decode(number)
+        if strings.count < 32 { strings.append((number, string)) }
+        return string
+    }
+}
+
+/// What a search result shows of a spot beside its record's fields (reference, point, category):
+/// its `name` and the parts of its address line, as `SpotIndexReader.label(at:)` reads them.
+public struct SpotLabel: Sendable, Equatable {
+    /// The OSM `name`, or nil.
+    public var name: String?
+    /// The parts of the address that its line is made of.
+    public var addressParts = AddressParts()
+    /// The address on one line (`AddressLine`), or nil.
+    public var addressLine: String? { AddressLine.line(of: addressParts) }
 }

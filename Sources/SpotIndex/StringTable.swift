@@ -79,11 +79,33 @@ struct StringTable {
     }
 
     /// The bytes of string `index`.
+    func bytes(_ index: Int) throws(IndexError) -> [UInt8] {
+        try decode(index) { capacity, fill in
+            // `Array(unsafeUninitializedCapacity: 0)` writes the count into the standard library's
+            // one shared empty array, a data race between threads that ThreadSanitizer reports.
+            guard capacity > 0 else { return [] }
+            return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in initialized = fill(buffer) }
+        }
+    }
+
+    /// String `index`, decoded straight into the string's storage (invalid UTF-8 repaired, as
+    /// `String(decoding:as:)` repairs it).
+    func string(_ index: Int) throws(IndexError) -> String {
+        try decode(index) { capacity, fill in
+            guard capacity > 0 else { return "" }
+            return String(unsafeUninitializedCapacity: capacity, initializingUTF8With: fill)
+        }
+    }
+
+    /// Decodes string `index` through `make`, which is given a capacity and the function that
+    /// fills a buffer of that capacity and returns how many of its bytes are the string.
     ///
     /// The strings before it in its block matter only for the prefixes they pass on, so their
     /// entries' headers are read first, and each is decoded only as far as the strings after it
     /// keep of it (a block of names often shares little).
-    func bytes(_ index: Int) throws(IndexError) -> [UInt8] {
+    private func decode<Result>(
+        _ index: Int, _ make: (_ capacity: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Int) -> Result
+    ) throws(IndexError) -> Result {
         guard index >= 0 && index < count else { throw corrupt("string \(index) of \(count) is out of bounds") }
         let target = index % blockSize
         var position = try start(ofBlock: index / blockSize)
@@ -106,14 +128,13 @@ struct StringTable {
             // Every string is built in place over the one before: it keeps that string's prefix.
             var capacity = 0
             for entry in 0...target { capacity = max(capacity, headers[entry].keptLength) }
-            var string = Self.bytes(capacity: capacity) { buffer in
+            return make(capacity) { buffer in
                 for entry in 0...target {
                     let header = headers[entry]
                     expand(header, into: buffer, from: min(header.shared, header.keptLength), to: header.keptLength)
                 }
+                return headers[target].keptLength
             }
-            string.removeLast(capacity - headers[target].keptLength)
-            return string
         }
     }
 
@@ -201,11 +222,6 @@ struct StringTable {
         return found
     }
 
-    /// String `index`.
-    func string(_ index: Int) throws(IndexError) -> String {
-        String(decoding: try bytes(index), as: UTF8.self)
-    }
-
     /// The numbers of the strings that start with `prefix`: a range, since strings are sorted.
     func range(withPrefix prefix: [UInt8]) throws(IndexError) -> Range<Int> {
         var cursor = try Cursor(self, atLeast: prefix)
@@ -280,17 +296,6 @@ struct StringTable {
             }
         }
         position = header.coded.upperBound
-    }
-
-    /// `capacity` bytes that `fill` writes, every one of them. Empty without calling `fill` for
-    /// none: `Array(unsafeUninitializedCapacity: 0)` writes the count into the standard library's
-    /// one shared empty array, a data race between threads that ThreadSanitizer reports.
-    private static func bytes(capacity: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
-        guard capacity > 0 else { return [] }
-        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-            fill(buffer)
-            initialized = capacity
-        }
     }
 
     private func corrupt(_ message: String) -> IndexError { entries.corrupt(message) }

@@ -101,26 +101,27 @@ struct JSONParser {
 
     private mutating func string() throws(JSONSyntaxError) -> String {
         position += 1
-        var scalars = String.UnicodeScalarView()
+        // A String, not a scalar view, so that a string without escapes (most) is one validation.
+        var text = ""
         var start = position
         /// Adds the unescaped bytes before `position`, which must be valid UTF-8.
         func flush() throws(JSONSyntaxError) {
             guard start < position else { return }
-            guard let text = String(validating: bytes[start..<position], as: UTF8.self) else {
+            guard let piece = String(validating: bytes[start..<position], as: UTF8.self) else {
                 throw JSONSyntaxError(offset: start, message: "a string that is not UTF-8")
             }
-            scalars.append(contentsOf: text.unicodeScalars)
+            text += piece
         }
         while let byte = next {
             switch byte {
             case UInt8(ascii: "\""):
                 try flush()
                 position += 1
-                return String(scalars)
+                return text
             case UInt8(ascii: "\\"):
                 try flush()
                 position += 1
-                scalars.append(try escape())
+                text.unicodeScalars.append(try escape())
                 start = position
             case 0..<0x20:
                 throw failure("a control character in a string")
@@ -177,29 +178,47 @@ struct JSONParser {
             while let byte = next, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { position += 1 }
             return position - first
         }
-        _ = skip("-")
+        let isNegative = skip("-")
         let integerStart = position
         let integerDigits = digits()
         guard integerDigits > 0 else { throw failure("expected a value") }
         guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
             throw JSONSyntaxError(offset: integerStart, message: "a number with a leading zero")
         }
-        var isWhole = true
+        var fractionDigits = 0
         if skip(".") {
-            isWhole = false
-            guard digits() > 0 else { throw failure("expected a digit") }
+            fractionDigits = digits()
+            guard fractionDigits > 0 else { throw failure("expected a digit") }
         }
+        var hasExponent = false
         if skip("e") || skip("E") {
-            isWhole = false
+            hasExponent = true
             _ = skip("+") || skip("-")
             guard digits() > 0 else { throw failure("expected a digit") }
         }
+        // Clinger's fast path, for the coordinates and radii of requests: at most 15 digits and
+        // no exponent make a whole number and a power of ten that a Double holds exactly, so
+        // their quotient is rounded once, as correctly as the text's own conversion would be.
+        if !hasExponent && integerDigits + fractionDigits <= 15 {
+            var whole: UInt64 = 0
+            for byte in bytes[integerStart..<position] where byte != UInt8(ascii: ".") {
+                whole = whole * 10 + UInt64(byte - UInt8(ascii: "0"))
+            }
+            let magnitude = Double(whole) / Self.powersOfTen[fractionDigits]
+            return .number(isNegative ? -magnitude : magnitude)
+        }
+        let isWhole = fractionDigits == 0 && !hasExponent
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             throw JSONSyntaxError(offset: start, message: "a number too large")
         }
         return isWhole && integerDigits > 15 && abs(value) > 0x1p53 ? .numberText(text) : .number(value)
     }
+
+    /// 10^0 to 10^15, each exact.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ]
 
     private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)

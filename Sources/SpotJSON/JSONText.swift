@@ -121,41 +121,75 @@ public enum JSONText {
     /// distances so.
     public static func number(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "null" }
-        return "\(value)"
+        return value.description
+    }
+
+    /// Appends `number(value)`, which the standard library writes straight into the bytes, with
+    /// no String between (`Double.write(to:)` prints what `description` returns).
+    public static func appendDecimal(_ value: Double?, to bytes: inout [UInt8]) {
+        guard let value, value.isFinite else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
+        var stream = ByteStream()
+        swap(&stream.bytes, &bytes)
+        value.write(to: &stream)
+        swap(&stream.bytes, &bytes)
+    }
+
+    /// Bytes as a text stream: what a number writes of itself is appended to them.
+    private struct ByteStream: TextOutputStream {
+        var bytes: [UInt8] = []
+
+        mutating func write(_ string: String) {
+            bytes.append(contentsOf: string.utf8)
+        }
+
+        /// What the standard library's numbers write with: their ASCII digits as they are, where
+        /// `write(_:)` would be given a String made of them.
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+            bytes.append(contentsOf: buffer)
+        }
     }
 
     /// Appends a finite number as Foundation's encoder wrote one: the shortest decimal that
     /// reads back to the same Double, without the ".0" of a whole one ("25", "0.1", "1e-07").
     public static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
-        let text = "\(value)"
+        let text = value.description
         bytes.append(contentsOf: text.hasSuffix(".0") ? text.utf8.dropLast(2) : text.utf8[...])
     }
 
     /// Appends a fixed-point value (degrees × 10^7) with exactly seven decimals.
     public static func appendFixedPoint(_ value: Int32, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let magnitude = Int64(value).magnitude
-        appendDigits(magnitude / 10_000_000, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(magnitude % 10_000_000, width: 7, to: &bytes)
+        appendDigits(Int64(value), decimals: 7, to: &bytes)
     }
 
     /// Appends a whole number.
     public static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(value.magnitude, to: &bytes)
+        appendDigits(value, decimals: 0, to: &bytes)
     }
 
-    /// Appends the decimal digits of `value`, with leading zeros up to `width` (at most 20) digits.
-    private static func appendDigits(_ value: UInt64, width: Int = 1, to bytes: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
-            var rest = value
+    /// Appends `value` / 10^`decimals` with exactly `decimals` decimals (none: no point), written
+    /// backwards on the stack and appended in one copy.
+    private static func appendDigits(_ value: Int64, decimals: Int, to bytes: inout [UInt8]) {
+        // A sign, 19 digits, a point and the leading zeros of a value below 1.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 22 + decimals) { text in
+            var rest = value.magnitude
             var start = text.count
-            repeat {
+            func write(_ byte: UInt8) {
                 start -= 1
-                text[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                text[start] = byte
+            }
+            for _ in 0..<decimals {
+                write(UInt8(ascii: "0") + UInt8(rest % 10))
                 rest /= 10
-            } while rest > 0 || text.count - start < width
+            }
+            if decimals > 0 { write(UInt8(ascii: ".")) }
+            repeat {
+                write(UInt8(ascii: "0") + UInt8(rest % 10))
+                rest /= 10
+            } while rest > 0
+            if value < 0 { write(UInt8(ascii: "-")) }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start...]))
         }
     }

@@ -99,11 +99,8 @@ public final class SpotSearch: @unchecked Sendable {
     ) throws -> [(spot: Int, distance: Double)] {
         guard limit > 0 else { return [] }
         var best = TopResults<NearbyKey>(limit: limit)
-        func distanceBound() -> Double { min(maximum, best.worst?.distance ?? maximum) }
-        let keeping = { (box: GeoBox) in region?.intersects(box) ?? true }
-        try index.tree.nearest(to: origin, keeping: keeping, within: distanceBound) {
-            spots, bound in
-            var farthest = distanceBound()
+        try index.tree.nearest(to: origin, in: region, within: maximum) { spots, bound in
+            var farthest = min(maximum, best.worst?.distance ?? maximum)
             for spot in spots {
                 let coordinate = try index.coordinate(at: spot)
                 if let region, !region.contains(coordinate) { continue }
@@ -114,8 +111,9 @@ public final class SpotSearch: @unchecked Sendable {
                 let distance = coordinate.distance(to: origin)
                 guard distance <= farthest else { continue }
                 best.offer(NearbyKey(distance: distance, ref: try index.ref(at: spot)), spot: spot)
-                farthest = distanceBound()
+                farthest = min(maximum, best.worst?.distance ?? maximum)
             }
+            return farthest
         }
         return best.entries.map { ($0.spot, $0.key.distance) }
     }

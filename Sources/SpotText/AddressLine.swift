@@ -14,18 +14,8 @@ import Spots
 ///   without spaces.
 /// - Without any of these parts, `addr:full`.
 public struct AddressLine {
-    /// Countries whose addresses put the house number before the street.
-    static let numberFirst: Set<String> = ["US", "GB", "IE", "FR", "AU", "NZ", "CA"]
-    /// Countries whose addresses put the city before the postcode.
-    static let cityFirst: Set<String> = ["US", "GB", "IE", "AU", "NZ", "CA"]
     /// A Japanese address's units, largest first, before its block and house number.
-    static let japaneseUnits = ["province", "city", "quarter", "neighbourhood"]
-
-    /// Every part (key after `addr:`) a line may be made of: an address's other parts change
-    /// its `line` in no way, so a reader may decode these alone.
-    public static let lineParts =
-        ["street", "place", "housenumber", "postcode", "country", "block_number", "full"]
-        + japaneseUnits
+    static let japaneseUnits: [AddressParts.Part] = [.province, .city, .quarter, .neighbourhood]
 
     /// The line, or nil when the address has none of its parts.
     public let line: String?
@@ -34,75 +24,103 @@ public struct AddressLine {
     /// The line of `address`, keyed by what follows `addr:` (`Spot.address`).
     public init(_ address: [String: String]) {
         self.address = address
-        line = Self.line(Self.parts(address)) ?? address["full"]
+        line = Self.line(of: AddressParts(address))
+    }
+
+    /// The line that `parts` make, or nil when they make none: its segments joined by a comma,
+    /// else `addr:full`.
+    public static func line(of parts: AddressParts) -> String? {
+        guard !parts.isEmpty else { return nil }
+        let (first, second) = segments(of: parts, style: Style(parts))
+        if first.isEmpty && second.isEmpty { return parts[.full] }
+        return first.isEmpty || second.isEmpty ? first + second : joined(first, second, separator: ", ")
     }
 
     /// The address as the export's CSV column writes it: `addr:full` when given, else the line,
     /// then the country and every other part as `key: value`, in key order.
     public var listing: String {
         if let full = address["full"] { return full }
-        let used = Set(Self.parts(address).filter { !$0.value.isEmpty }.flatMap(\.keys))
+        let parts = AddressParts(address)
+        let style = Style(parts)
+        let (first, second) = Self.segments(of: parts, style: style)
+        let (firstParts, secondParts) = Self.segmentParts(of: parts, style: style)
+        let used = Set((first.isEmpty ? [] : firstParts) + (second.isEmpty ? [] : secondParts)).map(\.key)
         let others = address.filter { !used.contains($0.key) && $0.key != "country" }.sorted { $0.key < $1.key }
         return ([line, address["country"]].compactMap { $0 } + others.map { "\($0.key): \($0.value)" })
             .joined(separator: ", ")
     }
 
-    /// The parts that are not empty, joined; nil when all are.
-    private static func line(_ parts: [(keys: [String], value: String)]) -> String? {
-        var line = ""
-        for part in parts where !part.value.isEmpty {
-            if !line.isEmpty { line += ", " }
-            line += part.value
+    /// How the country an address names writes it.
+    private struct Style {
+        /// Units from the largest down, as in Japan (`addr:country` JP, or a block number and no
+        /// street).
+        let isJapanese: Bool
+        /// The house number before the street.
+        let numberFirst: Bool
+        /// The city before the postcode.
+        let cityFirst: Bool
+
+        init(_ parts: AddressParts) {
+            let country = parts[.country]?.uppercased()
+            isJapanese = country == "JP" || (parts[.street] == nil && parts[.blockNumber] != nil)
+            switch country {
+            case "US", "GB", "IE", "AU", "NZ", "CA": (numberFirst, cityFirst) = (true, true)
+            case "FR": (numberFirst, cityFirst) = (true, false)
+            default: (numberFirst, cityFirst) = (false, false)
+            }
         }
-        return line.isEmpty ? nil : line
     }
 
-    /// The parts of the line of `address`, each with the keys it may hold: a Japanese address's
-    /// one part, or another's street and locality.
-    private static func parts(_ address: [String: String]) -> [(keys: [String], value: String)] {
-        guard !address.isEmpty else { return [] }
-        let country = address["country"]?.uppercased() ?? ""
-        if country == "JP" || (address["street"] == nil && address["block_number"] != nil) {
-            return japaneseParts(address)
-        }
-        return parts(address, country: country)
+    /// The line's two segments, empty where they have no parts: the street (or place) and
+    /// house number, then the postcode and city; a Japanese address's all in the first.
+    private static func segments(of parts: AddressParts, style: Style) -> (first: String, second: String) {
+        if style.isJapanese { return (japaneseText(of: parts), "") }
+        return (
+            joined(parts[parts[.street] != nil ? .street : .place], parts[.housenumber], swapped: style.numberFirst),
+            joined(parts[.postcode], parts[.city], swapped: style.cityFirst)
+        )
     }
 
-    /// The street and locality parts of a non-Japanese address, each with the keys it may hold.
-    private static func parts(_ address: [String: String], country: String) -> [(keys: [String], value: String)] {
-        let hasStreet = address["street"] != nil
-        let street = joined(
-            address[hasStreet ? "street" : "place"], address["housenumber"], swapped: numberFirst.contains(country))
-        let locality = joined(address["postcode"], address["city"], swapped: cityFirst.contains(country))
-        return [(hasStreet ? streetKeys : placeKeys, street), (localityKeys, locality)]
+    /// The parts that each of the two `segments(of:style:)` may hold.
+    private static func segmentParts(
+        of parts: AddressParts, style: Style
+    ) -> (first: [AddressParts.Part], second: [AddressParts.Part]) {
+        if style.isJapanese { return ([.postcode, .blockNumber, .housenumber] + japaneseUnits, []) }
+        return ([parts[.street] != nil ? .street : .place, .housenumber], [.postcode, .city])
     }
-
-    /// The keys of a street part, of a place part (without a street) and of a locality part.
-    private static let streetKeys = ["street", "housenumber"]
-    private static let placeKeys = ["place", "housenumber"]
-    private static let localityKeys = ["postcode", "city"]
 
     /// `first` and `second`, those present, joined by a space, in the other order when `swapped`.
     private static func joined(_ first: String?, _ second: String?, swapped: Bool) -> String {
         switch (first, second) {
-        case (let first?, let second?): swapped ? second + " " + first : first + " " + second
+        case (let first?, let second?):
+            swapped ? joined(second, first, separator: " ") : joined(first, second, separator: " ")
         case (let only?, nil), (nil, let only?): only
         case (nil, nil): ""
         }
     }
 
-    /// A Japanese address's one part: postcode, then its units, block and house number.
-    private static func japaneseParts(_ address: [String: String]) -> [(keys: [String], value: String)] {
-        let number = ["block_number", "housenumber"].compactMap { address[$0] }.joined(separator: "-")
-        let units = (japaneseUnits.compactMap { address[$0] } + [number]).filter { !$0.isEmpty }
-        var text = address["postcode"].map { $0 + " " } ?? ""
+    /// `first`, `separator` and `second` in one string, made in one allocation.
+    private static func joined(_ first: String, _ second: String, separator: String) -> String {
+        var text = ""
+        text.reserveCapacity(first.utf8.count + separator.utf8.count + second.utf8.count)
+        text += first
+        text += separator
+        text += second
+        return text
+    }
+
+    /// A Japanese address's one segment: postcode, then its units, block and house number.
+    private static func japaneseText(of parts: AddressParts) -> String {
+        let number = [parts[.blockNumber], parts[.housenumber]].compactMap { $0 }.joined(separator: "-")
+        let units = (japaneseUnits.compactMap { parts[$0] } + [number]).filter { !$0.isEmpty }
+        var text = parts[.postcode].map { $0 + " " } ?? ""
         for (position, unit) in units.enumerated() {
             let joinsTight =
                 position > 0 && (units[position - 1].unicodeScalars.last.map(SearchText.isCJK) ?? false)
                 && (unit.unicodeScalars.first.map { SearchText.isCJK($0) || $0.properties.numericType != nil } ?? false)
             text += (position == 0 || joinsTight ? "" : " ") + unit
         }
-        return [(["postcode", "block_number", "housenumber"] + japaneseUnits, text)]
+        return text
     }
 }
 

@@ -10,7 +10,7 @@ import SpotPipeline
 /// valid request gets `{"error":"..."}` and the rest go on; a damaged index stops the batch.
 enum BatchLines {
     /// Answers each non-empty line of `file` with the line `answer` makes of it, to `output`.
-    static func run(_ file: String, to output: OutputTarget, answer: (Data) throws -> [UInt8]) throws {
+    static func run(_ file: String, to output: OutputTarget, answer: ([UInt8]) throws -> [UInt8]) throws {
         let handle: FileHandle
         if file == "-" {
             handle = .standardInput
@@ -22,7 +22,7 @@ enum BatchLines {
         }
         let sink = try OutputSink(output)
         ProcessMemory.keepFreedForNextRequests()
-        func respond(_ line: Data) throws {
+        func respond(_ line: [UInt8]) throws {
             guard !line.isEmpty else { return }
             do {
                 try sink.write(try answer(line) + [0x0A])
@@ -32,16 +32,18 @@ enum BatchLines {
                 try sink.write(BatchAnswer.error("\(error)") + [0x0A])
             }
         }
-        var pending = Data()
+        // Bytes, not Data: a search for the newline over Data reads its storage byte by byte.
+        var pending: [UInt8] = []
         while true {
             let chunk = handle.readData(ofLength: 1 << 16)
             if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                try respond(pending[pending.startIndex..<newline])
-                pending = pending[(newline + 1)...]
+            pending.append(contentsOf: chunk)
+            var lineStart = 0
+            while let newline = pending[lineStart...].firstIndex(of: 0x0A) {
+                try respond(Array(pending[lineStart..<newline]))
+                lineStart = newline + 1
             }
-            pending = Data(pending)
+            pending.removeFirst(lineStart)
         }
         try respond(pending)
         try sink.finish()

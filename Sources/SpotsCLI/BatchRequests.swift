@@ -1,4 +1,3 @@
-import Foundation
 import SpotJSON
 import SpotSearch
 import Spots
@@ -13,10 +12,7 @@ struct BatchRequestError: Error, CustomStringConvertible {
 /// categories, exclude, query and limit.
 enum SearchBatchRequest {
     /// The request `line` holds.
-    static func parse(_ line: Data) throws(BatchRequestError) -> SearchRequest {
-        let keys: Set = [
-            "near", "radius", "bbox", "categories", "exclude", "query", "limit", "sort", "distance_scale", "explain",
-        ]
+    static func parse(_ line: [UInt8]) throws(BatchRequestError) -> SearchRequest {
         let object = try BatchFields.object(line, keys: keys)
         var request = SearchRequest()
         if let near = object["near"] {
@@ -69,13 +65,18 @@ enum SearchBatchRequest {
         }
         return request
     }
+
+    /// The keys a request may have.
+    private static let keys: Set = [
+        "near", "radius", "bbox", "categories", "exclude", "query", "limit", "sort", "distance_scale", "explain",
+    ]
 }
 
 /// One line of `spots cluster --batch`: `{"bbox":[...],"zoom":z,"categories":[...]}`.
 enum ClusterBatchRequest {
     /// The request `line` holds.
-    static func parse(_ line: Data) throws(BatchRequestError) -> ClusterRequest {
-        let object = try BatchFields.object(line, keys: ["bbox", "zoom", "categories"])
+    static func parse(_ line: [UInt8]) throws(BatchRequestError) -> ClusterRequest {
+        let object = try BatchFields.object(line, keys: keys)
         guard let bbox = object["bbox"] else { throw BatchRequestError("bbox: missing") }
         guard let number = object["zoom"]?.double, let zoom = MapInput.zoom(number) else {
             throw BatchRequestError("zoom: expected a zoom from 0 to \(MapInput.maxZoom)")
@@ -87,16 +88,19 @@ enum ClusterBatchRequest {
         }
         return request
     }
+
+    /// The keys a request may have.
+    private static let keys: Set = ["bbox", "zoom", "categories"]
 }
 
 /// The fields both kinds of batch line share.
 private enum BatchFields {
     /// The members of the JSON object `line` holds, every key one of `keys`.
-    static func object(_ line: Data, keys: Set<String>) throws(BatchRequestError) -> [String: JSONValue] {
+    static func object(_ line: [UInt8], keys: Set<String>) throws(BatchRequestError) -> [String: JSONValue] {
         guard case .object(let object)? = try? JSONValue(parsing: line) else {
             throw BatchRequestError("not a JSON object")
         }
-        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
+        if let unknown = object.keys.filter({ !keys.contains($0) }).min() {
             throw BatchRequestError("unknown key \"\(unknown)\"")
         }
         return object

@@ -4,8 +4,8 @@ import SpotText
 import Spots
 import Testing
 
-/// The reader decodes only the parts an address line is made of (`addressLineParts(at:)`), and
-/// those give the line that the spot's whole address gives.
+/// The reader decodes only the name and the parts an address line is made of (`label(at:)`),
+/// and those give the name and the line that the whole spot gives.
 @Suite("Address line parts")
 struct AddressLinePartsTests {
     /// Spots with addresses of every form `AddressLine` knows, and parts it does not use.
@@ -30,14 +30,15 @@ struct AddressLinePartsTests {
         let index = try openIndex(of: spots)
         var withParts = 0
         for number in 0..<index.count {
-            let parts = try index.addressLineParts(at: number)
+            let label = try index.label(at: number)
             let spot = try index.spot(at: number)
-            #expect(parts.keys.allSatisfy(AddressLine.lineParts.contains))
-            #expect(parts.allSatisfy { spot.address[$0.key] == $0.value })
-            #expect(parts.isEmpty ? spot.addressLine == nil : AddressLine(parts).line == spot.addressLine)
-            if !parts.isEmpty { withParts += 1 }
+            #expect(label.name == spot.name)
+            #expect(label.addressParts == AddressParts(spot.address))
+            #expect(label.addressLine == spot.addressLine)
+            if !label.addressParts.isEmpty { withParts += 1 }
         }
-        let expected = spots.filter { !Set($0.address.keys).isDisjoint(with: AddressLine.lineParts) }.count
+        let lineKeys = Set(AddressParts.Part.allCases.map(\.key))
+        let expected = spots.filter { !Set($0.address.keys).isDisjoint(with: lineKeys) }.count
         #expect(withParts == expected)
         #expect(expected > 100, "enough spots have parts of a line")
     }

@@ -127,7 +127,7 @@ struct PackedTreeViewTests {
         var best: [Double] = []
         var bound: Double { best.count == limit ? best[limit - 1] : .infinity }
         var previousLeafBound = 0.0
-        tree.nearest(to: origin, keeping: { region?.intersects($0) ?? true }, within: { bound }) { leaf, distance in
+        tree.nearest(to: origin, in: region, within: .infinity) { leaf, distance in
             let leafBound = distance.minimum(to: tree.box(level: 0, node: leaf.lowerBound / tree.nodeSize))
             #expect(leafBound <= bound, "no leaf beyond the bound is visited")
             #expect(leafBound >= previousLeafBound - 1e-6, "leaves come nearest first")
@@ -139,6 +139,7 @@ struct PackedTreeViewTests {
                 best.sort()
                 if best.count > limit { best.removeLast() }
             }
+            return bound
         }
         return best
     }

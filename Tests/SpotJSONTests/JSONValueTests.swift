@@ -80,6 +80,30 @@ struct JSONValueTests {
         #expect(throws: JSONFieldError.self) { try items[3].wholeNumber() }
     }
 
+    @Test("a decimal of up to 15 digits reads as the Double its text converts to, sign and zeros kept")
+    func shortDecimals() throws {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0", "-0", "-0.0", "0.1", "55.7275569", "-179.9999999", "999999999999999", "0.000000000000001"]
+        for _ in 0..<20_000 {
+            let digits = (0..<Int.random(in: 1...15, using: &generator)).map { _ in String(Int.random(in: 0...9)) }
+            let point = Int.random(in: 1...digits.count)
+            let whole = digits[..<point].joined().drop { $0 == "0" }
+            let fraction = digits[point...].joined()
+            texts.append((whole.isEmpty ? "0" : String(whole)) + (fraction.isEmpty ? "" : "." + fraction))
+        }
+        for text in texts {
+            let value = try JSONValue(parsing: text.utf8)
+            #expect(value.double?.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+    }
+
+    @Test("a string's escapes and the plain runs between them read as one string, scalar for scalar")
+    func escapesBetweenRuns() throws {
+        let value = try JSONValue(parsing: #""e\u0301x\n\"é\"""#.utf8)
+        #expect(value == .string("e\u{301}x\n\"é\""))
+        #expect(Array(value.stringScalars) == Array("e\u{301}x\n\"é\"".unicodeScalars))
+    }
+
     @Test("bytes that are not UTF-8 inside a string are refused")
     func notUTF8() {
         #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: [0x22, 0xFF, 0x22]) }
@@ -89,5 +113,14 @@ struct JSONValueTests {
     func decodable() throws {
         let text = #"{"a": [1, -2.5e3, true, null, "x\u00e9"], "b": {"c": {}}, "d": false}"#
         #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) == (try JSONValue(parsing: text.utf8)))
+    }
+}
+
+extension JSONValue {
+    /// The scalars of a string value: what equality of Strings, which compares canonical
+    /// equivalents, does not check.
+    fileprivate var stringScalars: String.UnicodeScalarView {
+        guard case .string(let text) = self else { return "".unicodeScalars }
+        return text.unicodeScalars
     }
 }

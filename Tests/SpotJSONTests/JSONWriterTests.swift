@@ -43,6 +43,28 @@ struct JSONWriterTests {
         #expect(JSONText.number(25) == "25.0" && JSONText.number(nil) == "null" && JSONText.number(.nan) == "null")
     }
 
+    @Test("a decimal is appended as its description; fixed points and integers at their limits")
+    func appendedNumbers() {
+        func appended(_ write: (inout [UInt8]) -> Void) -> String {
+            var bytes = Array("x".utf8)
+            write(&bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        for value in [0.06644907619133239, 25, -0.0, 1e-7, 1.5e300, 9.151814112605868, .pi] {
+            #expect(appended { JSONText.appendDecimal(value, to: &$0) } == "x" + value.description)
+        }
+        #expect(appended { JSONText.appendDecimal(nil, to: &$0) } == "xnull")
+        #expect(appended { JSONText.appendDecimal(.infinity, to: &$0) } == "xnull")
+        let fixed: [(Int32, String)] = [
+            (0, "0.0000000"), (-5, "-0.0000005"), (557_275_569, "55.7275569"), (.min, "-214.7483648"),
+            (.max, "214.7483647"), (-10_000_000, "-1.0000000"),
+        ]
+        for (value, text) in fixed { #expect(appended { JSONText.appendFixedPoint(value, to: &$0) } == "x" + text) }
+        for value in [0, -1, 538_233_341_028, .min, .max] as [Int64] {
+            #expect(appended { JSONText.appendInteger(value, to: &$0) } == "x" + String(value))
+        }
+    }
+
     struct Sample: Codable {
         var name: String
         var count: Int
