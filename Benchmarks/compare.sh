@@ -65,9 +65,12 @@ make_input pois300 pois-union.osm.gz 300
 
 work=$dir/compare
 mkdir -p "$work"
-rm -f "$work/pois300.spots"
-"$old/spots" build "$dir/pois300.osm.gz" -o "$work/pois300.spots" --keep-all --no-dedupe --quiet
-"$old/spots" export "$work/pois300.spots" --format csv >"$work/pois300.csv"
+# Each binary searches an index it built itself, so that binaries of two format versions compare.
+for side in old new; do
+  rm -f "$work/pois300.$side.spots"
+  "${!side}/spots" build "$dir/pois300.osm.gz" -o "$work/pois300.$side.spots" --keep-all --no-dedupe --quiet
+done
+"$old/spots" export "$work/pois300.old.spots" --format csv >"$work/pois300.csv"
 
 # Seeded requests: near (a POI moved up to 500 m), text prefixes of names, and 1024-px cluster
 # viewports at zooms 0 to 17, unfiltered and filtered to restaurants.
@@ -105,13 +108,14 @@ declare -A label=(
   [text]="search --batch, 1,000 text prefixes" [cluster]="cluster --batch, 720 viewports"
 )
 rows=(build areas near text cluster)
-command_for() { # ROW BIN OUT
+command_for() { # ROW SIDE OUT
+  local bin=${!2}/spots index=$work/pois300.$2.spots
   case $1 in
-    build) echo "$2 build $dir/metro16.osm.gz -o $3.spots --no-areas --quiet" ;;
-    areas) echo "$2 build $dir/metro16.osm.gz -o $3.spots --quiet" ;;
-    near) echo "$2 search $work/pois300.spots --batch $work/near.ndjson" ;;
-    text) echo "$2 search $work/pois300.spots --batch $work/text.ndjson" ;;
-    cluster) echo "$2 cluster $work/pois300.spots --batch $work/clusters.ndjson" ;;
+    build) echo "$bin build $dir/metro16.osm.gz -o $3.spots --no-areas --quiet" ;;
+    areas) echo "$bin build $dir/metro16.osm.gz -o $3.spots --quiet" ;;
+    near) echo "$bin search $index --batch $work/near.ndjson" ;;
+    text) echo "$bin search $index --batch $work/text.ndjson" ;;
+    cluster) echo "$bin cluster $index --batch $work/clusters.ndjson" ;;
   esac
 }
 declare -A times
@@ -123,12 +127,10 @@ for round in $(seq "$runs"); do
   [ $((round % 2)) = 0 ] && order=(new old)
   for row in "${rows[@]}"; do
     for side in "${order[@]}"; do
-      bin=$old/spots
-      [ "$side" = new ] && bin=$new/spots
       out=$work/$row.$side
       rm -f "$out.spots"
       # shellcheck disable=SC2046
-      measure "$work/time" $(command_for "$row" "$bin" "$out") >"$out.out"
+      measure "$work/time" $(command_for "$row" "$side" "$out") >"$out.out"
       times[$row.$side]+="$(cat "$work/time") "
     done
     for ext in out spots; do
@@ -152,10 +154,10 @@ if [ -x "$old/search-latency" ] && [ -x "$new/search-latency" ]; then
   for side in old new; do
     echo "search-latency ($side):"
     if [ "$instructions" = 1 ]; then
-      measure "$work/time" "${!side}/search-latency" "$work/pois300.spots" 2000 >/dev/null
+      measure "$work/time" "${!side}/search-latency" "$work/pois300.$side.spots" 2000 >/dev/null
       echo "  opening 200 times and 2,000 requests of each kind: $(cat "$work/time") instructions"
     else
-      "${!side}/search-latency" "$work/pois300.spots" 2000
+      "${!side}/search-latency" "$work/pois300.$side.spots" 2000
     fi
   done
 fi
@@ -163,10 +165,10 @@ if [ -x "$old/cluster-latency" ] && [ -x "$new/cluster-latency" ]; then
   for side in old new; do
     echo "cluster-latency ($side):"
     if [ "$instructions" = 1 ]; then
-      measure "$work/time" "${!side}/cluster-latency" "$work/pois300.spots" "$work/clusters.ndjson" >/dev/null
+      measure "$work/time" "${!side}/cluster-latency" "$work/pois300.$side.spots" "$work/clusters.ndjson" >/dev/null
       echo "  720 viewports: $(cat "$work/time") instructions"
     else
-      "${!side}/cluster-latency" "$work/pois300.spots" "$work/clusters.ndjson"
+      "${!side}/cluster-latency" "$work/pois300.$side.spots" "$work/clusters.ndjson"
     fi
   done
 fi

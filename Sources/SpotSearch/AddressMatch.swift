@@ -99,7 +99,7 @@ final class AddressWords {
     }
 }
 
-/// What the terms that may be house numbers (`ParsedQuery.numberTerms`) ask of a candidate of
+/// What the terms that may be house numbers (`QueryTerm.mayBeHouseNumber`) ask of a candidate of
 /// the exact levels before its text is read: each is met by one of the spot's house numbers
 /// (alone, or joined to the letters after it) or starts a token of its names or address, which
 /// the postings list. It reads the spot's `addr:housenumber` alone, so that "Mannerheimintie
@@ -109,17 +109,15 @@ struct HouseNumberCheck {
     private let terms: [String]
     /// Each number term with the spots whose names or address hold a token it starts; the
     /// terms that start the fewest tokens first.
-    private let holders: [(term: Int, spots: LazySpotSet)]
+    private let holders: [(term: Int, spots: Lazy<SpotSet>)]
     private let index: SpotIndexReader
 
     /// The check of `query`'s number terms, which start the tokens `termTokens` of `index`.
     init(query: ParsedQuery, termTokens: [Range<Int>], index: SpotIndexReader) {
-        terms = query.terms
-        holders = query.numberTerms.sorted { (termTokens[$0].count, $0) < (termTokens[$1].count, $1) }.map { term in
-            (
-                term,
-                LazySpotSet { try CandidateFilter.spots(holdingTokens: [termTokens[term]], in: index, address: true) }
-            )
+        terms = query.termTexts
+        let numberTerms = query.terms.indices.filter { query.terms[$0].mayBeHouseNumber }
+        holders = numberTerms.sorted { (termTokens[$0].count, $0) < (termTokens[$1].count, $1) }.map { term in
+            (term, Lazy { try CandidateFilter.spots(holdingTokens: [termTokens[term]], in: index, address: true) })
         }
         self.index = index
     }

@@ -34,38 +34,49 @@ struct PhraseTargets {
     func names(_ kind: SelectingTag) -> Bool { names(key: kind.key, value: kind.value, category: kind.category) }
 }
 
-/// A query cut into category phrases and the words left to match names.
+/// A phrase of a query that names categories or values.
+struct QueryPhrase {
+    /// What the phrase names.
+    let targets: PhraseTargets
+    /// Its folded words.
+    let words: [String]
+    /// Where they stand in the query's words.
+    let range: Range<Int>
+}
+
+/// A word of a query outside its phrases: a word of a name or an address, or a house number.
+struct QueryTerm: Equatable {
+    /// The folded word.
+    let text: String
+    /// Whether it may be a house number or part of one: it starts with a digit, is letters that
+    /// may join one ("22 a", `SearchAddress`), or has one or two letters ("S/N", "km 22"). The
+    /// text index does not list house numbers, so such a term gathers no candidates and turns
+    /// none away before its text is read (`HouseNumberCheck`).
+    let mayBeHouseNumber: Bool
+}
+
+/// A query as the parser cuts it: its words, the phrases among them that name categories or
+/// values, and the other words, its terms.
 struct ParsedQuery {
     /// Every folded word, in order: what a name that matches the whole query holds.
     var words: [String] = []
-    /// Phrases that name categories or values, with their folded words and where those stand
-    /// in `words`.
-    var phrases: [(targets: PhraseTargets, words: [String], range: Range<Int>)] = []
-    /// The other words.
-    var terms: [String] = []
+    /// The phrases, in order.
+    var phrases: [QueryPhrase] = []
+    /// The words outside the phrases, in order.
+    var terms: [QueryTerm] = []
     /// Whether the first word belongs to a category phrase.
     var startsWithPhrase = false
     /// Whether the last word is a term: then it may be unfinished (`FuzzyWord.isPrefix`).
     var endsWithTerm = false
-    /// The terms (positions in `terms`) that may be house numbers or part of one: each that
-    /// starts with a digit, the letters that may join one ("22 a", `SearchAddress`), and each
-    /// of one or two letters ("S/N", "km 22"). A house number meets them, and the text index
-    /// does not list house numbers, so they do not gather candidates nor turn one away before
-    /// its text is read (`AddressMatch`).
-    var numberTerms: Set<Int> = []
 
-    /// The terms that gather and filter candidates: those not in `numberTerms`.
-    var wordTerms: [Int] { terms.indices.filter { !numberTerms.contains($0) } }
+    /// The folded words of the terms.
+    var termTexts: [String] { terms.map(\.text) }
+
     /// The words but those of the phrases flagged in `leftOut` (one flag per phrase), in order.
     func words(leavingOut leftOut: [Bool]) -> [String] {
         let ranges = zip(phrases, leftOut).filter(\.1).map(\.0.range)
         return words.indices.filter { position in !ranges.contains { $0.contains(position) } }.map { words[$0] }
     }
-
-    /// The terms whose postings gather candidates when a category phrase starts the query: the
-    /// first of `wordTerms`, else every term (an address match has a word met by the address,
-    /// which its postings list, but which one is not known).
-    var gatheringTerms: [String] { wordTerms.first.map { [terms[$0]] } ?? terms }
 }
 
 /// The first stage of a search: folds the query's words (`SearchText`) and finds among them the
@@ -120,10 +131,11 @@ struct QueryParser {
         return nil
     }
 
-    /// Splits the folded words of `text` into category phrases (longest first) and name terms.
+    /// Splits the folded words of `text` into category phrases (longest first) and terms.
     func parse(_ text: String) -> ParsedQuery {
         let words = SearchText.words(text)
         var query = ParsedQuery(words: words)
+        var terms: [String] = []
         var position = 0
         while position < words.count {
             let found = stride(from: min(longestPhrase, words.count - position), through: 1, by: -1).lazy
@@ -131,19 +143,21 @@ struct QueryParser {
                 .compactMap { phrase in targets(of: phrase.joined(separator: " ")).map { (phrase, $0) } }
                 .first
             if let (phrase, targets) = found {
-                query.phrases.append((targets, phrase, position..<position + phrase.count))
+                query.phrases.append(
+                    QueryPhrase(targets: targets, words: phrase, range: position..<position + phrase.count))
                 if position == 0 { query.startsWithPhrase = true }
                 position += phrase.count
             } else {
-                query.terms.append(words[position])
+                terms.append(words[position])
                 position += 1
                 query.endsWithTerm = position == words.count
             }
         }
-        for (position, term) in query.terms.enumerated()
-        where SearchAddress.isNumber(term) || position > 0 && SearchAddress.joinsNumber(query.terms[position - 1], term)
-        {
-            query.numberTerms.insert(position)
+        query.terms = terms.indices.map { position in
+            let term = terms[position]
+            let mayBeHouseNumber =
+                SearchAddress.isNumber(term) || position > 0 && SearchAddress.joinsNumber(terms[position - 1], term)
+            return QueryTerm(text: term, mayBeHouseNumber: mayBeHouseNumber)
         }
         return query
     }

@@ -6,10 +6,12 @@ import Spots
 /// Answers the questions MKLocalSearch answers, over a loaded index: the nearest spots, those
 /// within a radius or a region, by text and by category, and a spot by its OSM reference.
 ///
-/// A search runs in stages, each a small type: the query is parsed (`QueryParser`: category
-/// phrases and name terms), candidates are gathered (`CandidateRuns`: token postings and kind
-/// lists, best possible key first; or the spatial tree), each is scored by one ranking
-/// (`RankKey`, `Scoring`, `NameMatch`), and the best are kept in a bounded list (`TopResults`).
+/// A text search runs in stages, each a small type (docs/search.md, "How the search runs"):
+/// parse (`QueryParser`: phrases and terms), plan (`QueryPlan`: which sources gather, which
+/// terms are checked), gather (`CandidateSource`s give runs of candidates, best possible key
+/// first), verify (each run's `CandidateCheck` finds a candidate's key), rank (`RankKey`,
+/// `Scoring`) and keep the top results (`TopResults`); a search without text walks the
+/// spatial tree or the kinds' lists instead.
 /// Text results are ordered by match level, then score (docs/search.md, "How results are ranked");
 /// without text, by distance from `near` (else the region's centre), ties by OSM type then id.
 /// Filters apply before the limit. Nearest-first search walks the packed R-tree best first,
@@ -47,7 +49,8 @@ public final class SpotSearch: @unchecked Sendable {
         guard request.limit > 0, index.count > 0 else { return [] }
         let text = request.naturalLanguageQuery ?? ""
         let query = text.isEmpty ? ParsedQuery() : parser.parse(text)
-        let filter = try CandidateFilter(query: query, request: request, search: self)
+        let plan = try QueryPlan(query, in: index)
+        let filter = CandidateFilter(query: query, plan: plan, request: request, index: index)
         let origin = request.near ?? request.region?.center
         if query.words.isEmpty {
             if let origin {
@@ -64,7 +67,7 @@ public final class SpotSearch: @unchecked Sendable {
             return try firstInReferenceOrder(lists, limit: request.limit) { try filter.passes($0, in: self.index) }
                 .map { RankedSpot(spot: $0, distance: nil, match: nil) }
         }
-        return try rankedByText(query, request: request, origin: origin, filter: filter)
+        return try rankedByText(query, plan: plan, request: request, origin: origin, filter: filter)
     }
 
     /// Throws for a request that cannot be answered as asked.

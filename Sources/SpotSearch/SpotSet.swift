@@ -17,9 +17,6 @@ final class Lazy<Value> {
     }
 }
 
-/// A spot set worked out on first use.
-typealias LazySpotSet = Lazy<SpotSet>
-
 extension SpotIndexReader {
     /// The spot numbers of what is left of `list`, in its (reference) order.
     func spots(in list: RankList) throws(IndexError) -> [Int] {
@@ -32,10 +29,16 @@ extension SpotIndexReader {
 }
 
 /// A set of spot numbers: a sorted array when small, a bit set (a few kilobytes even for a
-/// million spots) when large.
+/// million spots) when large. The one spot set of a search: what a term's or a phrase's
+/// postings hold, and the spots a text search has seen.
 struct SpotSet {
     private var sorted: [Int] = []
     private var bits: [UInt64]?
+
+    /// An empty set of spots out of `count`, as bits: for a walk that adds many.
+    init(outOf count: Int) {
+        bits = [UInt64](repeating: 0, count: (count + 63) / 64)
+    }
 
     /// The set of `spots` (any order, repeats allowed) out of `count` spots.
     init<S: Sequence>(_ spots: S, estimatedCount: Int, count: Int) where S.Element == Int {
@@ -53,15 +56,36 @@ struct SpotSet {
         }
     }
 
+    /// Whether `spot` is a member.
     func contains(_ spot: Int) -> Bool {
         if let bits { return bits[spot >> 6] & (1 << UInt64(spot & 63)) != 0 }
+        let position = insertionPoint(of: spot)
+        return position < sorted.count && sorted[position] == spot
+    }
+
+    /// Adds `spot`; returns whether it was new.
+    mutating func insert(_ spot: Int) -> Bool {
+        guard bits != nil else {
+            let position = insertionPoint(of: spot)
+            guard position == sorted.count || sorted[position] != spot else { return false }
+            sorted.insert(spot, at: position)
+            return true
+        }
+        let bit: UInt64 = 1 << UInt64(spot & 63)
+        guard bits![spot >> 6] & bit == 0 else { return false }
+        bits![spot >> 6] |= bit
+        return true
+    }
+
+    /// The position of the first member not below `spot` in the sorted members.
+    private func insertionPoint(of spot: Int) -> Int {
         var low = 0
         var high = sorted.count
         while low < high {
             let middle = (low + high) / 2
             if sorted[middle] < spot { low = middle + 1 } else { high = middle }
         }
-        return low < sorted.count && sorted[low] == spot
+        return low
     }
 
     /// The members, ascending.

@@ -12,7 +12,7 @@ import Spots
 /// The part whose tokens within reach and kinds list the fewest spots gathers the candidates;
 /// each other part gives the set of spots it lists, which a candidate must be in before its
 /// names are read (`TypoCandidates`).
-struct TypoStage {
+struct TypoStage: CandidateSource {
     /// The parts of the query: its category phrases, then its terms.
     let parts: [FuzzyPart]
     /// The query's terms, the last parts.
@@ -28,7 +28,7 @@ struct TypoStage {
                     uniqueKeysWithValues: kinds.indices.filter { phrase.targets.names(kinds[$0]) }.map { ($0, 0) }),
                 targets: Dictionary(uniqueKeysWithValues: phrase.targets.names.map { ($0, 0) }), index: index)
         }
-        for (position, term) in query.terms.enumerated() {
+        for (position, term) in query.termTexts.enumerated() {
             let word = FuzzyWord(term, isLast: query.endsWithTerm && position == query.terms.count - 1)
             var kindEdits: [Int: Int] = [:]
             var targetEdits: [String: Int] = [:]
@@ -53,21 +53,22 @@ struct TypoStage {
             parts.append(
                 FuzzyPart(
                     words: [word], kinds: kindEdits, targets: targetEdits,
-                    mayBeHouseNumber: query.numberTerms.contains(position), index: index))
+                    mayBeHouseNumber: query.terms[position].mayBeHouseNumber, index: index))
         }
         guard parts.contains(where: \.forgives) else { return nil }
         self.parts = parts
-        terms = query.terms
+        terms = query.termTexts
     }
 
     /// The candidates: the runs of the part that lists the fewest spots, grouped by the best key
-    /// each gives (with one part, the key itself), and the sets of spots some other parts list.
+    /// each gives (with one part, the key itself), checked against the sets of spots some other
+    /// parts list (`TypoCheck`).
     ///
     /// Reading a spot's names costs about as much as reading ten postings, so a part that lists
     /// more than ten times as many spots as the one that gathers is checked on the names alone,
     /// its postings unread. Each token has a posting, so parts are read in the order of the
     /// tokens they reach, and those that reach too many are not read.
-    func candidates(in index: SpotIndexReader) throws -> TypoCandidates {
+    func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
         let tokens = try parts.map { try $0.tokenMatches(in: index, alone: parts.count == 1) }
         let tokenCounts = tokens.map { $0.reduce(0) { $0 + $1.tokens.count } }
         var sources: [Int: FuzzySources] = [:]
@@ -87,14 +88,6 @@ struct TypoStage {
             .min { ($0.value.count, $0.key) < ($1.value.count, $1.key) }!
         var lists: [FuzzySources.Origin: [RankList]] = [:]
         for source in driver.value.lists { lists[source.origin, default: []].append(source.list) }
-        // With one part, a run's bound is its spots' key but for their quality when they come
-        // from a kind's list: their names were read first where they do better (a name's run
-        // whose bound is below), and no better where they do as well.
-        let runs = lists.map { origin, lists in
-            let verification: CandidateRun.Verification =
-                parts.count > 1 ? .typos : origin.isKind ? .kind : .bound
-            return CandidateRun(bound: origin.bound, lists: lists, verification: verification)
-        }
         // Another part lists a spot by its kind (a flag per kind) or by its names' postings, a
         // number part also by the spot's house number.
         let firstTerm = parts.count - terms.count
@@ -102,11 +95,25 @@ struct TypoStage {
             other in
             TypoCandidates.Part(
                 kinds: index.kinds.indices.map { parts[other.key].kinds[$0] != nil }, listed: parts[other.key].listed,
-                names: LazySpotSet { try other.value.nameSpots(in: index) },
+                names: Lazy { try other.value.nameSpots(in: index) },
                 houseNumberTerm: parts[other.key].mayBeHouseNumber ? other.key - firstTerm : nil)
         }
-        return TypoCandidates(
-            runs: runs.sorted { $0.bound < $1.bound }, otherParts: others, terms: terms, index: index)
+        let candidates = TypoCandidates(otherParts: others, terms: terms, index: index)
+        // With one part, a run's bound is its spots' key but for their quality when they come
+        // from a kind's list: their names were read first where they do better (a name's run
+        // whose bound is below), and no better where they do as well.
+        let runs = lists.map { origin, lists in
+            let check: any CandidateCheck
+            if parts.count > 1 {
+                check = TypoCheck(stage: self, candidates: candidates)
+            } else if origin.isKind {
+                check = KindCheck()
+            } else {
+                check = BoundCheck()
+            }
+            return CandidateRun(bound: origin.bound, lists: lists, check: check)
+        }
+        return runs.sorted { $0.bound < $1.bound }
     }
 
     /// How spot `spot`, with `text` and of kind number `kind`, meets the query with typos
@@ -206,7 +213,7 @@ struct FuzzyPart {
     let targets: [String: Int]
     /// The spots of those lists, with the fewest edits that meet the part, read on first use.
     let listed: Lazy<[Int: Int]>
-    /// Whether the part is a term that may be a house number (`ParsedQuery.numberTerms`), which
+    /// Whether the part is a term that may be a house number (`QueryTerm.mayBeHouseNumber`), which
     /// no postings list.
     let mayBeHouseNumber: Bool
 
@@ -311,8 +318,8 @@ struct FuzzySources {
     }
 }
 
-/// The candidates of the typo stage: runs to read, and for some parts but the one that gave the
-/// runs, what they list: a candidate must be listed by all of them to be checked.
+/// What some parts of a query in the typo stage list, but the one that gave the runs: a
+/// candidate must be listed by all of them to be checked.
 struct TypoCandidates {
     /// What a part lists: the spots of some kinds, those of its targets' word lists, and the
     /// spots its names' postings hold; for a number part, also those whose house number meets it.
@@ -320,12 +327,11 @@ struct TypoCandidates {
         /// One flag per kind number.
         let kinds: [Bool]
         let listed: Lazy<[Int: Int]>
-        let names: LazySpotSet
+        let names: Lazy<SpotSet>
         /// The term's position in the query's terms, for a part that may be a house number.
         let houseNumberTerm: Int?
     }
 
-    let runs: [CandidateRun]
     let otherParts: [Part]
     /// The query's terms.
     let terms: [String]

@@ -158,7 +158,7 @@ struct RankingTests {
             for (_, name) in decoded.namesByKey {
                 for (token, place) in SearchText.tokens(ofName: name) {
                     for term in [token, String(token.prefix(2))] where !term.isEmpty {
-                        let level = CandidateRuns.bestLevel(place: place, tokenIsTerm: term == token, termCount: 1)
+                        let level = WordPostings.bestLevel(place: place, tokenIsTerm: term == token, termCount: 1)
                         let named = NameMatch.level(of: name, terms: [term])
                         #expect(named.map { $0 <= level } == true, "\(name) / \(term)")
                         if place != .inName || named == .words { #expect(named == level, "\(name) / \(term)") }

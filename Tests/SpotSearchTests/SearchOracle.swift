@@ -288,7 +288,7 @@ extension Oracle {
         // The parts: (words, whether they forgive, is the last a term, what they name with edits).
         var parts: [(words: [String], forgiving: Bool, isLast: Bool, named: [(PhraseTargets, Int)])] =
             query.phrases.map { ($0.words, false, false, [($0.targets, 0)]) }
-        for (position, term) in query.terms.enumerated() {
+        for (position, term) in query.termTexts.enumerated() {
             let isLast = query.endsWithTerm && position == query.terms.count - 1
             var named: [(PhraseTargets, Int)] = []
             if Self.maxEdits(of: term, forgiving: true) > 0 {
@@ -300,7 +300,7 @@ extension Oracle {
             }
             parts.append(([term], true, isLast, named))
         }
-        guard query.terms.contains(where: { Self.maxEdits(of: $0, forgiving: true) > 0 }) else { return [] }
+        guard query.termTexts.contains(where: { Self.maxEdits(of: $0, forgiving: true) > 0 }) else { return [] }
         var found: [Key] = []
         // The edits of a word to a token, as worked out: names repeat their words.
         var known: [String: Int?] = [:]
@@ -346,7 +346,7 @@ extension Oracle {
             // The names, the address and the kind together, some part by an address word.
             let address = addresses[number]
             let allTokens = spotNames.flatMap(\.texts)
-            let numbers = Self.houseNumberPositions(query.terms, address: address)
+            let numbers = Self.houseNumberPositions(query.termTexts, address: address)
             var total: Int? = 0
             var extra: Int?
             for (position, (part, kindEdits)) in zip(parts, byKind).enumerated() {

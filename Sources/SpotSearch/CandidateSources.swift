@@ -1,0 +1,146 @@
+import SpotIndex
+import SpotText
+import Spots
+
+/// Rank lists whose spots share the best key they can have (`KeyBound`), read merged in
+/// reference order, and the check that finds each spot's key (`CandidateCheck`): one step of
+/// the candidates a text query gathers.
+struct CandidateRun {
+    /// The best key of any spot in the run.
+    let bound: KeyBound
+    /// The lists, each in reference order.
+    var lists: [RankList]
+    /// How each spot's key is found.
+    let check: any CandidateCheck
+}
+
+/// Where the candidates of a text query come from (the gather stage): the postings of the
+/// tokens a word starts, in names or in addresses (`WordPostings`), the lists of the kinds a
+/// phrase names with its targets' word lists (`KindLists`), or the typo stage's expansions
+/// (`TypoStage`). Each gives runs, bounded by the best key their spots can have; the walk reads
+/// the runs of all a plan's sources best bound first (`TextWalk`).
+protocol CandidateSource {
+    /// The source's runs, in any order.
+    func runs(in index: SpotIndexReader) throws -> [CandidateRun]
+}
+
+/// The postings of the tokens that words start, grouped by the bound their group key gives: in
+/// the address field the address level, else a name level.
+struct WordPostings: CandidateSource {
+    /// How a group's name level is found.
+    enum Levels {
+        /// Each at this level (`.category`: a spot of a phrase's category whose names hold the
+        /// word), the names deciding.
+        case fixed(MatchLevel)
+        /// By the place of the token in the name (`bestLevel`), for the first of `wordCount`
+        /// query words: with one word the bound is the key, with more the names decide. With
+        /// `namesOnly`, groups of the address field are left out (an address holding a
+        /// category word does not make a spot of the category).
+        case byPlace(wordCount: Int, namesOnly: Bool)
+    }
+
+    /// The words whose tokens' postings are read.
+    let words: [String]
+    let levels: Levels
+
+    func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
+        var lists: [KeyBound: [RankList]] = [:]
+        for word in words {
+            let tokens = try index.tokens(withPrefix: Array(word.utf8))
+            for (token, groups) in zip(tokens, try index.postingGroups(ofTokens: tokens)) {
+                for group in groups {
+                    guard let level = try level(of: group.key, token: token, in: tokens, word: word, index: index)
+                    else { continue }
+                    lists[Self.bound(of: group.key, nameLevel: level), default: []].append(group.ranks)
+                }
+            }
+        }
+        // With one query word a run's bound is its spots' key: a spot is listed under every place
+        // and field its names and address give that no other beats in both (FORMAT.md `POST`),
+        // so its first run is its best. With more, the text decides, at the run's level or below.
+        let check: any CandidateCheck
+        if case .byPlace(wordCount: 1, _) = levels { check = BoundCheck() } else { check = NameCheck() }
+        return lists.map { CandidateRun(bound: $0.key, lists: $0.value, check: check) }
+    }
+
+    /// The name level of the group keyed `key` of token `token` (of the `tokens` that `word`
+    /// starts), or nil for a group left out.
+    private func level(
+        of key: PostingGroup.Key, token: Int, in tokens: Range<Int>, word: String, index: SpotIndexReader
+    ) throws -> MatchLevel? {
+        switch levels {
+        case .fixed(let level): return level
+        case .byPlace(let wordCount, let namesOnly):
+            if namesOnly && key.field == .address { return nil }
+            let isWord = try token == tokens.lowerBound && index.token(token).elementsEqual(word.utf8)
+            return Self.bestLevel(place: key.place, tokenIsTerm: isWord, termCount: wordCount)
+        }
+    }
+
+    /// The bound of the spots of a posting group with key `key`: the address level for the
+    /// address field, else `nameLevel` (for a category match, the primary field).
+    static func bound(of key: PostingGroup.Key, nameLevel: MatchLevel) -> KeyBound {
+        if key.field == .address { return KeyBound(level: .address, field: .address, score: key.score) }
+        return KeyBound(level: nameLevel, field: nameLevel == .category ? .primary : key.field, score: key.score)
+    }
+
+    /// The best level a spot can reach whose name has a token, standing at `place`, that the
+    /// first of `termCount` query words starts (`tokenIsTerm` when it equals it). With one word
+    /// it is the level itself (`NameMatch` agrees); with more, the names decide, at this level or
+    /// below.
+    static func bestLevel(place: TokenPlace, tokenIsTerm: Bool, termCount: Int) -> MatchLevel {
+        switch place {
+        case .inName: .words
+        case .wholeName where termCount == 1: tokenIsTerm ? .exact : .prefix
+        case .wholeName, .nameStart: termCount == 1 ? .prefix : .exact
+        }
+    }
+}
+
+/// The spots of the kinds a phrase names and of its targets' word lists, as category matches,
+/// each scored by its own quality: what a query of category phrases alone gathers.
+struct KindLists: CandidateSource {
+    let targets: PhraseTargets
+
+    func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
+        let kinds = try index.kinds.indices.filter { targets.names(index.kinds[$0]) }.map {
+            try index.kindList(ofKind: $0)
+        }
+        let bound = KeyBound(level: .category, field: .primary, score: PlaceQuality.maximumScore)
+        return [CandidateRun(bound: bound, lists: kinds + (try targets.wordLists(in: index)), check: KindCheck())]
+    }
+}
+
+/// Rank lists merged into one walk in reference order (each list's ranks ascend; a rank in
+/// several lists comes once per list).
+struct RankMerge {
+    private var lists: [RankList]
+    private var heads = Heap<ListHead>()
+
+    /// A merge of `lists`.
+    init(_ lists: [RankList]) throws(IndexError) {
+        self.lists = lists
+        for list in lists.indices { try pushHead(of: list) }
+    }
+
+    /// The next rank, or nil after the last.
+    mutating func next() throws(IndexError) -> Int? {
+        guard let head = heads.pop() else { return nil }
+        try pushHead(of: head.list)
+        return head.rank
+    }
+
+    private mutating func pushHead(of list: Int) throws(IndexError) {
+        if let rank = try lists[list].next() { heads.push(ListHead(rank: rank, list: list)) }
+    }
+}
+
+/// The head of one rank list while lists are merged in reference order.
+struct ListHead: Comparable {
+    /// The reference rank of the list's next spot.
+    let rank: Int
+    /// Which list.
+    let list: Int
+
+    static func < (a: ListHead, b: ListHead) -> Bool { a.rank < b.rank }
+}
