@@ -122,9 +122,12 @@ struct HouseNumberCheck {
         self.index = index
     }
 
+    /// Whether every spot passes: the query has no term that may be a house number.
+    var passesAll: Bool { holders.isEmpty }
+
     /// Whether spot `spot` passes.
     func passes(_ spot: Int) throws -> Bool {
-        guard !holders.isEmpty else { return true }
+        guard !passesAll else { return true }
         let met = try AddressMatch.houseNumberTerms(terms, ofSpot: spot, in: index)
         for (term, spots) in holders where !met.contains(term) {
             guard try spots.value().contains(spot) else { return false }

@@ -15,6 +15,8 @@ struct CandidateFilter {
     /// What the terms that may be house numbers ask of a spot.
     private let houseNumbers: HouseNumberCheck
     private let phrases: [(kinds: [Bool], listed: Lazy<SpotSet>, text: Lazy<SpotSet>)]
+    /// Whether every spot passes: no category filter, no checked term, house number or phrase.
+    private let passesAll: Bool
 
     /// The filter of `request`, parsed as `query` and planned as `plan`.
     init(query: ParsedQuery, plan: QueryPlan, request: SearchRequest, index: SpotIndexReader) {
@@ -23,6 +25,8 @@ struct CandidateFilter {
             Lazy { try Self.spots(holdingTokens: [plan.termTokens[term]], in: index, address: true) }
         }
         houseNumbers = HouseNumberCheck(query: query, termTokens: plan.termTokens, index: index)
+        passesAll =
+            !allowedKinds.contains(false) && checkedTerms.isEmpty && houseNumbers.passesAll && query.phrases.isEmpty
         phrases = query.phrases.map { phrase in
             (
                 kinds: index.kinds.map(phrase.targets.names),
@@ -56,9 +60,9 @@ struct CandidateFilter {
         try phrases.map { try $0.kinds[kind] || $0.listed.value().contains(spot) }
     }
 
-    /// Whether spot `spot` passes, its kind read from the index.
+    /// Whether spot `spot` passes, its kind read from the index unless every spot passes.
     func passes(_ spot: Int, in index: SpotIndexReader) throws -> Bool {
-        try passes(spot, kind: try index.kindNumber(at: spot))
+        try passesAll || passes(spot, kind: try index.kindNumber(at: spot))
     }
 
     /// The spots whose names (with `address`, or address) have a token of every range (the

@@ -7,6 +7,8 @@ struct TopResults<Key: Comparable> {
 
     init(limit: Int) {
         self.limit = limit
+        // Room for the list and the one offer beyond it, so that it grows once for a usual limit.
+        entries.reserveCapacity(min(limit, 64) + 1)
     }
 
     /// Whether `limit` candidates are kept.
@@ -15,6 +17,7 @@ struct TopResults<Key: Comparable> {
     /// The last kept key, once `limit` candidates are kept.
     var worst: Key? { isFull ? entries.last?.key : nil }
 
+    /// Keeps `spot` with `key` if it ranks among the best `limit` seen.
     mutating func offer(_ key: Key, spot: Int) {
         if let worst, !(key < worst) { return }
         let position = entries.firstIndex { key < $0.key } ?? entries.count
