@@ -93,8 +93,8 @@ timed() { # NAME OUT CMD...: run it once, append its wall ms (EPOCHREALTIME arou
 
 echo "timing $runs interleaved rounds of 'spots build' with and without cluster levels ..."
 for ((r = 1; r <= runs; r++)); do
-  timed build_clusters /dev/null "$spots" build "$input" -o "$big.spots" --keep-all --no-dedupe --quiet
-  timed build_plain /dev/null "$spots" build "$input" -o "$plain.spots" --keep-all --no-dedupe --no-clusters --quiet
+  timed build_clusters /dev/null "$spots" build "$input" -o "$big.spots" --keep-all --no-dedupe --quiet -O
+  timed build_plain /dev/null "$spots" build "$input" -o "$plain.spots" --keep-all --no-dedupe --no-clusters --quiet -O
   echo "  round $r/$runs done"
 done
 [ -f "$big.csv" ] && [ "$big.csv" -nt "$big.spots" ] || "$spots" export "$big.spots" --format csv -o "$big.csv"

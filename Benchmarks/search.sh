@@ -120,7 +120,7 @@ prepare() { # NAME INPUT: $dir/NAME.spots (--keep-all --no-dedupe --no-clusters:
   local idx=$dir/$1.spots csv=$dir/$1.csv db=$dir/$1.db
   if [ ! -f "$idx" ] || [ "$spots" -nt "$idx" ] || [ "$2" -nt "$idx" ]; then
     echo "building $idx ..."
-    "$spots" build "$2" -o "$idx" --keep-all --no-dedupe --no-clusters --quiet
+    "$spots" build "$2" -o "$idx" --keep-all --no-dedupe --no-clusters --quiet -O
   fi
   [ -f "$csv" ] && [ "$csv" -nt "$idx" ] || "$spots" export "$idx" --format csv -o "$csv"
   if [ ! -f "$db" ] || [ "$csv" -nt "$db" ]; then

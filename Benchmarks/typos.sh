@@ -213,7 +213,7 @@ fi
 plain=$dir/pois$copies.spots
 if [ ! -f "$plain" ] || [ "$spots" -nt "$plain" ] || [ "$tiled" -nt "$plain" ]; then
   echo "building $plain ..."
-  "$spots" build "$tiled" -o "$plain" --keep-all --no-dedupe --no-clusters --quiet
+  "$spots" build "$tiled" -o "$plain" --keep-all --no-dedupe --no-clusters --quiet -O
 fi
 [ -f "$dir/pois$copies.csv" ] && [ "$dir/pois$copies.csv" -nt "$plain" ] ||
   "$spots" export "$plain" --format csv -o "$dir/pois$copies.csv" -O
