@@ -102,6 +102,7 @@ public final class SpotSearch: @unchecked Sendable {
     ) throws -> [(spot: Int, distance: Double)] {
         guard limit > 0 else { return [] }
         var best = TopResults<NearbyKey>(limit: limit)
+        let distances = DistanceFrom(origin)
         try index.tree.nearest(to: origin, in: region, within: maximum) { spots, bound in
             var farthest = min(maximum, best.worst?.distance ?? maximum)
             for spot in spots {
@@ -111,7 +112,7 @@ public final class SpotSearch: @unchecked Sendable {
                 else {
                     continue
                 }
-                let distance = coordinate.distance(to: origin)
+                let distance = distances.distance(to: coordinate)
                 guard distance <= farthest else { continue }
                 best.offer(NearbyKey(distance: distance, ref: try index.ref(at: spot)), spot: spot)
                 farthest = min(maximum, best.worst?.distance ?? maximum)

@@ -156,6 +156,8 @@ struct TextWalk {
     let index: SpotIndexReader
     let request: SearchRequest
     let origin: Coordinate?
+    /// Distances to `origin`.
+    private let distances: DistanceFrom?
     /// What the runs' checks are given.
     private let context: CheckContext
     private(set) var best: TopResults<RankKey>
@@ -172,6 +174,7 @@ struct TextWalk {
         self.index = index
         self.request = request
         self.origin = origin
+        distances = origin.map { DistanceFrom($0) }
         context = CheckContext(index: index, query: query, filter: filter, addressWords: AddressWords())
         best = TopResults(limit: request.limit)
         offered = SpotSet(outOf: index.count)
@@ -201,7 +204,7 @@ struct TextWalk {
                 {
                     continue
                 }
-                let distance = origin.map { coordinate.distance(to: $0) }
+                let distance = distances?.distance(to: coordinate)
                 if let distance, let radius = request.radius, distance > radius { continue }
                 guard let match = try run.check.match(spot, kind: kind, bound: run.bound, in: context) else {
                     continue

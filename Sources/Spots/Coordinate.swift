@@ -32,14 +32,7 @@ public struct Coordinate: Hashable, Sendable {
 
     /// The great-circle distance to `other` in metres (haversine formula on a sphere).
     public func distance(to other: Coordinate) -> Double {
-        let radians = Double.pi / 180
-        let deltaLatitude = (other.latitude - latitude) * radians
-        let deltaLongitude = (other.longitude - longitude) * radians
-        let a =
-            sin(deltaLatitude / 2) * sin(deltaLatitude / 2)
-            + cos(latitude * radians) * cos(other.latitude * radians) * sin(deltaLongitude / 2)
-            * sin(deltaLongitude / 2)
-        return 2 * Coordinate.earthRadius * asin(min(1, a.squareRoot()))
+        DistanceFrom(other).distance(to: self)
     }
 
     /// A fixed-point value written as a decimal with exactly seven decimals ("-0.0000001",
@@ -50,5 +43,32 @@ public struct Coordinate: Hashable, Sendable {
         let fraction = String(magnitude % 10_000_000)
         let padding = String(repeating: "0", count: 7 - fraction.count)
         return (valueE7 < 0 ? "-" : "") + "\(whole)." + padding + fraction
+    }
+}
+
+/// Great-circle distances to one point (`Coordinate.distance(to:)`), its latitude's cosine worked
+/// out once: what a search that measures many spots from one origin uses. Every distance is the
+/// same Double `Coordinate.distance(to:)` gives.
+public struct DistanceFrom: Sendable {
+    /// The point distances are measured to.
+    public let origin: Coordinate
+    private let originCosine: Double
+
+    /// Distances to `origin`.
+    public init(_ origin: Coordinate) {
+        self.origin = origin
+        originCosine = cos(origin.latitude * (Double.pi / 180))
+    }
+
+    /// The great-circle distance from `point` to the origin in metres (haversine formula on a
+    /// sphere).
+    public func distance(to point: Coordinate) -> Double {
+        let radians = Double.pi / 180
+        let deltaLatitude = (origin.latitude - point.latitude) * radians
+        let deltaLongitude = (origin.longitude - point.longitude) * radians
+        let a =
+            sin(deltaLatitude / 2) * sin(deltaLatitude / 2)
+            + cos(point.latitude * radians) * originCosine * sin(deltaLongitude / 2) * sin(deltaLongitude / 2)
+        return 2 * Coordinate.earthRadius * asin(min(1, a.squareRoot()))
     }
 }
