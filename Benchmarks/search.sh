@@ -122,7 +122,7 @@ prepare() { # NAME INPUT: $dir/NAME.spots (--keep-all --no-dedupe --no-clusters:
     echo "building $idx ..."
     "$spots" build "$2" -o "$idx" --keep-all --no-dedupe --no-clusters --quiet -O
   fi
-  [ -f "$csv" ] && [ "$csv" -nt "$idx" ] || "$spots" export "$idx" --format csv -o "$csv"
+  [ -f "$csv" ] && [ "$csv" -nt "$idx" ] || "$spots" export "$idx" --format csv -o "$csv" -O
   if [ ! -f "$db" ] || [ "$csv" -nt "$db" ]; then
     echo "building $db ..."
     rm -f "$db" && python3 -c "$py" db "$csv" "$db"
