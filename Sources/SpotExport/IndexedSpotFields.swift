@@ -35,7 +35,13 @@ enum IndexedSpotFields {
         JSONText.appendKey("name", to: &bytes)
         JSONText.appendString(label.name, to: &bytes)
         JSONText.appendKey("address_line", to: &bytes)
-        JSONText.appendString(label.addressLine, to: &bytes)
+        // The line's pieces copied as they are, with no line made between.
+        let pieces = AddressLine.Pieces(label.addressParts)
+        if pieces.isEmpty {
+            JSONText.appendString(nil, to: &bytes)
+        } else {
+            JSONText.appendString(to: &bytes) { write in pieces.forEachPiece(write) }
+        }
     }
 
     /// Appends `,"category":…` of spot number `spot`, null when it has none.

@@ -70,6 +70,20 @@ public enum JSONText {
     /// (backspace, form feed and slash as `escaping` says), the rest as UTF-8.
     public static func appendString(_ value: String, escaping: Escaping = .unicode, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        appendEscaped(value, escaping: escaping, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends as one JSON string the texts that `write` gives its function, one after another
+    /// (`appendString`'s escaping): a string made of pieces, written without joining them.
+    public static func appendString(to bytes: inout [UInt8], joining write: ((String) -> Void) -> Void) {
+        bytes.append(UInt8(ascii: "\""))
+        write { appendEscaped($0, escaping: .unicode, to: &bytes) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `value` escaped as inside a JSON string, without its quotes.
+    private static func appendEscaped(_ value: String, escaping: Escaping, to bytes: inout [UInt8]) {
         // The slash is special only where it is escaped; elsewhere this is the quote again.
         let special = escaping.slash ? UInt8(ascii: "/") : UInt8(ascii: "\"")
         let plain = value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
@@ -80,10 +94,7 @@ public enum JSONText {
             bytes.append(contentsOf: utf8)
             return true
         }
-        if plain == true {
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
+        if plain == true { return }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -100,7 +111,6 @@ public enum JSONText {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// `value` as a JSON string (`appendString`).

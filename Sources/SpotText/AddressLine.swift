@@ -28,12 +28,74 @@ public struct AddressLine {
     }
 
     /// The line that `parts` make, or nil when they make none: its segments joined by a comma,
-    /// else `addr:full`.
+    /// else `addr:full` (`Pieces` joined).
     public static func line(of parts: AddressParts) -> String? {
-        guard !parts.isEmpty else { return nil }
-        let (first, second) = segments(of: parts, style: Style(parts))
-        if first.isEmpty && second.isEmpty { return parts[.full] }
-        return first.isEmpty || second.isEmpty ? first + second : joined(first, second, separator: ", ")
+        let pieces = Pieces(parts)
+        guard !pieces.isEmpty else { return nil }
+        var line = ""
+        pieces.forEachPiece { line += $0 }
+        return line
+    }
+
+    /// The texts an address line is made of, in order, not joined: what `line(of:)` joins, and
+    /// what a writer may copy where the line goes, piece by piece, with no line made between
+    /// (a search answer's JSON).
+    public struct Pieces {
+        private let first: Segment
+        private let second: Segment
+        private let full: String?
+
+        /// The pieces of the line of `parts`.
+        public init(_ parts: AddressParts) {
+            if parts.isEmpty {
+                (first, second, full) = (Segment(nil, nil), Segment(nil, nil), nil)
+            } else {
+                (first, second) = AddressLine.segments(of: parts, style: Style(parts))
+                full = parts[.full]
+            }
+        }
+
+        /// Whether the parts make no line.
+        public var isEmpty: Bool { first.isEmpty && second.isEmpty && full == nil }
+
+        /// Gives `body` the line's texts in order: the segments and the comma between them, else
+        /// `addr:full`.
+        public func forEachPiece(_ body: (String) -> Void) {
+            guard !first.isEmpty || !second.isEmpty else {
+                full.map(body)
+                return
+            }
+            first.forEachPiece(body)
+            if !first.isEmpty && !second.isEmpty { body(", ") }
+            second.forEachPiece(body)
+        }
+    }
+
+    /// One segment of a line: its values in the order written, joined by a space where both are.
+    struct Segment {
+        let first: String?
+        let second: String?
+
+        init(_ first: String?, _ second: String?) {
+            self.first = first
+            self.second = second
+        }
+
+        /// Whether its text is empty.
+        var isEmpty: Bool {
+            switch (first, second) {
+            case (_?, _?): false
+            case (let only?, nil), (nil, let only?): only.isEmpty
+            case (nil, nil): true
+            }
+        }
+
+        /// Gives `body` its texts in order.
+        func forEachPiece(_ body: (String) -> Void) {
+            first.map(body)
+            if first != nil && second != nil { body(" ") }
+            second.map(body)
+        }
     }
 
     /// The address as the export's CSV column writes it: `addr:full` when given, else the line,
@@ -73,11 +135,11 @@ public struct AddressLine {
 
     /// The line's two segments, empty where they have no parts: the street (or place) and
     /// house number, then the postcode and city; a Japanese address's all in the first.
-    private static func segments(of parts: AddressParts, style: Style) -> (first: String, second: String) {
-        if style.isJapanese { return (japaneseText(of: parts), "") }
+    private static func segments(of parts: AddressParts, style: Style) -> (first: Segment, second: Segment) {
+        if style.isJapanese { return (Segment(japaneseText(of: parts), nil), Segment(nil, nil)) }
         return (
-            joined(parts[parts[.street] != nil ? .street : .place], parts[.housenumber], swapped: style.numberFirst),
-            joined(parts[.postcode], parts[.city], swapped: style.cityFirst)
+            segment(parts[parts[.street] != nil ? .street : .place], parts[.housenumber], swapped: style.numberFirst),
+            segment(parts[.postcode], parts[.city], swapped: style.cityFirst)
         )
     }
 
@@ -89,24 +151,9 @@ public struct AddressLine {
         return ([parts[.street] != nil ? .street : .place, .housenumber], [.postcode, .city])
     }
 
-    /// `first` and `second`, those present, joined by a space, in the other order when `swapped`.
-    private static func joined(_ first: String?, _ second: String?, swapped: Bool) -> String {
-        switch (first, second) {
-        case (let first?, let second?):
-            swapped ? joined(second, first, separator: " ") : joined(first, second, separator: " ")
-        case (let only?, nil), (nil, let only?): only
-        case (nil, nil): ""
-        }
-    }
-
-    /// `first`, `separator` and `second` in one string, made in one allocation.
-    private static func joined(_ first: String, _ second: String, separator: String) -> String {
-        var text = ""
-        text.reserveCapacity(first.utf8.count + separator.utf8.count + second.utf8.count)
-        text += first
-        text += separator
-        text += second
-        return text
+    /// The segment of `first` and `second`, in the other order when `swapped`.
+    private static func segment(_ first: String?, _ second: String?, swapped: Bool) -> Segment {
+        swapped ? Segment(second, first) : Segment(first, second)
     }
 
     /// A Japanese address's one segment: postcode, then its units, block and house number.

@@ -65,6 +65,16 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("a string appended in pieces is the string of the pieces joined, escaped alike")
+    func stringInPieces() {
+        let pieces = ["Rue \"Haute\"", " ", "3\\b", ", ", "\u{08}é/"]
+        var joined: [UInt8] = []
+        JSONText.appendString(pieces.joined(), to: &joined)
+        var inPieces: [UInt8] = []
+        JSONText.appendString(to: &inPieces) { write in pieces.forEach(write) }
+        #expect(inPieces == joined)
+    }
+
     struct Sample: Codable {
         var name: String
         var count: Int

@@ -4,6 +4,26 @@ import Testing
 
 @Suite("Address line")
 struct AddressLineTests {
+    @Test("empty values: a segment of an empty value alone is empty, one beside another keeps the space")
+    func emptyValues() {
+        #expect(AddressLine(["street": ""]).line == nil)
+        #expect(AddressLine(["street": "", "full": "Somewhere 1"]).line == "Somewhere 1")
+        #expect(AddressLine(["full": ""]).line == "")
+        #expect(AddressLine(["street": "", "housenumber": "5"]).line == " 5")
+        #expect(AddressLine(["street": "", "postcode": "00100"]).line == "00100")
+        #expect(AddressLine(["street": "A", "postcode": "", "city": "B"]).line == "A,  B")
+        #expect(AddressLine.Pieces(AddressParts()).isEmpty && AddressLine.line(of: AddressParts()) == nil)
+    }
+
+    @Test("a line's pieces, in order, are the line")
+    func pieces() {
+        let parts = AddressParts(["street": "Quai Jean-Charles Rey", "housenumber": "42", "postcode": "98000"])
+        var pieces: [String] = []
+        AddressLine.Pieces(parts).forEachPiece { pieces.append($0) }
+        #expect(pieces == ["Quai Jean-Charles Rey", " ", "42", ", ", "98000"])
+        #expect(pieces.joined() == AddressLine.line(of: parts))
+    }
+
     @Test("street and house number, then postcode and city")
     func numberAfterStreet() {
         let address = ["street": "Mannerheimintie", "housenumber": "22", "postcode": "00100", "city": "Helsinki"]
