@@ -185,9 +185,14 @@ def place_of(element, coords):
 
 
 def has_tag(place, spec):
-    """Whether a place has the tag `key=value`, the value being one of a semicolon list."""
+    """Whether a place has the tag `key=value`, the value being one of a list as mappers write
+    them: separated by ";" or ",", or a member of an "&" or "and" list ("Pizza & Kebab")."""
     key, value = spec.split("=", 1)
-    return value.casefold() in {v.strip().casefold() for v in place.tags.get(key, "").split(";")}
+    listed = set()
+    for item in re.split(r"[;,]", place.tags.get(key, "")):
+        listed.add(item.strip().casefold())
+        listed.update(member.strip() for member in re.split(r"&| and ", item.casefold()))
+    return value.casefold() in listed
 
 
 def median_centre(places):

@@ -27,8 +27,9 @@ struct WordLines {
     /// `rankOfSpot`) that meet it otherwise than by their kind (its category or selecting tag),
     /// the targets that no spot meets so left out:
     /// - a value line `key=value` is met by an attribute `key` that lists the value (one of its
-    ///   `;`-separated values, trimmed, case folded) or a value of which it is a `_`-separated
-    ///   part: `cuisine=pizza` by "italian;Pizza" and by "italian_pizza";
+    ///   items, `ValueList`: `;`- or `,`-separated, or members of an `&` or "and" list, trimmed,
+    ///   case folded) or a value of which it is a `_`-separated part: `cuisine=pizza` by
+    ///   "italian;Pizza", "italian,pizza", "Pizza & Kebab" and "italian_pizza";
     /// - any line is met by a name (not an address) that has a word (a token of `text`) that
     ///   names it by a compound ending (`CompoundEndings`): "taidemuseo" ends with "museo". Each
     ///   distinct token is looked at once, not each name.
@@ -41,9 +42,8 @@ struct WordLines {
         for spot in ordered.indices {
             for key in valueKeys {
                 guard let value = ordered[spot].attribute(key) else { continue }
-                for item in value.split(separator: ";") {
-                    let folded = item.trimmingCharacters(in: .whitespaces).lowercased()
-                    for part in [Substring(folded)] + folded.split(separator: "_") {
+                for item in ValueList.items(of: value) {
+                    for part in [Substring(item)] + item.split(separator: "_") {
                         if let line = lineOf[key + "=" + part] { met[line].insert(rankOfSpot[spot]) }
                     }
                 }

@@ -175,10 +175,19 @@ struct Oracle {
     static func otherTargets(of spot: Spot, compounds: [String: [String]]) -> Set<String> {
         var targets: Set<String> = []
         for (key, value) in spot.attributeTags {
-            for item in value.split(separator: ";") {
+            // Items split on ";" or ","; an item that lists with "&" or " and " also gives each member.
+            for item in value.replacingOccurrences(of: ",", with: ";").components(separatedBy: ";") {
                 let listed = item.trimmingCharacters(in: .whitespaces).lowercased()
-                targets.insert(key + "=" + listed)
-                for part in listed.components(separatedBy: "_") { targets.insert(key + "=" + part) }
+                guard !listed.isEmpty else { continue }
+                let members = listed.replacingOccurrences(of: " and ", with: "&").replacingOccurrences(
+                    of: "＆", with: "&"
+                )
+                .replacingOccurrences(of: "﹠", with: "&").components(separatedBy: "&")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                for text in [listed] + (members.count > 1 ? members : []) {
+                    targets.insert(key + "=" + text)
+                    for part in text.components(separatedBy: "_") { targets.insert(key + "=" + part) }
+                }
             }
         }
         for (_, name) in spot.namesByKey {

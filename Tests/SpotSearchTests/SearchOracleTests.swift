@@ -138,7 +138,10 @@ func randomSpots(_ count: Int, using random: inout SplitMix64) -> [Spot] {
         spot.hasWikipedia = Int.random(in: 0..<4, using: &random) == 0
         if Int.random(in: 0..<4, using: &random) == 0 {
             spot.details[.cuisine] =
-                ["pizza", "Italian; Pizza", "sushi", "burger;kebab", "italian_pizza"].randomElement(using: &random)!
+                [
+                    "pizza", "Italian; Pizza", "sushi", "burger;kebab", "italian_pizza", "italian,pizza",
+                    "Pizza & Kebab", "sushi and burger", "kebab,",
+                ].randomElement(using: &random)!
         }
         if Bool.random(using: &random) { spot.address = randomAddress(using: &random) }
         return spot
