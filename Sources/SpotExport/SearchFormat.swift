@@ -50,7 +50,7 @@ enum ResultTable {
             let why =
                 result.match.map { match in
                     let level = match.level == .fuzzy ? "fuzzy(\(match.edits))" : match.level.name
-                    return "\(level) \(match.field) \(String(format: "%.3f", match.score))"
+                    return "\(level) \(match.field) \(String(format: "%.3g", match.score))"
                 } ?? "-"
             rows.append(
                 [
@@ -103,7 +103,7 @@ enum MatchJSON {
         var object = JSONObject()
         object.add("level", match.level.name)
         object.add("field", match.field)
-        object.add("score", raw: String(format: "%.4f", match.score))
+        object.add("score", raw: String(format: "%.4g", match.score))
         if match.level == .fuzzy { object.add("edits", integer: Int64(match.edits)) }
         return object.closed
     }

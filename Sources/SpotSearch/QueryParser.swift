@@ -19,10 +19,12 @@ struct PhraseTargets {
         try names.compactMap { try index.wordList(of: $0) }
     }
 
-    /// The spots of `wordLists`, as a set.
-    func listedSpots(in index: SpotIndexReader) throws -> SpotSet {
-        let spots = try wordLists(in: index).flatMap { try index.spots(in: $0) }
-        return SpotSet(spots, estimatedCount: spots.count, count: index.count)
+    /// The spots of each of `wordLists`, as sets.
+    func listedSpots(in index: SpotIndexReader) throws -> [SpotSet] {
+        try wordLists(in: index).map { list in
+            let spots = try index.spots(in: list)
+            return SpotSet(spots, estimatedCount: spots.count, count: index.count)
+        }
     }
 
     /// Whether a spot selected by `key`=`value`, of `category`, is of what the phrase names.

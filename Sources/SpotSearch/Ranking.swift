@@ -4,66 +4,189 @@ import Spots
 
 /// The order of text results: by relevance (match level, then score) or nearest first.
 public enum SearchSort: String, Sendable, CaseIterable {
-    /// Match level first, then the score within the level (docs/search.md, "How results are ranked").
+    /// What the query meant, as docs/search.md's "How results are ranked" says: without a place
+    /// match level first; with one, kinds named by distance or one score of level and distance.
     case relevance
     /// Nearest first, then match level; today's order before ranking, for those who want it.
     case distance
 }
 
-/// The relevance order, written once: match level, typos forgiven (`FuzzyWord`: 0 but at the
-/// fuzzy level), name field, then the higher score. Results, and the best a run of candidates
-/// can offer (`KeyBound`), are compared by it.
-struct Relevance: Comparable {
-    let level: MatchLevel
-    let edits: Int
-    let field: NameField
-    /// The score within the level: higher is better.
-    let score: Double
+/// How a candidate fits the kinds a query's category phrases name.
+struct KindFit {
+    /// Whether some phrase is met otherwise than by the spot's kind or the build's lists of its
+    /// targets (by its names alone: a theatre named "Comics Museum" for "museum").
+    let missed: Bool
+    /// How many of the phrases' targets the spot meets, its kind counting once per phrase and
+    /// each target's list once ("coffee": a café tagged `cuisine=coffee_shop` meets two).
+    let targetsMet: Int
 
-    static func < (a: Relevance, b: Relevance) -> Bool {
-        (a.level, a.edits, a.field, -a.score) < (b.level, b.edits, b.field, -b.score)
-    }
+    /// The fit of a spot of a query without phrases, and the best a spot can have.
+    static let best = KindFit(missed: false, targetsMet: RankOrder.countedTargets)
 }
 
-/// Where a candidate stands among the results of a text query. Compared by the request's sort:
-/// relevance orders by `Relevance`, then OSM type and id; distance by distance, level, edits,
-/// then OSM type and id, but with every match that forgives typos after those that do not.
-struct RankKey: Comparable {
-    let sort: SearchSort
-    let level: MatchLevel
-    /// The typos forgiven (`FuzzyWord`): 0 but at the fuzzy level.
-    let edits: Int
-    let field: NameField
-    /// The score within the level: higher is better.
-    let score: Double
-    /// Metres from the point of reference, 0 without one.
-    let distance: Double
-    let ref: OSMRef
+/// How the results of a text query are ordered (docs/search.md, "How results are ranked"),
+/// chosen by the request's sort, its place, and whether the query names kinds alone. Each
+/// candidate gets a `RankKey`; `bestKey` gives the best key a run of candidates can have, so
+/// that the walk can stop where nothing left can rank among the kept.
+///
+/// Near a place, distance counts as a ratio: a spot's score is its weight over 1 + d / d₀, so
+/// that twice as far counts half (beyond d₀), whether 100 m or 10 km away, and every weight
+/// reads as a distance: a whole name (weight 1) ranks before a name begun (0.5) up to twice as
+/// far. Exponential decay (Photon's) would count 5.0 km against 5.2 km as it counts the user's
+/// street against the next one, and bury far exact names under near nothing.
+enum RankOrder {
+    /// No place: match level; then, for a query with category words beside name words, the
+    /// spots of the named kinds; typos, name field; at the category level the targets met
+    /// (cuisine matches first); then the quality score.
+    case relevance(namedKindsFirst: Bool)
+    /// A place and name words: typos after, then the spots of the named kinds, then the score
+    /// `weight` × `nameQualityReach`^(quality / 10) / (1 + d / scale).
+    case near(scale: Double)
+    /// A place and a query that names kinds alone: typos after, then the spots of those kinds,
+    /// then the others whose names hold the words; each by distance, the quality score counting
+    /// as at most 10% nearer: `kindQualityReach`^(quality / 10) / (1 + d / 1 m).
+    case kindsNear
+    /// Nearest first, every match that forgives typos after those that do not, then level and
+    /// edits; `scale` is the request's distance scale when it has a place.
+    case distance(scale: Double?)
 
-    /// Where the key stands in the relevance order.
-    var relevance: Relevance { Relevance(level: level, edits: edits, field: field, score: score) }
+    /// The most targets met that the key tells apart (it packs them in four bits).
+    static let countedTargets = 15
+    /// How much nearer the best quality score counts a spot than the least, for names.
+    static let nameQualityReach = 1.5
+    /// The same for the spots of the kinds a query names alone: quality reorders two spots
+    /// only when their distances are within 10% of each other.
+    static let kindQualityReach = 1.1
+    /// Below this distance kinds' spots are not told apart by distance: a GPS fix's error.
+    static let kindDistanceFloor = 1.0
 
-    static func < (a: RankKey, b: RankKey) -> Bool {
-        switch a.sort {
-        case .relevance:
-            (a.relevance, a.ref.type, a.ref.id) < (b.relevance, b.ref.type, b.ref.id)
-        case .distance:
-            (a.level == .fuzzy ? 1 : 0, a.distance, a.level, a.edits, a.ref.type, a.ref.id)
-                < (b.level == .fuzzy ? 1 : 0, b.distance, b.level, b.edits, b.ref.type, b.ref.id)
+    /// The order of `request`'s results, its query parsed as `query`, distances measured from
+    /// `origin` (the request's place).
+    init(request: SearchRequest, origin: Coordinate?, query: ParsedQuery) {
+        let namesKinds = !query.phrases.isEmpty
+        if request.sort == .distance {
+            self = .distance(scale: origin == nil ? nil : request.distanceScale)
+        } else if origin == nil {
+            self = .relevance(namedKindsFirst: namesKinds && !query.terms.isEmpty)
+        } else {
+            self = namesKinds && query.terms.isEmpty ? .kindsNear : .near(scale: request.distanceScale)
         }
     }
 
-    static func == (a: RankKey, b: RankKey) -> Bool { !(a < b) && !(b < a) }
+    /// The weight of a match at `level` in `field` near a place: a whole name 1, a name begun
+    /// 0.5, a name's words begun (or a spot of a category whose names hold the other words) 0.4;
+    /// a match in other names (`alt_name`, …) 0.8 of that, in the address 0.25. Typos forgiven
+    /// rank after every other match, by their edits first.
+    static func weight(level: MatchLevel, field: NameField) -> Double {
+        let levelWeight =
+            switch level {
+            case .exact, .address, .fuzzy: 1.0
+            case .prefix: 0.5
+            case .words, .category: 0.4
+            }
+        let fieldWeight =
+            switch field {
+            case .primary: 1.0
+            case .other: 0.8
+            case .address: 0.25
+            }
+        return levelWeight * fieldWeight
+    }
 
-    /// Whether every key a spot bounded by `bound` can have ranks after this one, its best score
-    /// (at no distance) given by `scoring`.
-    func precedes(_ bound: KeyBound, scoredBy scoring: Scoring) -> Bool {
-        relevance < bound.relevance(score: scoring.score(quality: bound.score, distance: 0))
+    /// The key of a candidate that matches as `match`, fits the named kinds as `fit`, and lies
+    /// `distance` metres from the place (0 without one).
+    func key(_ match: CandidateMatch, fit: KindFit, distance: Double, ref: OSMRef) -> RankKey {
+        // Groups and tie-breaks pack their components into bits, the first compared highest.
+        let fuzzy = match.level == .fuzzy ? 1 : 0
+        let missed = fit.missed ? 1 : 0
+        let edits = min(match.edits, 63)
+        switch self {
+        case .relevance(let namedKindsFirst):
+            let unmet = match.level == .category ? Self.countedTargets - min(fit.targetsMet, Self.countedTargets) : 0
+            let group =
+                match.level.rawValue << 16 | (namedKindsFirst ? missed : 0) << 15 | edits << 8
+                | match.field.rawValue << 4 | unmet
+            return RankKey(
+                group: group, score: Double(match.quality), tie: 0, match: match, distance: distance, ref: ref)
+        case .near, .kindsNear:
+            let score = logWeight(of: match) - cost(ofDistance: distance)
+            return RankKey(
+                group: fuzzy << 16 | edits << 8 | missed, score: score, tie: 0, match: match, distance: distance,
+                ref: ref)
+        case .distance:
+            let tie = match.level.rawValue << 8 | edits
+            return RankKey(group: fuzzy, score: -distance, tie: tie, match: match, distance: distance, ref: ref)
+        }
+    }
+
+    /// The logarithm of what a match counts near a place before its distance: its weight and
+    /// its quality's reach.
+    private func logWeight(of match: CandidateMatch) -> Double {
+        let quality = Double(match.quality) / Double(PlaceQuality.maximumScore)
+        switch self {
+        case .near:
+            return log(Self.weight(level: match.level, field: match.field)) + log(Self.nameQualityReach) * quality
+        case .kindsNear: return log(Self.kindQualityReach) * quality
+        case .relevance, .distance: return 0
+        }
+    }
+
+    /// What `distance` metres take from a score: near a place, the logarithm of 1 + d / scale
+    /// (1 m for kinds); nearest first, the distance; nothing without a place.
+    func cost(ofDistance distance: Double) -> Double {
+        switch self {
+        case .relevance: 0
+        case .near(let scale): log1p(distance / scale)
+        case .kindsNear: log1p(distance / Self.kindDistanceFloor)
+        case .distance: distance
+        }
+    }
+
+    /// The best key a spot of a run bounded by `bound` can have at `distance` metres or more.
+    func bestKey(of bound: KeyBound, distance: Double = 0) -> RankKey {
+        let match = CandidateMatch(level: bound.level, edits: bound.edits, field: bound.field, quality: bound.score)
+        return key(match, fit: .best, distance: distance, ref: OSMRef(.node, .min))
+    }
+
+    /// The score `--explain` shows for `key`: without a place the quality score; with one the
+    /// score that ranks (not its logarithm), and nearest first the score of `near`.
+    func shownScore(of key: RankKey) -> Double {
+        switch self {
+        case .relevance, .distance(scale: nil): Double(key.match.quality)
+        case .near, .kindsNear: exp(key.score)
+        case .distance(let scale?):
+            exp(Self.near(scale: scale).key(key.match, fit: .best, distance: key.distance, ref: key.ref).score)
+        }
     }
 }
 
+/// Where a candidate stands among the results of a text query (`RankOrder.key`): its group
+/// (the order's first components, packed, lower first), its score (higher first), a tie-break
+/// (lower first), then OSM type and id.
+struct RankKey: Comparable {
+    let group: Int
+    let score: Double
+    let tie: Int
+    /// How the candidate matched.
+    let match: CandidateMatch
+    /// Metres from the place, 0 without one.
+    let distance: Double
+    let ref: OSMRef
+
+    /// This key with `cost` taken from its score.
+    func lowered(by cost: Double) -> RankKey {
+        RankKey(group: group, score: score - cost, tie: tie, match: match, distance: distance, ref: ref)
+    }
+
+    static func < (a: RankKey, b: RankKey) -> Bool {
+        (a.group, -a.score, a.tie, a.ref.type, a.ref.id) < (b.group, -b.score, b.tie, b.ref.type, b.ref.id)
+    }
+
+    static func == (a: RankKey, b: RankKey) -> Bool { !(a < b) && !(b < a) }
+}
+
 /// The best key any spot of a run of candidates can have: its level, edits, field and quality
-/// score (with a place, the score at no distance).
+/// score. Sorted in the relevance order without a place.
 struct KeyBound: Comparable, Hashable {
     let level: MatchLevel
     let edits: Int
@@ -78,27 +201,8 @@ struct KeyBound: Comparable, Hashable {
         self.score = score
     }
 
-    /// The bound in the relevance order, with the score `score` (the quality score, or what a
-    /// place makes of it).
-    func relevance(score: Double) -> Relevance { Relevance(level: level, edits: edits, field: field, score: score) }
-
     static func < (a: KeyBound, b: KeyBound) -> Bool {
-        a.relevance(score: Double(a.score)) < b.relevance(score: Double(b.score))
-    }
-}
-
-/// The score within a level (docs/search.md, "How results are ranked"): the quality score, and with a
-/// point of reference Photon's location bias, (1 + quality / 10) × exp(−distance / scale).
-struct Scoring {
-    /// The point distances are measured from, if any.
-    let origin: Coordinate?
-    /// The distance at which the bias falls to 1/e, in metres.
-    let scale: Double
-
-    /// The score of a spot of quality score `quality` at `distance` metres from the origin.
-    func score(quality: Int, distance: Double) -> Double {
-        guard origin != nil else { return Double(quality) }
-        return (1 + Double(quality) / Double(PlaceQuality.maximumScore)) * exp(-distance / scale)
+        (a.level, a.edits, a.field, -a.score) < (b.level, b.edits, b.field, -b.score)
     }
 }
 

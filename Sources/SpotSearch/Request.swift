@@ -47,15 +47,16 @@ public struct SearchRequest: Sendable, Equatable {
     public var limit: Int
     /// How text results are ordered: by relevance (the default) or nearest first.
     public var sort: SearchSort
-    /// The distance in metres at which the location bias of a text query with a place falls to
-    /// 1/e (docs/search.md, "How results are ranked").
+    /// The distance in metres within which nearness counts little in a text query with a place:
+    /// a name match's score is halved at this distance, and halved again at three times it
+    /// (docs/search.md, "How results are ranked").
     public var distanceScale: Double
     /// Whether each result says why it came back (`SearchResult.match`): a name match costs a
     /// second reading of the result's names.
     public var explain: Bool
 
-    /// The default `distanceScale`: 2 km, a walk across a city centre.
-    public static let defaultDistanceScale = 2_000.0
+    /// The default `distanceScale`: 100 m, a city block, about where a phone's place is sure.
+    public static let defaultDistanceScale = 100.0
 
     /// A request; every constraint is optional, the limit 20 by default.
     public init(

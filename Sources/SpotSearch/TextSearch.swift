@@ -14,7 +14,7 @@ struct CandidateFilter {
     private let checkedTerms: [Lazy<SpotSet>]
     /// What the terms that may be house numbers ask of a spot.
     private let houseNumbers: HouseNumberCheck
-    private let phrases: [(kinds: [Bool], listed: Lazy<SpotSet>, text: Lazy<SpotSet>)]
+    private let phrases: [PhraseCheck]
     /// Whether every spot passes: no category filter, no checked term, house number or phrase.
     private let passesAll: Bool
 
@@ -28,9 +28,9 @@ struct CandidateFilter {
         passesAll =
             !allowedKinds.contains(false) && checkedTerms.isEmpty && houseNumbers.passesAll && query.phrases.isEmpty
         phrases = query.phrases.map { phrase in
-            (
+            PhraseCheck(
                 kinds: index.kinds.map(phrase.targets.names),
-                listed: Lazy { try phrase.targets.listedSpots(in: index) },
+                targetLists: Lazy { try phrase.targets.listedSpots(in: index) },
                 text: Lazy {
                     try Self.spots(
                         holdingTokens: phrase.words.map { try index.tokens(withPrefix: Array($0.utf8)) }, in: index,
@@ -46,7 +46,7 @@ struct CandidateFilter {
             try houseNumbers.passes(spot)
         else { return false }
         for phrase in phrases where !phrase.kinds[kind] {
-            guard try phrase.listed.value().contains(spot) || phrase.text.value().contains(spot) else { return false }
+            guard try phrase.listsHold(spot) || phrase.text.value().contains(spot) else { return false }
         }
         return true
     }
@@ -54,10 +54,24 @@ struct CandidateFilter {
     /// Whether the query has category phrases.
     var hasPhrases: Bool { !phrases.isEmpty }
 
+    /// How spot `spot`, of kind number `kind`, fits the kinds the phrases name.
+    func kindFit(_ spot: Int, kind: Int) throws -> KindFit {
+        guard hasPhrases else { return .best }
+        var missed = false
+        var met = 0
+        for phrase in phrases {
+            let byKind = phrase.kinds[kind]
+            let byLists = try phrase.targetLists.value().reduce(0) { $0 + ($1.contains(spot) ? 1 : 0) }
+            missed = missed || !byKind && byLists == 0
+            met += (byKind ? 1 : 0) + byLists
+        }
+        return KindFit(missed: missed, targetsMet: met)
+    }
+
     /// For each category phrase, whether spot `spot` (of kind number `kind`) meets it by its kind
     /// or the build's list of the phrase's targets.
     func phrasesMetByKind(_ spot: Int, kind: Int) throws -> [Bool] {
-        try phrases.map { try $0.kinds[kind] || $0.listed.value().contains(spot) }
+        try phrases.map { try $0.kinds[kind] || $0.listsHold(spot) }
     }
 
     /// Whether spot `spot` passes, its kind read from the index unless every spot passes.
@@ -85,6 +99,20 @@ struct CandidateFilter {
     }
 }
 
+/// What a category phrase asks of a spot: to be of a kind it names, on a list of one of its
+/// targets (`PhraseTargets.wordLists`), or to hold its words in its names or address.
+struct PhraseCheck {
+    /// One flag per kind number: whether the phrase names the kind.
+    let kinds: [Bool]
+    /// The spots of each target's word list.
+    let targetLists: Lazy<[SpotSet]>
+    /// The spots whose names or address hold the phrase's words.
+    let text: Lazy<SpotSet>
+
+    /// Whether some target's list holds `spot`.
+    func listsHold(_ spot: Int) throws -> Bool { try targetLists.value().contains { $0.contains(spot) } }
+}
+
 extension SpotSearch {
     /// The results of a query with name terms (or category phrases alone): the runs of the
     /// plan's sources (`QueryPlan`) read best bound first, each new spot that its run's check
@@ -107,18 +135,20 @@ extension SpotSearch {
             RankedSpot(
                 spot: entry.spot, distance: origin == nil ? nil : entry.key.distance,
                 match: request.explain
-                    ? try explanation(of: entry.spot, key: entry.key, query: query, filter: filter, typos: typos) : nil)
+                    ? try explanation(
+                        of: entry.spot, key: entry.key, order: walk.order, query: query, filter: filter, typos: typos)
+                    : nil)
         }
     }
 
     /// Why spot `spot`, ranked at `key`, came back: its level and score, and the name key, the
     /// address part, or for a category match the selecting tag, that matched `query`.
     private func explanation(
-        of spot: Int, key: RankKey, query: ParsedQuery, filter: CandidateFilter, typos: TypoStage?
+        of spot: Int, key: RankKey, order: RankOrder, query: ParsedQuery, filter: CandidateFilter, typos: TypoStage?
     ) throws -> SearchMatch {
         var field: String?
         let text = try CandidateText(spot: spot, in: index, words: AddressWords())
-        switch key.level {
+        switch key.match.level {
         case .category: break
         case .address:
             let words = query.words(leavingOut: try filter.phrasesMetByKind(spot, kind: index.kindNumber(at: spot)))
@@ -131,7 +161,8 @@ extension SpotSearch {
             let kind = try index.kind(at: spot)
             field = kind.key + "=" + kind.value
         }
-        return SearchMatch(level: key.level, field: field ?? "", score: key.score, edits: key.edits)
+        return SearchMatch(
+            level: key.match.level, field: field ?? "", score: order.shownScore(of: key), edits: key.match.edits)
     }
 
     /// The first `limit` spots of `lists` that pass, in reference order; a spot is taken once.
@@ -156,6 +187,8 @@ struct TextWalk {
     let index: SpotIndexReader
     let request: SearchRequest
     let origin: Coordinate?
+    /// How the results are ordered.
+    let order: RankOrder
     /// Distances to `origin`.
     private let distances: DistanceFrom?
     /// What the runs' checks are given.
@@ -163,7 +196,6 @@ struct TextWalk {
     private(set) var best: TopResults<RankKey>
     /// The spots offered to `best`: a later stage passes over them.
     private var offered: SpotSet
-    private let scoring: Scoring
     /// Sorted by relevance, the walk stops at the first run whose best key ranks after the last
     /// kept; without a place, also within a run of keys that differ by reference only.
     private let stopsEarly: Bool
@@ -174,19 +206,22 @@ struct TextWalk {
         self.index = index
         self.request = request
         self.origin = origin
+        order = RankOrder(request: request, origin: origin, query: query)
         distances = origin.map { DistanceFrom($0) }
         context = CheckContext(index: index, query: query, filter: filter, addressWords: AddressWords())
         best = TopResults(limit: request.limit)
         offered = SpotSet(outOf: index.count)
-        scoring = Scoring(origin: origin, scale: request.distanceScale)
         stopsEarly = request.sort == .relevance
     }
 
-    /// Reads `runs` (sorted by bound), offering each spot not seen in them before to `best`.
+    /// Reads `runs`, best key first, offering each spot not seen in them before to `best`.
     mutating func read(_ runs: [CandidateRun]) throws {
         var seen = offered
-        for run in runs {
-            if stopsEarly, let worst = best.worst, worst.precedes(run.bound, scoredBy: scoring) { break }
+        let sorted = runs.map { (run: $0, best: order.bestKey(of: $0.bound)) }.sorted {
+            $0.best < $1.best || !($1.best < $0.best) && $0.run.bound < $1.run.bound
+        }
+        for (run, bestOfRun) in sorted {
+            if stopsEarly, let worst = best.worst, !(bestOfRun < worst) { break }
             var ranks = try RankMerge(run.lists)
             while let rank = try ranks.next() {
                 let spot = try index.spot(atRank: rank)
@@ -196,23 +231,20 @@ struct TextWalk {
                 let coordinate = try index.coordinate(at: spot)
                 if let region = request.region, !region.contains(coordinate) { continue }
                 // A spot that even at the distance along the meridian alone (cheap, and no more
-                // than the true one) cannot outscore the last kept at its level is passed over.
-                if stopsEarly, let origin, let worst = best.worst, worst.level == run.bound.level,
-                    worst.edits == run.bound.edits, worst.field == run.bound.field,
-                    scoring.score(quality: run.bound.score, distance: coordinate.metresAlongMeridian(to: origin))
-                        < worst.score
-                {
-                    continue
+                // than the true one) cannot rank before the last kept is passed over.
+                if stopsEarly, let origin, let worst = best.worst {
+                    let along = coordinate.metresAlongMeridian(to: origin)
+                    if !(bestOfRun.lowered(by: order.cost(ofDistance: along)) < worst) {
+                        continue
+                    }
                 }
                 let distance = distances?.distance(to: coordinate)
                 if let distance, let radius = request.radius, distance > radius { continue }
                 guard let match = try run.check.match(spot, kind: kind, bound: run.bound, in: context) else {
                     continue
                 }
-                let key = RankKey(
-                    sort: request.sort, level: match.level, edits: match.edits, field: match.field,
-                    score: scoring.score(quality: match.quality, distance: distance ?? 0), distance: distance ?? 0,
-                    ref: try index.ref(at: spot))
+                let fit = try context.filter.kindFit(spot, kind: kind)
+                let key = order.key(match, fit: fit, distance: distance ?? 0, ref: try index.ref(at: spot))
                 if stopsEarly && origin == nil && run.check.keyIsBound, let worst = best.worst, !(key < worst) {
                     break
                 }

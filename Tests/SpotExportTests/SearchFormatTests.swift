@@ -69,7 +69,7 @@ struct SearchFormatTests {
         let brief =
             #"{"osm_type":"way","osm_id":123456789012,"lat":60.1699000,"lon":-24.9384000,"#
             + #""category":"evCharger","name":"Lataus \"A\"","address_line":"Mannerheimintie 1","distance_m":"#
-        let why = #","match":{"level":"prefix","field":"name:fi","score":1.5000}"#
+        let why = #","match":{"level":"prefix","field":"name:fi","score":1.5}"#
         #expect(answer == "{\"results\":[" + brief + "null}," + brief + "3.0}," + brief + "3.0" + why + "}]}")
         #expect(utf8Text(try BatchAnswer.results([ClusterItem](), of: index)) == "{\"results\":[]}")
         #expect(utf8Text(BatchAnswer.error("unknown key \"x\"\n")) == #"{"error":"unknown key \"x\"\n"}"#)

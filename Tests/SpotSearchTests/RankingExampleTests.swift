@@ -35,9 +35,10 @@ struct RankingExampleTests {
             Self.spot(5, "Kiasmaplatsen", .landmark, metres: 20_000),
         ])
         #expect(try ids(search, "kiasma") == [2, 4, 1, 5, 3])
-        // With a place the museum named exactly "Kiasma" 2 km away still comes first; among the
-        // prefix matches the nearer one does.
-        #expect(try ids(search, "kiasma", near: Self.square) == [2, 1, 4, 5, 3])
+        // With a place distance counts as a ratio: the museum's long name 50 m away, the bike
+        // station 100 m away, then the museum named exactly "Kiasma" 2 km away (twenty times as
+        // far, a whole name counting twice a name begun), the café 3 km away, the square 20 km.
+        #expect(try ids(search, "kiasma", near: Self.square) == [3, 1, 2, 4, 5])
         let explained = try search.search(SearchRequest(naturalLanguageQuery: "kiasma", explain: true))
         #expect(explained.map { $0.match?.level } == [.exact, .prefix, .prefix, .prefix, .words])
         #expect(explained.map { $0.match?.score } == [6, 1, 0, 0, 0])

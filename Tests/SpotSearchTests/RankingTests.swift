@@ -46,19 +46,34 @@ struct RankingTests {
         #expect(zip(results, results.dropFirst()).allSatisfy { ($0.distance ?? 0) <= ($1.distance ?? 0) })
     }
 
-    @Test("results come level by level, and within a level and field by score")
+    @Test(
+        "without a place results come level by level, and within a level and field by score (by targets met first at the category level)"
+    )
     func levelsThenScores() throws {
         for query in ["kia", "stock", "hotel", "cafe", "ravintola", "helsinki", "st", "museum of", "a"] {
-            for near in [nil, Self.besideTheBikeStation] {
-                let results = try Self.helsinki.search(
-                    SearchRequest(naturalLanguageQuery: query, near: near, limit: 60, explain: true))
-                for (a, b) in zip(results, results.dropFirst()) {
-                    let (x, y) = (try #require(a.match), try #require(b.match))
-                    #expect(x.level <= y.level, "\(query)")
-                    if x.level == y.level && NameField(ofKey: x.field) == NameField(ofKey: y.field) {
-                        #expect(x.score >= y.score, "\(query): \(a.spot.ref) before \(b.spot.ref)")
-                    }
+            let results = try Self.helsinki.search(SearchRequest(naturalLanguageQuery: query, limit: 60, explain: true))
+            for (a, b) in zip(results, results.dropFirst()) {
+                let (x, y) = (try #require(a.match), try #require(b.match))
+                #expect(x.level <= y.level, "\(query)")
+                if x.level == y.level && x.level != .category && NameField(ofKey: x.field) == NameField(ofKey: y.field)
+                {
+                    #expect(x.score >= y.score, "\(query): \(a.spot.ref) before \(b.spot.ref)")
                 }
+            }
+        }
+    }
+
+    @Test("with a place name matches come by one score of level and distance, typos after, by their edits")
+    func oneScoreNearAPlace() throws {
+        for query in ["kia", "stock", "ravintola", "helsinki", "st", "a", "kiasam", "stockman"] {
+            let results = try Self.helsinki.search(
+                SearchRequest(naturalLanguageQuery: query, near: Self.besideTheBikeStation, limit: 60, explain: true))
+            #expect(!results.isEmpty)
+            for (a, b) in zip(results, results.dropFirst()) {
+                let (x, y) = (try #require(a.match), try #require(b.match))
+                let (xTypos, yTypos) = (x.level == .fuzzy ? 1 + x.edits : 0, y.level == .fuzzy ? 1 + y.edits : 0)
+                #expect(xTypos <= yTypos, "\(query)")
+                if xTypos == yTypos { #expect(x.score >= y.score, "\(query): \(a.spot.ref) before \(b.spot.ref)") }
             }
         }
     }
@@ -107,21 +122,80 @@ struct RankingTests {
         #expect(explained[4].match?.field == "alt_name")
     }
 
-    @Test("with a place, among prefix matches of equal quality the nearer comes first; far exact still wins")
-    func distanceDecayWithinALevel() throws {
-        let spots = [
-            Self.spot(1, "Harbour", latitude: 60.02),
-            Self.spot(2, "Harbour Cafe", latitude: 60.001),
-            Self.spot(3, "Harbour Bar", latitude: 60.005),
-        ]
-        let search = try SpotSearch(index: try openIndex(of: spots))
+    @Test("with a place a whole name comes first up to twice as far as a name begun; the nearer begun first")
+    func distanceAgainstLevel() throws {
         let here = Coordinate(latitudeE7: 600_000_000, longitudeE7: 250_000_000)!
-        let results = try search.search(SearchRequest(naturalLanguageQuery: "harbour", near: here))
-        #expect(results.map(\.spot.ref.id) == [1, 2, 3])
-        let scale = try search.search(
-            SearchRequest(naturalLanguageQuery: "harbour", near: here, distanceScale: 100, explain: true))
-        #expect(scale.map(\.spot.ref.id) == [1, 2, 3], "levels come before any distance")
-        #expect((scale[1].match?.score ?? 0) > (scale[2].match?.score ?? 0))
+        // 111 m and 556 m away: "Harbour" 167 m away first, 2.2 km away after both.
+        for (latitude, expected) in [(60.0015, [Int64(1), 2, 3]), (60.02, [2, 3, 1])] {
+            let spots = [
+                Self.spot(1, "Harbour", latitude: latitude),
+                Self.spot(2, "Harbour Cafe", latitude: 60.001),
+                Self.spot(3, "Harbour Bar", latitude: 60.005),
+            ]
+            let search = try SpotSearch(index: try openIndex(of: spots))
+            let results = try search.search(SearchRequest(naturalLanguageQuery: "harbour", near: here, explain: true))
+            #expect(results.map(\.spot.ref.id) == expected)
+            #expect(zip(results, results.dropFirst()).allSatisfy { ($0.match?.score ?? 0) >= ($1.match?.score ?? 0) })
+        }
+    }
+
+    /// A spot of `kind` (`amenity=kind`, of `category`) `metres` north of 60° N 25° E.
+    static func spot(
+        _ id: Int64, _ name: String?, kind: String, _ category: Category, metres: Double, quality: Bool = false,
+        cuisine: String? = nil
+    ) -> Spot {
+        var spot = Spot(
+            ref: OSMRef(.node, id),
+            coordinate: Coordinate(latitudeE7: 600_000_000 + Int32(metres / 111_195 * 1e7), longitudeE7: 250_000_000)!,
+            tagKey: "amenity", kind: kind, category: category, name: name,
+            details: quality ? [.website: "https://example.org", .wikidata: "Q1"] : [:])
+        if let cuisine { spot.details[.cuisine] = cuisine }
+        return spot
+    }
+
+    static let kinds = [
+        spot(1, "Hotel Harbour", kind: "restaurant", .restaurant, metres: 40),
+        spot(2, "Sea View", kind: "hotel", .hotel, metres: 500),
+        spot(3, "Grand", kind: "hotel", .hotel, metres: 520, quality: true),
+        spot(4, nil, kind: "hotel", .hotel, metres: 300),
+        spot(5, "Hotel Sport", kind: "hotel", .hotel, metres: 5_000),
+        spot(6, "Sport Bar", kind: "bar", .nightlife, metres: 60),
+        spot(7, "Hotel Sport Bar", kind: "bar", .nightlife, metres: 70),
+        spot(8, "Sport", kind: "hotel", .hotel, metres: 900),
+    ]
+
+    @Test("a category word near a place lists that kind by distance, quality within 10%, then names of other kinds")
+    func categoryWordNearAPlace() throws {
+        let search = try SpotSearch(index: try openIndex(of: Self.kinds, categoryWords: ["hotel": [.hotel]]))
+        let here = Coordinate(latitudeE7: 600_000_000, longitudeE7: 250_000_000)!
+        func ids(_ query: String, near: Coordinate?) throws -> [Int64] {
+            try search.search(SearchRequest(naturalLanguageQuery: query, near: near)).map(\.spot.ref.id)
+        }
+        // The hotel 520 m away and better known comes before the one 500 m away (within 10%),
+        // the one 900 m away after both; the restaurant named "Hotel Harbour" 40 m away last.
+        #expect(try ids("hotel", near: here) == [4, 3, 2, 8, 5, 1, 7])
+        #expect(try ids("hotel", near: nil).prefix(3) == [1, 5, 7], "without a place names first, as before")
+        // Name words filter ("Sport Bar" is no hotel and names none); without a place level by
+        // level, with one the hotels first: "Sport" 900 m away, then "Hotel Sport" 5 km away.
+        #expect(try ids("hotel sport", near: nil) == [5, 7, 8])
+        #expect(try ids("hotel sport", near: here) == [8, 5, 7])
+    }
+
+    @Test("a cuisine word finds the cuisine's spots and the places kept for it; without a place most targets first")
+    func purposeWords() throws {
+        let spots = [
+            Self.spot(1, "Kahvila", kind: "cafe", .cafe, metres: 100),
+            Self.spot(2, "Beans", kind: "cafe", .cafe, metres: 900, cuisine: "coffee_shop"),
+            Self.spot(3, "Roastery", kind: "fast_food", .restaurant, metres: 300, cuisine: "donut;coffee_shop"),
+            Self.spot(4, "Noodles", kind: "restaurant", .restaurant, metres: 50),
+        ]
+        let search = try SpotSearch(
+            index: try openIndex(of: spots, valueWords: ["coffee": ["cuisine=coffee_shop", "amenity=cafe"]]))
+        let here = Coordinate(latitudeE7: 600_000_000, longitudeE7: 250_000_000)!
+        let near = try search.search(SearchRequest(naturalLanguageQuery: "coffee", near: here)).map(\.spot.ref.id)
+        #expect(near == [1, 3, 2])
+        let anywhere = try search.search(SearchRequest(naturalLanguageQuery: "coffee")).map(\.spot.ref.id)
+        #expect(anywhere == [2, 1, 3], "the café with the cuisine meets both targets; the others one each")
     }
 
     @Test("several words: the level comes from the one name that holds them all")

@@ -18,9 +18,12 @@ import Spots
 /// are the query's, as a prefix when its words start with them (the last as a prefix), else by
 /// words. A spot's match is its best over its names: the level, then `name` and `name:xx`
 /// before other names; a spot no one name matches is a category match when the query has
-/// category phrases, and no answer when it has none. Results rank by
-/// level, name field, score (the quality score, or with a place the quality weighed by the
-/// distance decay), then OSM type and id; or, sorted by distance, by distance, level, type and
+/// category phrases, and no answer when it has none. Without a place results rank by level,
+/// then (for a query of category and name words) the spots of the named kinds, edits, name
+/// field, at the category level the targets met, the quality score, then OSM type and id. With a
+/// place: typos after, then the named kinds' spots, then for a query with name words the
+/// weight of level and field times 1.5^(quality/10) over 1 + d / scale, for category words
+/// alone 1.1^(quality/10) over 1 + d / 1 m. Sorted by distance: by distance, level, type and
 /// id. Without text: nearest first, or in reference order without a place.
 ///
 /// A spot no one name matches and that is no category match is an address match (docs/search.md,
@@ -140,23 +143,76 @@ struct Oracle {
         let level: Int
         var edits = 0
         let field: Int
-        let score: Double
+        let quality: Double
         let distance: Double
         let ref: OSMRef
+        /// Whether some category phrase of the query is met by the spot's names alone.
+        var missed = false
+        /// How many of the phrases' targets the spot meets: its kind once per phrase, and each
+        /// other target it meets.
+        var targetsMet = 0
 
-        func precedes(_ other: Key, sort: SearchSort) -> Bool {
-            switch sort {
-            case .relevance:
-                (level, edits, field, -score, ref.type.rawValue, ref.id)
-                    < (other.level, other.edits, other.field, -other.score, other.ref.type.rawValue, other.ref.id)
-            case .distance:
-                (level == 5 ? 1 : 0, distance, level, edits, ref.type.rawValue, ref.id)
-                    < (
-                        other.level == 5 ? 1 : 0, other.distance, other.level, other.edits, other.ref.type.rawValue,
-                        other.ref.id
-                    )
+        /// The orders of docs/search.md, "How results are ranked".
+        enum Order {
+            /// No place; `namedKindsFirst` for a query with category words and name words.
+            case relevance(namedKindsFirst: Bool)
+            /// A place and name words: weight × 1.5^(q/10) / (1 + d / scale).
+            case near(scale: Double)
+            /// A place and category words alone: 1.1^(q/10) / (1 + d / 1 m).
+            case kindsNear
+            case distance
+        }
+
+        /// The score near a place, as its logarithm (the search compares logarithms too).
+        func logScore(_ order: Order) -> Double {
+            let q = quality / 10
+            switch order {
+            case .near(let scale):
+                let levelWeight = [1, 0.5, 0.4, 0.4, 1, 1][level]
+                let fieldWeight = [1, 0.8, 0.25][field]
+                return log(levelWeight * fieldWeight) + log(1.5) * q - log1p(distance / scale)
+            case .kindsNear: return log(1.1) * q - log1p(distance)
+            case .relevance, .distance: return 0
             }
         }
+
+        func precedes(_ other: Key, order: Order) -> Bool {
+            let fuzzy = level == 5 ? 1 : 0
+            let otherFuzzy = other.level == 5 ? 1 : 0
+            switch order {
+            case .relevance(let namedKindsFirst):
+                let missed = namedKindsFirst && self.missed ? 1 : 0
+                let otherMissed = namedKindsFirst && other.missed ? 1 : 0
+                let met = level == 3 ? targetsMet : 0
+                let otherMet = other.level == 3 ? other.targetsMet : 0
+                let first = (level, missed, edits, field, -met)
+                let otherFirst = (other.level, otherMissed, other.edits, other.field, -otherMet)
+                guard first == otherFirst else { return first < otherFirst }
+                return (-quality, ref.type.rawValue, ref.id) < (-other.quality, other.ref.type.rawValue, other.ref.id)
+            case .near, .kindsNear:
+                return (fuzzy, edits, missed ? 1 : 0, -logScore(order), ref.type.rawValue, ref.id)
+                    < (
+                        otherFuzzy, other.edits, other.missed ? 1 : 0, -other.logScore(order), other.ref.type.rawValue,
+                        other.ref.id
+                    )
+            case .distance:
+                return (fuzzy, distance, level, edits, ref.type.rawValue, ref.id)
+                    < (otherFuzzy, other.distance, other.level, other.edits, other.ref.type.rawValue, other.ref.id)
+            }
+        }
+    }
+
+    /// How spot number `number` fits the kinds `query`'s phrases name.
+    func kindFit(_ query: ParsedQuery, _ number: Int) -> (missed: Bool, targetsMet: Int) {
+        let spot = spots[number]
+        var met = 0
+        for phrase in query.phrases {
+            let byKind = phrase.targets.names(key: spot.tagKey, value: spot.kind, category: spot.category)
+            let own = [spot.category?.rawValue, spot.tagKey + "=" + spot.kind]
+            let others = otherTargets[number].filter { !own.contains($0) }
+            met += (byKind ? 1 : 0) + others.filter { phrase.targets.names.contains($0) }.count
+        }
+        return (!query.phrases.allSatisfy { meets($0.targets, number) }, met)
     }
 
     /// Whether spot number `number` is of what `targets` name: by its category or selecting
@@ -234,20 +290,28 @@ struct Oracle {
                 }
                 guard match != nil else { continue }
             }
-            let quality = Double(Self.qualityScore(of: spot))
-            let score = distance.map { (1 + quality / 10) * exp(-$0 / request.distanceScale) } ?? quality
+            let fit = kindFit(query, number)
             chosen.append(
                 Key(
-                    level: match?.level ?? 0, field: match?.field ?? 0, score: terms.isEmpty ? 0 : score,
-                    distance: distance ?? 0, ref: spot.ref))
+                    level: match?.level ?? 0, field: match?.field ?? 0, quality: Double(Self.qualityScore(of: spot)),
+                    distance: distance ?? 0, ref: spot.ref, missed: fit.missed, targetsMet: fit.targetsMet))
         }
         if !terms.isEmpty && chosen.count < request.limit {
             let answered = Set(chosen.map(\.ref))
             chosen += typoMatches(query, request: request, origin: origin).filter { !answered.contains($0.ref) }
         }
         // Without text, nearest first (or by reference), whatever the sort.
-        let sort = terms.isEmpty ? .distance : request.sort
-        chosen.sort { $0.precedes($1, sort: sort) }
+        let order: Key.Order =
+            if terms.isEmpty || request.sort == .distance {
+                .distance
+            } else if origin == nil {
+                .relevance(namedKindsFirst: !query.phrases.isEmpty && !query.terms.isEmpty)
+            } else if query.terms.isEmpty {
+                .kindsNear
+            } else {
+                .near(scale: request.distanceScale)
+            }
+        chosen.sort { $0.precedes($1, order: order) }
         return chosen.prefix(request.limit).map { ($0.ref, origin == nil ? nil : $0.distance) }
     }
 }
@@ -375,12 +439,11 @@ extension Oracle {
                 best = (total + extra, 2)
             }
             guard let best else { continue }
-            let quality = Double(Self.qualityScore(of: spot))
-            let score = distance.map { (1 + quality / 10) * exp(-$0 / request.distanceScale) } ?? quality
+            let fit = kindFit(query, number)
             found.append(
                 Key(
-                    level: 5, edits: best.edits, field: best.field, score: score, distance: distance ?? 0, ref: spot.ref
-                ))
+                    level: 5, edits: best.edits, field: best.field, quality: Double(Self.qualityScore(of: spot)),
+                    distance: distance ?? 0, ref: spot.ref, missed: fit.missed, targetsMet: fit.targetsMet))
         }
         return found
     }

@@ -46,13 +46,31 @@ struct SearchStageTests {
         #expect(NameMatch.best(in: spot.namesByKey, terms: ["kahvila"])! == (.prefix, "name"))
     }
 
-    @Test("the score is the quality without a place, and decays by e over the scale with one")
+    @Test("near a place a match counts its weight over 1 + d / scale; kinds' quality reorders within 10%")
     func scoring() {
-        let place = Coordinate(latitudeE7: 0, longitudeE7: 0)
-        #expect(Scoring(origin: nil, scale: 2000).score(quality: 7, distance: 0) == 7)
-        let scoring = Scoring(origin: place, scale: 2000)
-        #expect(scoring.score(quality: 0, distance: 0) == 1)
-        #expect(abs(scoring.score(quality: 10, distance: 2000) - 2 / M_E) < 1e-12)
+        let ref = OSMRef(.node, 1)
+        func match(_ level: MatchLevel, quality: Int = 0) -> CandidateMatch {
+            CandidateMatch(level: level, edits: 0, field: .primary, quality: quality)
+        }
+        func key(_ order: RankOrder, _ match: CandidateMatch, at distance: Double) -> RankKey {
+            order.key(match, fit: .best, distance: distance, ref: ref)
+        }
+        let relevance = RankOrder.relevance(namedKindsFirst: false)
+        #expect(relevance.shownScore(of: key(relevance, match(.prefix, quality: 7), at: 0)) == 7)
+        let near = RankOrder.near(scale: 100)
+        #expect(abs(near.shownScore(of: key(near, match(.exact), at: 0)) - 1) < 1e-12)
+        #expect(abs(near.shownScore(of: key(near, match(.exact), at: 100)) - 0.5) < 1e-12, "halved at the scale")
+        #expect(abs(near.shownScore(of: key(near, match(.prefix, quality: 10), at: 300)) - 0.5 * 1.5 / 4) < 1e-12)
+        #expect(
+            key(near, match(.exact), at: 1990) < key(near, match(.prefix), at: 1000), "a whole name: up to 2x as far")
+        #expect(key(near, match(.prefix), at: 1000) < key(near, match(.exact), at: 2200))
+        #expect(key(near, match(.prefix), at: 1000) < key(near, match(.words), at: 900))
+        let kinds = RankOrder.kindsNear
+        #expect(key(kinds, match(.category, quality: 10), at: 1090) < key(kinds, match(.category), at: 1000))
+        #expect(key(kinds, match(.category), at: 1000) < key(kinds, match(.category, quality: 10), at: 1110))
+        let missed = kinds.key(
+            match(.exact, quality: 10), fit: KindFit(missed: true, targetsMet: 0), distance: 0, ref: ref)
+        #expect(key(kinds, match(.category), at: 50_000) < missed, "spots of the kinds before names of others")
     }
 
     @Test("the bounded list keeps the best in order and refuses what cannot enter")
@@ -64,26 +82,27 @@ struct SearchStageTests {
         #expect(top.worst == 2 && top.isFull)
     }
 
-    @Test("a kept key precedes only bounds whose best key ranks after it")
+    @Test("a run's best key ranks after a kept key only when no spot of the run can beat it")
     func bounds() {
-        let key = RankKey(
-            sort: .relevance, level: .prefix, edits: 0, field: .primary, score: 3, distance: 0, ref: OSMRef(.node, 9))
-        let quality = Scoring(origin: nil, scale: 2000)
-        #expect(key.precedes(KeyBound(level: .prefix, field: .primary, score: 2), scoredBy: quality))
-        #expect(!key.precedes(KeyBound(level: .prefix, field: .primary, score: 3), scoredBy: quality), "may tie")
-        #expect(key.precedes(KeyBound(level: .words, field: .primary, score: 10), scoredBy: quality))
-        #expect(!key.precedes(KeyBound(level: .exact, field: .other, score: 0), scoredBy: quality))
-        #expect(key.precedes(KeyBound(level: .fuzzy, edits: 0, field: .primary, score: 10), scoredBy: quality))
-        let typo = RankKey(
-            sort: .relevance, level: .fuzzy, edits: 1, field: .other, score: 0, distance: 0, ref: OSMRef(.node, 1))
-        #expect(typo.precedes(KeyBound(level: .fuzzy, edits: 2, field: .primary, score: 10), scoredBy: quality))
-        #expect(!typo.precedes(KeyBound(level: .fuzzy, edits: 1, field: .primary, score: 0), scoredBy: quality))
-        // With a place a bound's score is its best at no distance: 1 + quality / 10.
-        let place = Scoring(origin: Coordinate(latitudeE7: 0, longitudeE7: 0), scale: 2000)
-        let near = RankKey(
-            sort: .relevance, level: .prefix, edits: 0, field: .primary, score: 1.45, distance: 50,
-            ref: OSMRef(.node, 9))
-        #expect(near.precedes(KeyBound(level: .prefix, field: .primary, score: 4), scoredBy: place))
-        #expect(!near.precedes(KeyBound(level: .prefix, field: .primary, score: 5), scoredBy: place))
+        let relevance = RankOrder.relevance(namedKindsFirst: false)
+        let match = CandidateMatch(level: .prefix, edits: 0, field: .primary, quality: 3)
+        let key = relevance.key(match, fit: .best, distance: 0, ref: OSMRef(.node, 9))
+        func after(_ bound: KeyBound, in order: RankOrder = relevance) -> Bool { key < order.bestKey(of: bound) }
+        #expect(after(KeyBound(level: .prefix, field: .primary, score: 2)))
+        #expect(!after(KeyBound(level: .prefix, field: .primary, score: 3)), "may tie")
+        #expect(after(KeyBound(level: .words, field: .primary, score: 10)))
+        #expect(!after(KeyBound(level: .exact, field: .other, score: 0)))
+        #expect(after(KeyBound(level: .fuzzy, edits: 0, field: .primary, score: 10)))
+        let typo = relevance.key(
+            CandidateMatch(level: .fuzzy, edits: 1, field: .other, quality: 0), fit: .best, distance: 0,
+            ref: OSMRef(.node, 1))
+        #expect(typo < relevance.bestKey(of: KeyBound(level: .fuzzy, edits: 2, field: .primary, score: 10)))
+        #expect(!(typo < relevance.bestKey(of: KeyBound(level: .fuzzy, edits: 1, field: .primary, score: 0))))
+        // Near a place a bound's best key is at no distance; farther, it is lowered by the cost.
+        let near = RankOrder.near(scale: 100)
+        let kept = near.key(match, fit: .best, distance: 50, ref: OSMRef(.node, 9))
+        #expect(!(kept < near.bestKey(of: KeyBound(level: .prefix, field: .primary, score: 0))))
+        #expect(kept < near.bestKey(of: KeyBound(level: .prefix, field: .primary, score: 0), distance: 60))
+        #expect(kept < near.bestKey(of: KeyBound(level: .words, field: .primary, score: 3), distance: 50))
     }
 }
