@@ -9,11 +9,12 @@ import Spots
 /// A text search runs in stages, each a small type (docs/search.md, "How the search runs"):
 /// parse (`QueryParser`: phrases and terms), plan (`QueryPlan`: which sources gather, which
 /// terms are checked), gather (`CandidateSource`s give runs of candidates, best possible key
-/// first), verify (each run's `CandidateCheck` finds a candidate's key), rank (`RankKey`,
-/// `Scoring`) and keep the top results (`TopResults`); a search without text walks the
+/// first), verify (each run's `CandidateCheck` finds a candidate's key), rank (`RankOrder`,
+/// `RankKey`) and keep the top results (`TopResults`); a search without text walks the
 /// spatial tree or the kinds' lists instead.
-/// Text results are ordered by match level, then score (docs/search.md, "How results are ranked");
-/// without text, by distance from `near` (else the region's centre), ties by OSM type then id.
+/// Text results are ordered by what the query meant (docs/search.md, "How results are ranked"):
+/// without a place match level first; with one, the kinds a query of category words names
+/// nearest first, or name matches by one score of level and distance. Without text, by distance from `near` (else the region's centre), ties by OSM type then id.
 /// Filters apply before the limit. Nearest-first search walks the packed R-tree best first,
 /// with a lower bound of the great-circle distance to each box (as geokdbush does), so it
 /// reads a few nodes, not the index.
