@@ -44,6 +44,10 @@ What is written
                       or one word in one language)
       joins           values that everyday speech does not tell apart (bar and pub): each value
                       of a group gets the words of the others too, after its own
+      purposes        words that name what a place is for, and the place values kept for it:
+                      a cuisine value's words ("coffee", "Kaffee" for cuisine=coffee_shop) or
+                      words given per language ("beer"), added to each value listed
+                      (amenity=cafe), after its own and its joins' words
     Reported on stderr: values or languages iD lacks ("note:"), a drop that matches nothing or
     an add already there ("review:", the review went stale after a new iD version), and a word
     under several values not listed in "shared" ("collision"). Output is deterministic: sorted
@@ -316,6 +320,18 @@ def joined(table, joins):
     return out
 
 
+def with_purposes(values, cuisine, purposes):
+    """The values table with each purpose's words (its cuisine value's, or its own `words` per
+    language) added to every value it lists, after the value's own words."""
+    out = {name: {lang: list(words) for lang, words in per_lang.items()} for name, per_lang in values.items()}
+    for purpose in purposes:
+        words = cuisine[purpose["cuisine"]] if "cuisine" in purpose else purpose["words"]
+        for name in purpose["values"]:
+            for lang, listed in words.items():
+                add_unique(out[name].setdefault(lang, []), listed)
+    return out
+
+
 def collisions(table, shared):
     """Words listed under more than one value (per language), minus those the review accepts:
     a shared entry with "values" and no "word" accepts every word the values share (one tag
@@ -374,8 +390,11 @@ def main():
     rc = review.get("cuisine", {})
     raw_c = raw_cuisine(locales, rc.get("generic", {}), rc.get("values", {}))
     cuisine = reviewed(raw_c, rc.get("values", {}), "cuisine", stale)
+    purposes = review.get("purposes", [])
+    values = with_purposes(values, cuisine, purposes)
 
-    for name, table, shared in (("values", values, review.get("shared", []) + review.get("joins", [])),
+    accepted = review.get("shared", []) + review.get("joins", []) + purposes
+    for name, table, shared in (("values", values, accepted),
                                 ("cuisine", cuisine, rc.get("shared", []))):
         for lang, w, names in collisions(table, shared):
             print("collision %s %s %r: %s" % (name, lang, w, ", ".join(names)), file=sys.stderr)
@@ -394,7 +413,10 @@ def main():
             "removed). Hand-reviewed in Scripts/value-words-review.json: kept are names of the "
             "same kind of place, their plurals and common inflected forms; terms naming a broader "
             "or different place, activities, objects and brands were dropped; values and "
-            "languages iD lacks were filled in by hand. Lowercased, accents kept; multi-word "
+            "languages iD lacks were filled in by hand; words that name what a place is for (a "
+            "cuisine value's: coffee, ice cream; and beer, wine bar, wine) also name the place "
+            "values kept for it (amenity=cafe; pub, bar, biergarten; bar; wine_cellar). Lowercased, "
+            "accents kept; multi-word "
             "entries are phrases. compounds: the languages that write compounds as one word, "
             "whose words of at least minimum_letters letters also match at the end of a longer "
             "name word. Made by Scripts/value-words.py."

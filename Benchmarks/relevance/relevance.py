@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How well `spots search` answers what people type: judged queries of six families.
+"""How well `spots search` answers what people type: judged queries of eight families.
 
     python3 Benchmarks/relevance/relevance.py [--spots PATH] [--data DIR] [--extract FILE ...]
         [--language CODE ...] [--sample N] [--seed S] [--work DIR] [--write-json FILE]
@@ -12,13 +12,22 @@ alone, never from Spots' answers:
   dishes     a dish or cuisine word (lexicon.json), relevant = its value in `cuisine`, or a food
              place whose name has a word starting with it (or ending with it, for a dish word of
              5 letters or more): the same
+  near_kind  a category word (lexicon.json's words) from a point up to 200 m from a spot of its
+             kind, up to 3 such spots drawn per word, limit 10: the share of the 10 spots of the
+             kind nearest that point (fewer where the extract has fewer) in the results, nearness
+             counted on the positions `spots export` gives the spots, each spot once however
+             many OSM objects deduplication merged into it
   typos      a name with one seeded edit on a word of 5 letters or more: hit in the top 10
-  exact      a whole name, near the centre: the first result has that name
+  exact      a whole name, with no place: the first result has that name
   addresses  "street housenumber" of a place with both: a place at that address in the top 5
   prefixes   3 to 5 letters starting a name, near the place (moved up to 200 m): that
-             place in the top 10
-  word_prefixes  the same for a later word of a name (ranked below names that start with the
-             letters: docs/search.md, "How results are ranked"); reported, not a goal
+             place in the top 10; letters that are a category word of the lexicon in the
+             extract's languages are skipped: they ask for a kind of place (near_kind judges that)
+  word_prefixes  the same for a later word of a name
+
+Goals: near_kind 0.95, dishes 0.9, prefixes and word_prefixes 0.99, exact 1.0, on every
+extract. Each family is reported per language (words, dishes and near_kind by the word's
+language; the name families by the extract's languages, "fi+sv") and per extract.
 
 Each extract is built with `spots build X -o X.spots -O --quiet` and all its queries run in
 one `spots search X.spots --batch FILE`. `spots export` tells which OSM objects deduplication
@@ -44,22 +53,26 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-FAMILIES = ("words", "dishes", "typos", "exact", "addresses", "prefixes", "word_prefixes")
+FAMILIES = ("words", "dishes", "near_kind", "typos", "exact", "addresses", "prefixes", "word_prefixes")
 SET_FAMILIES = ("words", "dishes")
 TOP = {"typos": 10, "exact": 1, "addresses": 5, "prefixes": 10, "word_prefixes": 10}  # a hit must rank this high
+NEAREST = 10  # near_kind: the nearest spots of the kind that count, and the results asked for
+ORIGINS_PER_WORD = 3  # near_kind: the spots of its kind a word is asked near
 SET_LIMIT = 100  # results asked for a word or dish
 HIT_LIMIT = 10  # results asked for the other families (more than TOP, to show near misses)
 MEASURES = {
     "words": "recall in the first 100, near the centre",
     "dishes": "recall in the first 100, near the centre",
+    "near_kind": "kind word near one: its 10 nearest in the top 10",
     "typos": "one edit: the place in the top 10",
-    "exact": "whole name: first result has it",
+    "exact": "whole name, no place: first result has it",
     "addresses": "street number: in the top 5",
     "prefixes": "3-5 letters of the name near it: top 10",
     "word_prefixes": "3-5 letters of a later word: top 10",
 }
 PREFIX_SHIFT_M = 200
-METRES_PER_DEGREE = 6371008.8 * math.pi / 180
+EARTH_RADIUS_M = 6371008.8
+METRES_PER_DEGREE = EARTH_RADIUS_M * math.pi / 180
 KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 ENGLISH = "en"
 
@@ -81,15 +94,15 @@ class Place:
 
 @dataclass
 class Query:
-    """One judged query: what is typed, where the user stands, and what counts as an answer
-    (a result standing for one of the OSM references in `refs`, or for the hit families also
-    one whose folded name is in `names`). `skip` says why it is not asked; `note` how it was
-    made."""
+    """One judged query: what is typed, where the user stands (None: nowhere), and what counts
+    as an answer (a result standing for one of the OSM references in `refs`, or for the hit
+    families also one whose folded name is in `names`). `skip` says why it is not asked; `note`
+    how it was made. `language` is the word's, or for a name the extract's languages."""
 
     family: str
     language: str | None
     text: str
-    near: tuple
+    near: tuple | None
     refs: frozenset
     names: frozenset = frozenset()
     note: dict = field(default_factory=dict)
@@ -98,11 +111,12 @@ class Query:
     @property
     def limit(self):
         """How many results the request asks for."""
-        return SET_LIMIT if self.family in SET_FAMILIES else HIT_LIMIT
+        return SET_LIMIT if self.family in SET_FAMILIES else NEAREST if self.family == "near_kind" else HIT_LIMIT
 
     def request(self):
-        """The batch request line's object."""
-        return {"query": self.text, "near": list(self.near), "limit": self.limit}
+        """The batch request line's object: without a place for a whole name."""
+        placed = {} if self.near is None else {"near": list(self.near)}
+        return {"query": self.text} | placed | {"limit": self.limit}
 
     def judged(self):
         """The query as written to the work folder."""
@@ -110,7 +124,7 @@ class Query:
             "family": self.family,
             "language": self.language,
             "query": self.text,
-            "near": list(self.near),
+            "near": None if self.near is None else list(self.near),
             "limit": self.limit,
             "relevant": sorted(self.refs),
             "names": sorted(self.names),
@@ -310,10 +324,10 @@ def keyboard_neighbour(letter, rng):
     return None
 
 
-def exact_queries(places, centre):
-    """Each name as written, near the centre; a hit is a first result with that name."""
+def exact_queries(places):
+    """Each name as written, with no place; a hit is a first result with that name."""
     return [
-        Query("exact", None, name, centre, frozenset(refs), frozenset([key]))
+        Query("exact", None, name, None, frozenset(refs), frozenset([key]))
         for key, (name, refs) in places_by_name(places).items()
     ]
 
@@ -356,23 +370,66 @@ def moved(position, rng):
     return (round(lat, 7), round(lon, 7))
 
 
-def judged_queries(places, centre, languages, lexicon, sample, seed, stem):
-    """All the extract's queries: every lexicon word, and up to `sample` of each other family,
-    drawn by a generator seeded with the seed, the extract and the family."""
+def near_kind_queries(lexicon, languages, places, spots, rng):
+    """Each category word of the extract's languages (asked once, as `lexicon_queries` does),
+    from a point up to 200 m from each of up to ORIGINS_PER_WORD spots of its kind drawn by
+    `rng`; relevant are the NEAREST spots of the kind to that point. `spots` maps a place's
+    OSM reference to its spot's (reference, position), for the places the index holds."""
+    words = {}
+    for language in languages:
+        for word, specs in lexicon[language].items():
+            words.setdefault(word.casefold(), (word, language, set()))[2].update(specs)
+    queries = []
+    for word, language, specs in words.values():
+        kind = sorted({spots[p.ref] for p in places if p.ref in spots and any(has_tag(p, s) for s in specs)})
+        if not kind:
+            continue
+        for ref, position in rng.sample(kind, min(ORIGINS_PER_WORD, len(kind))):
+            origin = moved(position, rng)
+            nearest = sorted(kind, key=lambda spot: metres(origin, spot[1]))[:NEAREST]
+            note = {"tags": sorted(specs), "spot": ref, "nearest_m": [round(metres(origin, p)) for _, p in nearest]}
+            queries.append(Query("near_kind", language, word, origin, frozenset(r for r, _ in nearest), note=note))
+    return queries
+
+
+def metres(a, b):
+    """The great-circle distance between two (lat, lon) points, in metres (haversine)."""
+    lat1, lon1, lat2, lon2 = map(math.radians, (*a, *b))
+    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+    return 2 * EARTH_RADIUS_M * math.asin(math.sqrt(h))
+
+
+def category_words(lexicon, languages):
+    """The lexicon's category words of `languages`, folded."""
+    return {fold(word) for language in languages for word in lexicon["words"][language]}
+
+
+def judged_queries(places, centre, languages, lexicon, sample, seed, stem, spots):
+    """All the extract's queries: every lexicon word, the near_kind queries, and up to `sample`
+    of each other family, drawn by a generator seeded with the seed, the extract and the family.
+    A prefix query whose letters are a category word is skipped: it asks for a kind of place.
+    The name families' language is the extract's languages ("fi+sv")."""
     queries = []
     for family in SET_FAMILIES:
         queries += lexicon_queries(family, lexicon[family], languages, places, centre)
+    queries += near_kind_queries(lexicon["words"], languages, places, spots, random.Random(f"{seed}:{stem}:near_kind"))
+    kinds = category_words(lexicon, languages)
+    names = "+".join(code for code in languages if code != ENGLISH)
     for family in TOP:
         rng = random.Random(f"{seed}:{stem}:{family}")
         if family == "typos":
             made = typo_queries(places, centre, rng)
         elif family == "exact":
-            made = exact_queries(places, centre)
+            made = exact_queries(places)
         elif family == "addresses":
             made = address_queries(places, centre)
         else:
             made = prefix_queries(places, rng, family)
-        queries += rng.sample(made, min(sample, len(made)))
+        for query in rng.sample(made, min(sample, len(made))):
+            query.language = names
+            if family in ("prefixes", "word_prefixes") and fold(query.text) in kinds:
+                query.skip = "the letters are a category word"
+            queries.append(query)
     return queries
 
 
@@ -390,13 +447,14 @@ def run(command):
 
 def build_index(spots, extract, index):
     """Builds the extract's index with the default pipeline and returns, from its export, the
-    spot each indexed OSM reference (a spot's own and those merged into it) is found as."""
+    spot each indexed OSM reference (a spot's own and those merged into it) is found as, and
+    that spot's position: {ref: (spot ref, (lat, lon))}."""
     run([spots, "build", extract, "-o", index, "-O", "--quiet"])
     found_as = {}
     for line in run([spots, "export", index]).splitlines():
         spot = json.loads(line)
         for ref in [result_ref(spot)] + spot["merged"]:
-            found_as[ref] = result_ref(spot)
+            found_as[ref] = (result_ref(spot), (spot["lat"], spot["lon"]))
     return found_as
 
 
@@ -434,8 +492,12 @@ def search(spots, index, queries, work, stem):
 def score(query, results, found_as):
     """A query's score: for words and dishes the recall in the results (relevant places found
     over the relevant places, at most the limit) and the precision (None without results); for
-    the other families 1 if a hit ranks high enough, else 0, with the rank of the first hit."""
+    near_kind the share of the nearest spots of the kind in the first NEAREST results; for the
+    other families 1 if a hit ranks high enough, else 0, with the rank of the first hit."""
     wanted = {found_as.get(ref, ref) for ref in query.refs}
+    if query.family == "near_kind":
+        found = sum(result_ref(r) in wanted for r in results[:NEAREST])
+        return {"score": found / len(wanted), "found": found, "relevant": len(wanted)}
     if query.family in SET_FAMILIES:
         found = sum(result_ref(r) in wanted for r in results)
         return {
@@ -457,8 +519,9 @@ def judge_extract(path, known, options, spots, work, lexicon):
     places = read_extract(path)
     centre = tuple(known["centre"]) if known else median_centre(places)
     languages = list(dict.fromkeys((known["languages"] if known else options.languages) + [ENGLISH]))
-    found_as = build_index(spots, path, work / f"{stem}.spots")
-    queries = judged_queries(places, centre, languages, lexicon, options.sample, options.seed, stem)
+    spots_of = build_index(spots, path, work / f"{stem}.spots")
+    found_as = {ref: spot for ref, (spot, _) in spots_of.items()}
+    queries = judged_queries(places, centre, languages, lexicon, options.sample, options.seed, stem, spots_of)
     for q in queries:
         if q.skip is None and q.family not in SET_FAMILIES and not any(r in found_as for r in q.refs):
             q.skip = "not in the index"
@@ -494,8 +557,8 @@ def summary(rows):
 
 
 def in_language(rows, family, code):
-    """The rows of a words or dishes family in a language; code "local" is every language but
-    English, the control."""
+    """The rows of a family in a language (a name family's: the extract's languages, "fi+sv");
+    code "local" is every language but English, the control."""
     chosen = (lambda language: language != ENGLISH) if code == "local" else (lambda language: language == code)
     return [r for r in rows if r["family"] == family and chosen(r["language"])]
 
@@ -516,14 +579,17 @@ def print_tables(rows, extracts):
     print(f"\n{'family':<10} {'measure':<42} {'queries':>7} {'skipped':>7} {'score':>6} {'precision':>9}")
     for family in FAMILIES:
         print(table_row(f"{family:<10} {MEASURES[family]:<42}", summary([r for r in rows if r["family"] == family])))
-    print("\nwords and dishes by language (queries, recall / precision; local: all but English, the control):")
+    print("\nby language: score (queries); words and dishes also / precision; the name families by the"
+          "\nextract's languages; local: all but English, the control")
     languages = sorted({r["language"] for r in rows if r["language"]}, key=lambda code: (code == ENGLISH, code))
+    print(f"  {'':<9}" + "".join(f"{family:>19}" for family in FAMILIES))
     for language in ["local"] + languages:
         cells = []
-        for family in SET_FAMILIES:
+        for family in FAMILIES:
             s = summary(in_language(rows, family, language))
-            cells.append(f"{family} {s['queries']:>3} {figure(s['score'], 6)} / {figure(s['precision'], 5)}")
-        print(f"  {language:<6} " + "   ".join(cells))
+            shown = figure(s["score"], 5) + (f"/{figure(s['precision'], 5)}" if family in SET_FAMILIES else "")
+            cells.append(f"{shown} ({s['queries']:>3})" if s["queries"] else "-")
+        print(f"  {language:<9}" + "".join(f"{cell:>19}" for cell in cells))
     print(f"\n{'extract':<24} {'family':<10} {'queries':>7} {'skipped':>7} {'score':>6} {'precision':>9}")
     for stem in extracts:
         for family in FAMILIES:
@@ -549,7 +615,7 @@ def scores_json(rows, extracts, spots, options):
         "seed": options.seed,
         "sample": options.sample,
         "families": by_family(rows),
-        "languages": {family: by_language(family) for family in SET_FAMILIES},
+        "languages": {family: by_language(family) for family in FAMILIES},
         "extracts": {
             stem: facts | {"families": by_family([r for r in rows if r["extract"] == stem])}
             for stem, facts in extracts.items()
