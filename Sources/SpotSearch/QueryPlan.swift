@@ -78,8 +78,11 @@ struct QueryPlan {
         return lead == 0 ? [] : [lead]
     }
 
-    /// The candidates' runs, best bound first.
-    func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
-        try sources.flatMap { try $0.runs(in: index) }.sorted { $0.bound < $1.bound }
+    /// The candidates' runs, best bound first; without the kinds' lists when `kindsGathered`
+    /// (another source, `KindsNearby`, gave their spots).
+    func runs(in index: SpotIndexReader, kindsGathered: Bool = false) throws -> [CandidateRun] {
+        try sources.filter { !(kindsGathered && $0 is KindLists) }.flatMap { try $0.runs(in: index) }.sorted {
+            $0.bound < $1.bound
+        }
     }
 }

@@ -142,6 +142,14 @@ enum RankOrder {
         }
     }
 
+    /// For `kindsNear`, the distance beyond which no spot of the kinds, however well known,
+    /// ranks before `worst`; infinity for the other orders, or when `worst` is of no kind named.
+    func farthestBeating(_ worst: RankKey) -> Double {
+        guard case .kindsNear = self, worst.group == 0 else { return .infinity }
+        // log(reach) - log1p(d / floor) = worst.score at that distance; a little beyond, for rounding.
+        return Self.kindDistanceFloor * expm1(log(Self.kindQualityReach) - worst.score) * (1 + 1e-9) + 1e-6
+    }
+
     /// The best key a spot of a run bounded by `bound` can have at `distance` metres or more.
     func bestKey(of bound: KeyBound, distance: Double = 0) -> RankKey {
         let match = CandidateMatch(level: bound.level, edits: bound.edits, field: bound.field, quality: bound.score)

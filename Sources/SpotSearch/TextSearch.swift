@@ -124,8 +124,17 @@ extension SpotSearch {
         _ query: ParsedQuery, plan: QueryPlan, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter
     ) throws -> [RankedSpot] {
         var walk = TextWalk(index: index, request: request, origin: origin, filter: filter, query: query)
-        if !plan.someTermStartsNoToken {
-            try walk.read(try plan.runs(in: index))
+        // The kinds' spots from the neighbourhood, when that reads fewer than their lists.
+        var kindsGathered = false
+        if case .kindsNear = walk.order, let origin {
+            let nearby = KindsNearby(index: index, request: request, origin: origin, filter: filter, order: walk.order)
+            if try nearby.isCheaperThanLists(for: query) {
+                for entry in try nearby.best().entries { walk.offer(entry.key, spot: entry.spot) }
+                kindsGathered = true
+            }
+        }
+        if !walk.best.isFull, !plan.someTermStartsNoToken {
+            try walk.read(try plan.runs(in: index, kindsGathered: kindsGathered))
         }
         let typos = walk.best.isFull ? nil : TypoStage(query: query, parser: parser, index: index)
         if let typos {
@@ -214,6 +223,12 @@ struct TextWalk {
         stopsEarly = request.sort == .relevance
     }
 
+    /// Offers spot `spot`, keyed `key` by another source, to `best`; later runs pass over it.
+    mutating func offer(_ key: RankKey, spot: Int) {
+        best.offer(key, spot: spot)
+        _ = offered.insert(spot)
+    }
+
     /// Reads `runs`, best key first, offering each spot not seen in them before to `best`.
     mutating func read(_ runs: [CandidateRun]) throws {
         var seen = offered
@@ -248,8 +263,7 @@ struct TextWalk {
                 if stopsEarly && origin == nil && run.check.keyIsBound, let worst = best.worst, !(key < worst) {
                     break
                 }
-                best.offer(key, spot: spot)
-                _ = offered.insert(spot)
+                offer(key, spot: spot)
             }
         }
     }
