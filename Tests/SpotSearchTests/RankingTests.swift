@@ -241,4 +241,28 @@ struct RankingTests {
             }
         }
     }
+
+    @Test("the neighbourhood gives a kind's nearest spots as the kind's lists would, quality within 10%")
+    func kindsFromTheNeighbourhood() throws {
+        // 400 hotels and 100 bars, so that the walk of the tree reads fewer spots than the list.
+        var spots: [Spot] = []
+        for id in 1...500 {
+            let metres = Double((id * 7_919) % 5_000)
+            spots.append(
+                Self.spot(
+                    Int64(id), "Place \(id)", kind: id % 5 == 0 ? "bar" : "hotel", id % 5 == 0 ? .nightlife : .hotel,
+                    metres: metres, quality: id % 3 == 0))
+        }
+        let search = try SpotSearch(index: try openIndex(of: spots, categoryWords: ["hotel": [.hotel]]))
+        let here = Coordinate(latitudeE7: 600_000_000, longitudeE7: 250_000_000)!
+        for limit in [1, 5, 40] {
+            let got = try search.search(SearchRequest(naturalLanguageQuery: "hotel", near: here, limit: limit))
+            // The documented order: 1.1^(q/10) / (1 + d / 1 m), then OSM type and id.
+            let want = spots.filter { $0.category == .hotel }.map { spot in
+                let quality = Double(PlaceQuality(of: spot).score) / 10
+                return (score: log(1.1) * quality - log1p(spot.coordinate.distance(to: here)), id: spot.ref.id)
+            }.sorted { ($0.score, -$0.id) > ($1.score, -$1.id) }.prefix(limit).map(\.id)
+            #expect(got.map(\.spot.ref.id) == Array(want), "limit \(limit)")
+        }
+    }
 }
