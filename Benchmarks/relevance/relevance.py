@@ -9,30 +9,38 @@ alone, never from Spots' answers:
 
   words      a category word in the city's languages and English (lexicon.json), near the
              centre, limit 100: recall in the first 100 and the share of results relevant
-  dishes     a dish or cuisine word (lexicon.json), relevant = its value in `cuisine`, or a food
-             place whose name has a word starting with it (or ending with it, for a dish word of
-             5 letters or more): the same
-  near_kind  a category word (lexicon.json's words) from a point up to 200 m from a spot of its
-             kind, up to 3 such spots drawn per word, limit 10: the share of the 10 spots of the
-             kind nearest that point (fewer where the extract has fewer) in the results, nearness
-             counted on the positions `spots export` gives the spots, each spot once however
-             many OSM objects deduplication merged into it
+  dishes     a dish or cuisine word (lexicon.json), relevant = a place with one of its tags (its
+             values of `cuisine`; a word for coffee, in every language, also `amenity=cafe`), or
+             a food place whose name has a word starting with it (or ending with it, for a dish
+             word of 5 letters or more): the same
+  near_kind  a category word (lexicon.json's words, as the words family asks them) from a point
+             up to 200 m from a spot of its kind (a spot with one of the word's tags), from each
+             of up to 3 such spots drawn per word (ORIGINS_PER_WORD, seeded), limit 10: the share
+             of the 10 spots of the kind nearest that point (all of them where the extract has
+             fewer) in the results, nearness counted on the positions `spots export` gives the
+             spots, each spot once however many OSM objects deduplication merged into it; a word
+             with no spot of its kind is skipped
   typos      a name with one seeded edit on a word of 5 letters or more: hit in the top 10
-  exact      a whole name, with no place: the first result has that name
+  exact      a whole name, asked with no place (no `near` in the request): the first result has
+             that name; it measures exact names first wherever the user is
   addresses  "street housenumber" of a place with both: a place at that address in the top 5
   prefixes   3 to 5 letters starting a name, near the place (moved up to 200 m): that
              place in the top 10; letters that are a category word of the lexicon in the
              extract's languages are skipped: they ask for a kind of place (near_kind judges that)
   word_prefixes  the same for a later word of a name
 
-Goals: near_kind 0.95, dishes 0.9, prefixes and word_prefixes 0.99, exact 1.0, on every
-extract. Each family is reported per language (words, dishes and near_kind by the word's
-language; the name families by the extract's languages, "fi+sv") and per extract.
+Goals (GOALS, printed beside the scores): near_kind 0.95, dishes 0.9, prefixes and
+word_prefixes 0.99, exact 1.0, on every extract. Each family is reported per language and per
+extract. Words, dishes and near_kind have the word's language; the queries of the name
+families (typos, exact, addresses, prefixes, word_prefixes) have none of their own and are
+reported under the extract's languages but English, joined by "+" ("fi+sv", "de"; "en" for an
+extract of English alone): rows of the table by language and keys of the JSON's `languages`.
 
 Each extract is built with `spots build X -o X.spots -O --quiet` and all its queries run in
 one `spots search X.spots --batch FILE`. `spots export` tells which OSM objects deduplication
-merged into which spot, so that a merged object counts as found when its spot is. The
-judged queries, the requests, the answers and each query's score are left in the work folder.
+merged into which spot, so that a merged object counts as found when its spot is, and where
+each spot stands (near_kind's positions). The judged queries, the requests, the answers and
+each query's score are left in the work folder.
 """
 
 import argparse
@@ -60,10 +68,11 @@ NEAREST = 10  # near_kind: the nearest spots of the kind that count, and the res
 ORIGINS_PER_WORD = 3  # near_kind: the spots of its kind a word is asked near
 SET_LIMIT = 100  # results asked for a word or dish
 HIT_LIMIT = 10  # results asked for the other families (more than TOP, to show near misses)
+GOALS = {"near_kind": 0.95, "dishes": 0.9, "exact": 1.0, "prefixes": 0.99, "word_prefixes": 0.99}  # every extract
 MEASURES = {
     "words": "recall in the first 100, near the centre",
     "dishes": "recall in the first 100, near the centre",
-    "near_kind": "kind word near one: its 10 nearest in the top 10",
+    "near_kind": "kind word near one: its 10 nearest, top 10",
     "typos": "one edit: the place in the top 10",
     "exact": "whole name, no place: first result has it",
     "addresses": "street number: in the top 5",
@@ -374,7 +383,8 @@ def near_kind_queries(lexicon, languages, places, spots, rng):
     """Each category word of the extract's languages (asked once, as `lexicon_queries` does),
     from a point up to 200 m from each of up to ORIGINS_PER_WORD spots of its kind drawn by
     `rng`; relevant are the NEAREST spots of the kind to that point. `spots` maps a place's
-    OSM reference to its spot's (reference, position), for the places the index holds."""
+    OSM reference to its spot's (reference, position), for the places the index holds. A word
+    with no spot of its kind is skipped, once."""
     words = {}
     for language in languages:
         for word, specs in lexicon[language].items():
@@ -383,6 +393,7 @@ def near_kind_queries(lexicon, languages, places, spots, rng):
     for word, language, specs in words.values():
         kind = sorted({spots[p.ref] for p in places if p.ref in spots and any(has_tag(p, s) for s in specs)})
         if not kind:
+            queries.append(Query("near_kind", language, word, None, frozenset(), skip="no such spot in the index"))
             continue
         for ref, position in rng.sample(kind, min(ORIGINS_PER_WORD, len(kind))):
             origin = moved(position, rng)
@@ -408,13 +419,14 @@ def judged_queries(places, centre, languages, lexicon, sample, seed, stem, spots
     """All the extract's queries: every lexicon word, the near_kind queries, and up to `sample`
     of each other family, drawn by a generator seeded with the seed, the extract and the family.
     A prefix query whose letters are a category word is skipped: it asks for a kind of place.
-    The name families' language is the extract's languages ("fi+sv")."""
+    The name families' language is the extract's languages but English ("fi+sv"), or English
+    for an extract of English alone."""
     queries = []
     for family in SET_FAMILIES:
         queries += lexicon_queries(family, lexicon[family], languages, places, centre)
     queries += near_kind_queries(lexicon["words"], languages, places, spots, random.Random(f"{seed}:{stem}:near_kind"))
     kinds = category_words(lexicon, languages)
-    names = "+".join(code for code in languages if code != ENGLISH)
+    names = "+".join(code for code in languages if code != ENGLISH) or ENGLISH
     for family in TOP:
         rng = random.Random(f"{seed}:{stem}:{family}")
         if family == "typos":
@@ -563,45 +575,84 @@ def in_language(rows, family, code):
     return [r for r in rows if r["family"] == family and chosen(r["language"])]
 
 
+def misses(family, score):
+    """Whether a family's score falls short of its goal (False without a goal or a score)."""
+    return family in GOALS and score is not None and score < GOALS[family]
+
+
+def shortfalls(rows):
+    """The families of the rows whose score falls short of their goal: {family: score}."""
+    scores = {family: summary([r for r in rows if r["family"] == family])["score"] for family in GOALS}
+    return {family: value for family, value in scores.items() if misses(family, value)}
+
+
 def figure(value, width):
     """A score with three decimals, or a dash, right-aligned."""
     return f"{value:{width}.3f}" if value is not None else f"{'-':>{width}}"
 
 
-def table_row(label, s):
-    """A printed row: a label, then the counts, the score and the precision of a summary."""
-    return f"{label} {s['queries']:>7} {s['skipped']:>7} {figure(s['score'], 6)} {figure(s['precision'], 9)}"
+def goal_cell(family, s):
+    """A family's goal and whether the summary's score meets it ("0.95 met", "0.95 short"), or
+    a dash for a family without a goal."""
+    if family not in GOALS:
+        return "-"
+    return f"{GOALS[family]:.2f} " + ("short" if misses(family, s["score"]) else "met")
+
+
+def table_row(label, family, s):
+    """A printed row: a label, then the counts, the score, the precision and the goal of a
+    family's summary."""
+    counts = f"{s['queries']:>7} {s['skipped']:>7} {figure(s['score'], 6)} {figure(s['precision'], 9)}"
+    return f"{label} {counts}  {goal_cell(family, s)}"
 
 
 def print_tables(rows, extracts):
-    """The overall table by family; words and dishes by language; each extract by family;
-    and why queries were skipped."""
-    print(f"\n{'family':<10} {'measure':<42} {'queries':>7} {'skipped':>7} {'score':>6} {'precision':>9}")
+    """The overall table by family; every family by language; each extract by family; the
+    goals an extract falls short of; and why queries were skipped."""
+    wide = max(map(len, FAMILIES))
+    measure = max(map(len, MEASURES.values()))
+    print(f"\n{'family':<{wide}} {'measure':<{measure}} {'queries':>7} {'skipped':>7} {'score':>6} {'precision':>9}"
+          "  goal (here overall; each extract below)")
     for family in FAMILIES:
-        print(table_row(f"{family:<10} {MEASURES[family]:<42}", summary([r for r in rows if r["family"] == family])))
-    print("\nby language: score (queries); words and dishes also / precision; the name families by the"
-          "\nextract's languages; local: all but English, the control")
-    languages = sorted({r["language"] for r in rows if r["language"]}, key=lambda code: (code == ENGLISH, code))
-    print(f"  {'':<9}" + "".join(f"{family:>19}" for family in FAMILIES))
+        s = summary([r for r in rows if r["family"] == family])
+        print(table_row(f"{family:<{wide}} {MEASURES[family]:<{measure}}", family, s))
+    print_languages(rows)
+    print(f"\n{'extract':<24} {'family':<{wide}} {'queries':>7} {'skipped':>7} {'score':>6} {'precision':>9}  goal")
+    for stem in extracts:
+        for family in FAMILIES:
+            s = summary([r for r in rows if r["extract"] == stem and r["family"] == family])
+            print(table_row(f"{stem:<24} {family:<{wide}}", family, s))
+    short = [f"{stem} {family} {value:.3f} < {GOALS[family]}"
+             for stem in extracts for family, value in shortfalls([r for r in rows if r["extract"] == stem]).items()]
+    print("\nshort of the goals: " + ("; ".join(short) if short else "none"))
+    reasons = Counter((r["family"], r["skipped"]) for r in rows if r["skipped"])
+    if reasons:
+        print("\nskipped: " + "; ".join(f"{f} {n} ({reason})" for (f, reason), n in sorted(reasons.items())))
+
+
+def print_languages(rows):
+    """The table by language: each family's score (and for words and dishes precision) in each
+    language, the name families under the extract's languages ("fi+sv")."""
+    names = sorted({r["language"] for r in rows if r["family"] in TOP})
+    print("\nby language: score (queries), words and dishes score/precision; local: all but English, the control."
+          "\nwords, dishes and near_kind under the word's language; typos, exact, addresses, prefixes and"
+          f"\nword_prefixes (names, with no language) under the extract's languages: {', '.join(names)}")
+    languages = sorted({r["language"] for r in rows}, key=lambda code: (code == ENGLISH, code))
+    wide = max(map(len, ["local"] + languages))
+    print(f"  {'':<{wide}}" + "".join(f"{family:>19}" for family in FAMILIES))
     for language in ["local"] + languages:
         cells = []
         for family in FAMILIES:
             s = summary(in_language(rows, family, language))
             shown = figure(s["score"], 5) + (f"/{figure(s['precision'], 5)}" if family in SET_FAMILIES else "")
             cells.append(f"{shown} ({s['queries']:>3})" if s["queries"] else "-")
-        print(f"  {language:<9}" + "".join(f"{cell:>19}" for cell in cells))
-    print(f"\n{'extract':<24} {'family':<10} {'queries':>7} {'skipped':>7} {'score':>6} {'precision':>9}")
-    for stem in extracts:
-        for family in FAMILIES:
-            selected = [r for r in rows if r["extract"] == stem and r["family"] == family]
-            print(table_row(f"{stem:<24} {family:<10}", summary(selected)))
-    reasons = Counter((r["family"], r["skipped"]) for r in rows if r["skipped"])
-    if reasons:
-        print("\nskipped: " + "; ".join(f"{f} {n} ({reason})" for (f, reason), n in sorted(reasons.items())))
+        print(f"  {language:<{wide}}" + "".join(f"{cell:>19}" for cell in cells))
 
 
 def scores_json(rows, extracts, spots, options):
-    """The scores as a JSON object: by family, by family and language, and by extract."""
+    """The scores as a JSON object: the goals; by family; by family and language (every
+    family, the name families under the extract's languages); and by extract, with the goals
+    it falls short of."""
 
     def by_family(selected):
         return {f: summary([r for r in selected if r["family"] == f]) for f in FAMILIES}
@@ -610,16 +661,18 @@ def scores_json(rows, extracts, spots, options):
         languages = ["local"] + sorted({r["language"] for r in rows if r["family"] == family})
         return {code: summary(in_language(rows, family, code)) for code in languages}
 
+    def of_extract(stem):
+        selected = [r for r in rows if r["extract"] == stem]
+        return {"families": by_family(selected), "short_of_goals": shortfalls(selected)}
+
     return {
         "spots": str(spots),
         "seed": options.seed,
         "sample": options.sample,
+        "goals": GOALS,
         "families": by_family(rows),
         "languages": {family: by_language(family) for family in FAMILIES},
-        "extracts": {
-            stem: facts | {"families": by_family([r for r in rows if r["extract"] == stem])}
-            for stem, facts in extracts.items()
-        },
+        "extracts": {stem: facts | of_extract(stem) for stem, facts in extracts.items()},
     }
 
 

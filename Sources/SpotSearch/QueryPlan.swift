@@ -79,7 +79,7 @@ struct QueryPlan {
     }
 
     /// The candidates' runs, best bound first; without the kinds' lists when `kindsGathered`
-    /// (another source, `KindsNearby`, gave their spots).
+    /// (the neighbourhood, `Neighbourhood`, gave their spots).
     func runs(in index: SpotIndexReader, kindsGathered: Bool = false) throws -> [CandidateRun] {
         try sources.filter { !(kindsGathered && $0 is KindLists) }.flatMap { try $0.runs(in: index) }.sorted {
             $0.bound < $1.bound

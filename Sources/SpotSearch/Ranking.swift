@@ -142,12 +142,20 @@ enum RankOrder {
         }
     }
 
-    /// For `kindsNear`, the distance beyond which no spot of the kinds, however well known,
-    /// ranks before `worst`; infinity for the other orders, or when `worst` is of no kind named.
+    /// Near a place, the distance beyond which no spot, with the best weight and quality score,
+    /// ranks before `worst`; infinity without a place, nearest first, or when `worst` is a typo
+    /// match or of no kind named (a spot of the first group may then beat it at any distance).
     func farthestBeating(_ worst: RankKey) -> Double {
-        guard case .kindsNear = self, worst.group == 0 else { return .infinity }
-        // log(reach) - log1p(d / floor) = worst.score at that distance; a little beyond, for rounding.
-        return Self.kindDistanceFloor * expm1(log(Self.kindQualityReach) - worst.score) * (1 + 1e-9) + 1e-6
+        guard worst.group == 0 else { return .infinity }
+        // The best log weight less log1p(d / reference) is worst.score there; a little beyond,
+        // for rounding.
+        let (best, reference) =
+            switch self {
+            case .near(let scale): (log(Self.nameQualityReach), scale)
+            case .kindsNear: (log(Self.kindQualityReach), Self.kindDistanceFloor)
+            case .relevance, .distance: (Double.infinity, 1.0)
+            }
+        return reference * expm1(best - worst.score) * (1 + 1e-9) + 1e-6
     }
 
     /// The best key a spot of a run bounded by `bound` can have at `distance` metres or more.

@@ -124,17 +124,27 @@ extension SpotSearch {
         _ query: ParsedQuery, plan: QueryPlan, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter
     ) throws -> [RankedSpot] {
         var walk = TextWalk(index: index, request: request, origin: origin, filter: filter, query: query)
-        // The kinds' spots from the neighbourhood, when that reads fewer than their lists.
-        var kindsGathered = false
-        if case .kindsNear = walk.order, let origin {
-            let nearby = KindsNearby(index: index, request: request, origin: origin, filter: filter, order: walk.order)
-            if try nearby.isCheaperThanLists(for: query) {
-                for entry in try nearby.best().entries { walk.offer(entry.key, spot: entry.spot) }
-                kindsGathered = true
+        // Near a place, candidates from the neighbourhood first (`Neighbourhood`): a kind's
+        // spots when that reads fewer than their lists; name matches within a budget of a
+        // sixteenth of the postings their runs hold (reading a spot's names costs more).
+        var found: Neighbourhood.Found?
+        if let origin, !plan.someTermStartsNoToken {
+            let neighbourhood = Neighbourhood(index: index, request: request, origin: origin, order: walk.order)
+            switch walk.order {
+            case .kindsNear: found = try neighbourhood.kinds(of: query, filter: filter)
+            case .near:
+                let postings = try plan.runs(in: index).reduce(0) { $0 + $1.lists.reduce(0) { $0 + $1.remaining } }
+                found = try neighbourhood.names(budget: postings / 16, context: walk.context)
+            case .relevance, .distance: break
             }
+            for entry in found?.best.entries ?? [] { walk.offer(entry.key, spot: entry.spot) }
         }
-        if !walk.best.isFull, !plan.someTermStartsNoToken {
-            try walk.read(try plan.runs(in: index, kindsGathered: kindsGathered))
+        let namesFound = found.map { $0.finished && $0.best.isFull } ?? false
+        if case .kindsNear = walk.order, found != nil {
+            // Every spot of the kinds within reach is offered: the runs add the names of others.
+            if !walk.best.isFull { try walk.read(try plan.runs(in: index, kindsGathered: true)) }
+        } else if !namesFound, !walk.best.isFull || found != nil, !plan.someTermStartsNoToken {
+            try walk.read(try plan.runs(in: index))
         }
         let typos = walk.best.isFull ? nil : TypoStage(query: query, parser: parser, index: index)
         if let typos {
@@ -201,7 +211,7 @@ struct TextWalk {
     /// Distances to `origin`.
     private let distances: DistanceFrom?
     /// What the runs' checks are given.
-    private let context: CheckContext
+    let context: CheckContext
     private(set) var best: TopResults<RankKey>
     /// The spots offered to `best`: a later stage passes over them.
     private var offered: SpotSet

@@ -1,0 +1,86 @@
+import SpotIndex
+import Spots
+
+/// Candidates from the user's neighbourhood: the spatial tree walked nearest box first
+/// (`PackedTreeView.nearest`), each spot keyed as the runs of postings or lists would key it.
+/// Once the list of the best is full, no spot beyond the distance at which even the best match
+/// cannot beat the last kept is wanted (`RankOrder.farthestBeating`), so the walk reads the
+/// neighbourhood, not every spot the query's words or kinds list.
+///
+/// - A query of category words alone takes the kinds' spots from here when that reads fewer
+///   spots than their lists: the walk reads about `limit` × spots / spots of the kinds.
+/// - Name words near a place are tried here within a budget of spots read, a share of the
+///   postings their runs would read; past it the walk gives up and the runs go on from what it
+///   found, so a key it gave is never lost.
+struct Neighbourhood {
+    let index: SpotIndexReader
+    let request: SearchRequest
+    let origin: Coordinate
+    let order: RankOrder
+
+    /// What the walk found: the best spots with their keys, and whether it finished (every spot
+    /// that could rank among them was read) within its budget.
+    struct Found {
+        let best: TopResults<RankKey>
+        let finished: Bool
+    }
+
+    /// Walks the neighbourhood reading at most `budget` spots, keying each that `match` admits
+    /// (given its spot and kind numbers).
+    func walk(budget: Int = .max, match: (Int, Int) throws -> (CandidateMatch, KindFit)?) throws -> Found {
+        var best = TopResults<RankKey>(limit: request.limit)
+        let distances = DistanceFrom(origin)
+        let maximum = request.radius ?? .infinity
+        var read = 0
+        try index.tree.nearest(to: origin, in: request.region, within: maximum) { spots, _ in
+            read += spots.count
+            guard read <= budget else { return -1 }
+            for spot in spots {
+                let coordinate = try index.coordinate(at: spot)
+                if let region = request.region, !region.contains(coordinate) { continue }
+                let distance = distances.distance(to: coordinate)
+                guard distance <= maximum, let (candidate, fit) = try match(spot, try index.kindNumber(at: spot)) else {
+                    continue
+                }
+                best.offer(order.key(candidate, fit: fit, distance: distance, ref: try index.ref(at: spot)), spot: spot)
+            }
+            return min(maximum, best.worst.map(order.farthestBeating) ?? maximum)
+        }
+        return Found(best: best, finished: read <= budget)
+    }
+
+    /// The spots of the kinds `query`'s phrases name (by kind or the build's lists), keyed at
+    /// the category level, when the walk reads fewer spots than the lists of the first phrase;
+    /// nil otherwise.
+    func kinds(of query: ParsedQuery, filter: CandidateFilter) throws -> Found? {
+        guard let phrase = query.phrases.first else { return nil }
+        let kinds = try index.kinds.indices.filter { phrase.targets.names(index.kinds[$0]) }.map {
+            try index.kindList(ofKind: $0).remaining
+        }
+        let listed = try phrase.targets.wordLists(in: index).map(\.remaining)
+        let spotsOfKinds = Double((kinds + listed).reduce(0, +))
+        guard spotsOfKinds * spotsOfKinds > Double(request.limit) * Double(index.count) else { return nil }
+        return try walk { spot, kind in
+            guard filter.allowedKinds[kind] else { return nil }
+            let fit = try filter.kindFit(spot, kind: kind)
+            guard !fit.missed else { return nil }
+            let quality = try index.quality(at: spot).score
+            return (CandidateMatch(level: .category, edits: 0, field: .primary, quality: quality), fit)
+        }
+    }
+
+    /// The name, category and address matches of the query near the place, found by their text
+    /// (`NameCheck`, which also meets what the filter's terms, house numbers and phrases ask),
+    /// within `budget` spots read.
+    func names(budget: Int, context: CheckContext) throws -> Found {
+        try walk(budget: budget) { spot, kind in
+            guard context.filter.allowedKinds[kind],
+                let match = try NameCheck().match(spot, kind: kind, bound: Self.anyBound, in: context)
+            else { return nil }
+            return (match, try context.filter.kindFit(spot, kind: kind))
+        }
+    }
+
+    /// A bound for `NameCheck`, which does not read it.
+    private static let anyBound = KeyBound(level: .exact, field: .primary, score: 0)
+}
