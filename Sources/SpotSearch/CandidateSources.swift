@@ -103,11 +103,9 @@ struct KindLists: CandidateSource {
     let targets: PhraseTargets
 
     func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
-        let kinds = try index.kinds.indices.filter { targets.names(index.kinds[$0]) }.map {
-            try index.kindList(ofKind: $0)
-        }
         let bound = KeyBound(level: .category, field: .primary, score: PlaceQuality.maximumScore)
-        return [CandidateRun(bound: bound, lists: kinds + (try targets.wordLists(in: index)), check: KindCheck())]
+        let lists = try targets.kindLists(in: index) + targets.wordLists(in: index)
+        return [CandidateRun(bound: bound, lists: lists, check: KindCheck())]
     }
 }
 

@@ -54,11 +54,8 @@ struct Neighbourhood {
     /// nil otherwise.
     func kinds(of query: ParsedQuery, filter: CandidateFilter) throws -> Found? {
         guard let phrase = query.phrases.first else { return nil }
-        let kinds = try index.kinds.indices.filter { phrase.targets.names(index.kinds[$0]) }.map {
-            try index.kindList(ofKind: $0).remaining
-        }
-        let listed = try phrase.targets.wordLists(in: index).map(\.remaining)
-        let spotsOfKinds = Double((kinds + listed).reduce(0, +))
+        let lists = try phrase.targets.kindLists(in: index) + phrase.targets.wordLists(in: index)
+        let spotsOfKinds = Double(lists.reduce(0) { $0 + $1.remaining })
         guard spotsOfKinds * spotsOfKinds > Double(request.limit) * Double(index.count) else { return nil }
         return try walk { spot, kind in
             guard filter.allowedKinds[kind] else { return nil }

@@ -14,6 +14,11 @@ struct PhraseTargets {
     /// The categories' names and the values, sorted: the targets of `SpotIndexReader.wordList(of:)`.
     var names: [String] { (categories.map(\.rawValue) + values).sorted() }
 
+    /// The lists of the spots of the kinds the targets name, one per kind.
+    func kindLists(in index: SpotIndexReader) throws -> [RankList] {
+        try index.kinds.indices.filter { names(index.kinds[$0]) }.map { try index.kindList(ofKind: $0) }
+    }
+
     /// The spots that meet the targets otherwise than by their kind, one list per target.
     func wordLists(in index: SpotIndexReader) throws -> [RankList] {
         try names.compactMap { try index.wordList(of: $0) }

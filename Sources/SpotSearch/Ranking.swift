@@ -146,22 +146,23 @@ enum RankOrder {
     /// ranks before `worst`; infinity without a place, nearest first, or when `worst` is a typo
     /// match or of no kind named (a spot of the first group may then beat it at any distance).
     func farthestBeating(_ worst: RankKey) -> Double {
+        let (best, reference): (Double, Double)
+        switch self {
+        case .near(let scale): (best, reference) = (log(Self.nameQualityReach), scale)
+        case .kindsNear: (best, reference) = (log(Self.kindQualityReach), Self.kindDistanceFloor)
+        case .relevance, .distance: return .infinity
+        }
         guard worst.group == 0 else { return .infinity }
         // The best log weight less log1p(d / reference) is worst.score there; a little beyond,
         // for rounding.
-        let (best, reference) =
-            switch self {
-            case .near(let scale): (log(Self.nameQualityReach), scale)
-            case .kindsNear: (log(Self.kindQualityReach), Self.kindDistanceFloor)
-            case .relevance, .distance: (Double.infinity, 1.0)
-            }
         return reference * expm1(best - worst.score) * (1 + 1e-9) + 1e-6
     }
 
-    /// The best key a spot of a run bounded by `bound` can have at `distance` metres or more.
-    func bestKey(of bound: KeyBound, distance: Double = 0) -> RankKey {
+    /// The best key a spot of a run bounded by `bound` can have (at no distance: farther,
+    /// `RankKey.lowered(by: cost(ofDistance:))`).
+    func bestKey(of bound: KeyBound) -> RankKey {
         let match = CandidateMatch(level: bound.level, edits: bound.edits, field: bound.field, quality: bound.score)
-        return key(match, fit: .best, distance: distance, ref: OSMRef(.node, .min))
+        return key(match, fit: .best, distance: 0, ref: OSMRef(.node, .min))
     }
 
     /// The score `--explain` shows for `key`: without a place the quality score; with one the

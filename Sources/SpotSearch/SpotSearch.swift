@@ -14,7 +14,8 @@ import Spots
 /// spatial tree or the kinds' lists instead.
 /// Text results are ordered by what the query meant (docs/search.md, "How results are ranked"):
 /// without a place match level first; with one, the kinds a query of category words names
-/// nearest first, or name matches by one score of level and distance. Without text, by distance from `near` (else the region's centre), ties by OSM type then id.
+/// nearest first, or name matches by one score of level and distance. Without text, by
+/// distance from `near` (else the region's centre), ties by OSM type then id.
 /// Filters apply before the limit. Nearest-first search walks the packed R-tree best first,
 /// with a lower bound of the great-circle distance to each box (as geokdbush does), so it
 /// reads a few nodes, not the index.

@@ -125,27 +125,20 @@ extension SpotSearch {
     ) throws -> [RankedSpot] {
         var walk = TextWalk(index: index, request: request, origin: origin, filter: filter, query: query)
         // Near a place, candidates from the neighbourhood first (`Neighbourhood`): a kind's
-        // spots when that reads fewer than their lists; name matches within a budget of a
-        // sixteenth of the postings their runs hold (reading a spot's names costs more).
+        // spots when that reads fewer than their lists (which the runs then leave out); name
+        // matches within a budget of a sixteenth of the postings their runs hold (reading a
+        // spot's names costs more).
+        let neighbourhood = origin.map { Neighbourhood(index: index, request: request, origin: $0, order: walk.order) }
         var found: Neighbourhood.Found?
-        if let origin, !plan.someTermStartsNoToken {
-            let neighbourhood = Neighbourhood(index: index, request: request, origin: origin, order: walk.order)
-            switch walk.order {
-            case .kindsNear: found = try neighbourhood.kinds(of: query, filter: filter)
-            case .near:
-                let postings = try plan.runs(in: index).reduce(0) { $0 + $1.lists.reduce(0) { $0 + $1.remaining } }
-                found = try neighbourhood.names(budget: postings / 16, context: walk.context)
-            case .relevance, .distance: break
-            }
-            for entry in found?.best.entries ?? [] { walk.offer(entry.key, spot: entry.spot) }
+        if case .kindsNear = walk.order { found = try neighbourhood?.kinds(of: query, filter: filter) }
+        let runs = plan.someTermStartsNoToken ? [] : try plan.runs(in: index, kindsGathered: found != nil)
+        if case .near = walk.order, !runs.isEmpty {
+            let postings = runs.reduce(0) { $0 + $1.lists.reduce(0) { $0 + $1.remaining } }
+            found = try neighbourhood?.names(budget: postings / 16, context: walk.context)
         }
-        let namesFound = found.map { $0.finished && $0.best.isFull } ?? false
-        if case .kindsNear = walk.order, found != nil {
-            // Every spot of the kinds within reach is offered: the runs add the names of others.
-            if !walk.best.isFull { try walk.read(try plan.runs(in: index, kindsGathered: true)) }
-        } else if !namesFound, !walk.best.isFull || found != nil, !plan.someTermStartsNoToken {
-            try walk.read(try plan.runs(in: index))
-        }
+        for entry in found?.best.entries ?? [] { walk.offer(entry.key, spot: entry.spot) }
+        // A walk that finished with the list full leaves the runs nothing to add.
+        if !(found.map { $0.finished && $0.best.isFull } ?? false) { try walk.read(runs) }
         let typos = walk.best.isFull ? nil : TypoStage(query: query, parser: parser, index: index)
         if let typos {
             try walk.read(try typos.runs(in: index))

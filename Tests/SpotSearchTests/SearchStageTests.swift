@@ -102,7 +102,9 @@ struct SearchStageTests {
         let near = RankOrder.near(scale: 100)
         let kept = near.key(match, fit: .best, distance: 50, ref: OSMRef(.node, 9))
         #expect(!(kept < near.bestKey(of: KeyBound(level: .prefix, field: .primary, score: 0))))
-        #expect(kept < near.bestKey(of: KeyBound(level: .prefix, field: .primary, score: 0), distance: 60))
-        #expect(kept < near.bestKey(of: KeyBound(level: .words, field: .primary, score: 3), distance: 50))
+        let at60 = near.cost(ofDistance: 60)
+        let at50 = near.cost(ofDistance: 50)
+        #expect(kept < near.bestKey(of: KeyBound(level: .prefix, field: .primary, score: 0)).lowered(by: at60))
+        #expect(kept < near.bestKey(of: KeyBound(level: .words, field: .primary, score: 3)).lowered(by: at50))
     }
 }
