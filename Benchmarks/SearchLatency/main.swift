@@ -13,7 +13,8 @@ import Spots
 // (random spots of the index, seeded), as p50 / p99 / max.
 // search-latency INDEX --requests FILE...: each FILE holds `spots search --batch` lines (query,
 // near, limit are read); prints, per file, "NAME p50 p99 max COUNT" in ms of SpotSearch.search
-// inside one process (no process start, open, parse or JSON output).
+// inside one process (no process start, open, parse or JSON output); with SEARCH_LATENCY_SLOWEST=N
+// in the environment, also the N slowest requests of each file on stderr, slowest first.
 // Run by Benchmarks/search.sh and compare.sh (COUNT) and typos.sh (--requests);
 // `swift run -c release search-latency city.spots` alone works too.
 
@@ -67,6 +68,10 @@ if arguments.count > 2, arguments[2] == "--requests" {
                 let start = DispatchTime.now()
                 _ = try search.search(request)
                 samples.append(milliseconds(start))
+            }
+            let slowest = Int(ProcessInfo.processInfo.environment["SEARCH_LATENCY_SLOWEST"] ?? "") ?? 0
+            for (line, ms) in zip(lines, samples).sorted(by: { $0.1 > $1.1 }).prefix(slowest) {
+                FileHandle.standardError.write(Data(String(format: "%8.3f ms  %@\n", ms, String(line)).utf8))
             }
             samples.sort()
             func at(_ fraction: Double) -> Double {

@@ -215,6 +215,24 @@ public struct PackedTreeView {
     }
 }
 
+extension PackedTreeView {
+    /// One flag per box of level 0 (the items `leaf * nodeSize` up to `nodeSize` more): whether
+    /// the box lies within `distance` great-circle metres of `origin` and meets `region`. A
+    /// walk over items in any order (the postings of a word, say) tests an item's leaf with no
+    /// read of its point; the tree walk reads only the boxes within the distance, and stops with
+    /// nil once more than `limit` boxes are (then the flags would turn few items away).
+    public func leafFlags(within distance: Double, of origin: Coordinate, in region: GeoBox?, limit: Int) -> [Bool]? {
+        var flags = [Bool](repeating: false, count: levelCounts.first ?? 0)
+        var flagged = 0
+        nearest(to: origin, in: region, within: distance) { items, _ in
+            flags[items.lowerBound / nodeSize] = true
+            flagged += 1
+            return flagged > limit ? -1 : distance
+        }
+        return flagged > limit ? nil : flags
+    }
+}
+
 /// A box of a tree waiting in the best-first queue of `PackedTreeView.nearest`, nearest (lower
 /// bound) first.
 struct QueuedBox: Comparable {

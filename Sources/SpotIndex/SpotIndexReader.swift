@@ -268,13 +268,24 @@ public final class SpotIndexReader: @unchecked Sendable {
         try value(ofKey: houseNumberKey, at: spot)
     }
 
+    /// The string number (`string(numbered:)`) of the `addr:housenumber` of spot `spot`, nothing
+    /// decoded: for a caller that meets the same numbers often and reads each once.
+    public func houseNumberNumber(at spot: Int) throws(IndexError) -> Int? {
+        try valueNumber(ofKey: houseNumberKey, at: spot).map(Int.init)
+    }
+
     /// The value of the attribute whose key is string `key` of STRS, read alone; nil when the
     /// spot has none (or no spot has the key).
     private func value(ofKey key: UInt32?, at spot: Int) throws(IndexError) -> String? {
+        try valueNumber(ofKey: key, at: spot).map { (value) throws(IndexError) in try attributeString(value) }
+    }
+
+    /// The string number of the value of the attribute whose key is string `key` of STRS.
+    private func valueNumber(ofKey key: UInt32?, at spot: Int) throws(IndexError) -> UInt32? {
         guard let key else { return nil }
         var pairs = try attributes.pairs(of: spot, in: spots)
         while let (stored, value) = try pairs.next() {
-            if stored == key { return try attributeString(value) }
+            if stored == key { return value }
         }
         return nil
     }

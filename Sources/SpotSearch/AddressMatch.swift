@@ -111,6 +111,8 @@ struct HouseNumberCheck {
     /// terms that start the fewest tokens first.
     private let holders: [(term: Int, spots: Lazy<SpotSet>)]
     private let index: SpotIndexReader
+    /// The terms each house number met meets, by its string number: candidates share numbers.
+    private let metByNumber = HouseNumberTerms()
 
     /// The check of `query`'s number terms, which start the tokens `termTokens` of `index`.
     init(query: ParsedQuery, termTokens: [Range<Int>], index: SpotIndexReader) {
@@ -128,10 +130,27 @@ struct HouseNumberCheck {
     /// Whether spot `spot` passes.
     func passes(_ spot: Int) throws -> Bool {
         guard !passesAll else { return true }
-        let met = try AddressMatch.houseNumberTerms(terms, ofSpot: spot, in: index)
-        for (term, spots) in holders where !met.contains(term) {
+        let met = try index.houseNumberNumber(at: spot).map { number in
+            try metByNumber.terms(met: terms, byNumber: number, in: index)
+        }
+        for (term, spots) in holders where !(met?.contains(term) ?? false) {
             guard try spots.value().contains(spot) else { return false }
         }
         return true
+    }
+}
+
+/// The query terms each `addr:housenumber` met meets (`AddressMatch.houseNumberWords`), by the
+/// string number of the value, each decoded and cut into numbers once.
+final class HouseNumberTerms {
+    private var known: [Int: Set<Int>] = [:]
+
+    /// The positions of `terms` that the house number with string number `number` meets.
+    func terms(met terms: [String], byNumber number: Int, in index: SpotIndexReader) throws -> Set<Int> {
+        if let met = known[number] { return met }
+        let met = AddressMatch.houseNumberWords(
+            terms, among: SearchAddress.houseNumbers(of: try index.string(numbered: number)))
+        known[number] = met
+        return met
     }
 }

@@ -109,6 +109,25 @@ struct KindLists: CandidateSource {
     }
 }
 
+/// Every spot that may meet a category phrase: of a kind it names, on a list of one of its
+/// targets, or holding its rarest word in its names or address. Any exact-level match of a
+/// query with the phrase is among them, whatever its other words, so they gather alone when the
+/// phrase admits far fewer spots than the words that would ("a ski": the ski rentals, not every
+/// name with a word starting with "a"); the text decides each spot's level (`NameCheck`).
+struct PhraseSpots: CandidateSource {
+    let phrase: QueryPhrase
+
+    func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
+        var lists = try phrase.targets.kindLists(in: index) + phrase.targets.wordLists(in: index)
+        let tokens = try phrase.words.map { try index.tokens(withPrefix: Array($0.utf8)) }
+        if let rarest = tokens.min(by: { $0.count < $1.count }) {
+            lists += try index.postingGroups(ofTokens: rarest).joined().map(\.ranks)
+        }
+        let bound = KeyBound(level: .exact, field: .primary, score: PlaceQuality.maximumScore)
+        return [CandidateRun(bound: bound, lists: lists, check: NameCheck())]
+    }
+}
+
 /// Rank lists merged into one walk in reference order (each list's ranks ascend; a rank in
 /// several lists comes once per list).
 struct RankMerge {

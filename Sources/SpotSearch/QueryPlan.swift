@@ -9,8 +9,12 @@ import SpotIndex
 ///   also from the postings of the first term that may not be a house number (else of every
 ///   term), as category or address matches; and for a query of phrases alone, from the lists
 ///   of the first phrase's kinds and targets.
-/// - Unless a later term is much rarer (`leadTerms`): then its postings alone gather, the text
-///   deciding each spot's level; so do every term's when each may be a house number.
+/// - Unless a term is much rarer than the first word (`leadTerms`): then its postings alone
+///   gather, the text deciding each spot's level; so do every term's when each may be a house
+///   number.
+/// - Or, in a query of terms and phrases, a phrase whose spots (its kinds,
+///   its targets' lists, the postings of its rarest word: `PhraseSpots`) number a quarter of
+///   the postings those sources hold or fewer: its spots alone gather, the text deciding.
 /// - Every other term that may not be a house number is checked on each candidate, the rarest
 ///   first (`checkedTerms`); house numbers are checked apart (`HouseNumberCheck`).
 struct QueryPlan {
@@ -26,6 +30,9 @@ struct QueryPlan {
     /// Whether some term that is not a house number starts no token: then no spot's names hold
     /// the query, and only typos forgiven can answer it.
     let someTermStartsNoToken: Bool
+    /// The phrases that may gather instead of `sources` (`PhraseSpots`): those of a query with
+    /// terms.
+    let phrases: [PhraseSpots]
 
     /// The plan of `query` over `index`.
     init(_ query: ParsedQuery, in index: SpotIndexReader) throws {
@@ -33,14 +40,18 @@ struct QueryPlan {
         self.termTokens = termTokens
         let wordTerms = query.terms.indices.filter { !query.terms[$0].mayBeHouseNumber }
         someTermStartsNoToken = wordTerms.contains { termTokens[$0].isEmpty }
-        let leadTerms = Self.leadTerms(of: query, among: wordTerms, tokenCounts: termTokens.map(\.count))
+        let firstWordTokens = try query.words.first.map { try index.tokens(withPrefix: Array($0.utf8)).count } ?? 0
+        let leadTerms = Self.leadTerms(
+            of: query, among: wordTerms, tokenCounts: termTokens.map(\.count), firstWordTokens: firstWordTokens)
         self.leadTerms = leadTerms
-        // The first word gathers unless a phrase starts the query; then it is no term.
-        let gathering = query.startsWithPhrase ? [] : leadTerms.isEmpty ? [0] : leadTerms
+        // The first word gathers unless a term leads or a phrase starts the query (then it is no
+        // term).
+        let gathering = !leadTerms.isEmpty ? leadTerms : query.startsWithPhrase ? [] : [0]
         checkedTerms = wordTerms.filter { !gathering.contains($0) }.sorted {
             termTokens[$0].count < termTokens[$1].count
         }
         sources = Self.sources(of: query, wordTerms: wordTerms, leadTerms: leadTerms)
+        phrases = query.terms.isEmpty ? [] : query.phrases.map(PhraseSpots.init)
     }
 
     /// The sources of `query`'s candidates, `leadTerms` gathering if any.
@@ -68,12 +79,18 @@ struct QueryPlan {
     /// that starts a quarter as many tokens as the first or fewer ("la oagtal": "la" starts
     /// thousands of words), as a rule the rarer, and none when that is the first word; when
     /// every term may be a house number, all of them (an address match has a word its address
-    /// holds, which one not known). None for a query of one word or that starts with a category
-    /// phrase. `tokenCounts` holds how many tokens each term starts.
-    static func leadTerms(of query: ParsedQuery, among wordTerms: [Int], tokenCounts counts: [Int]) -> [Int] {
-        guard !query.startsWithPhrase, query.words.count > 1 else { return [] }
-        guard let first = wordTerms.first else { return Array(query.terms.indices) }
+    /// holds, which one not known). In a query that starts with a category phrase, the term that
+    /// starts the fewest tokens when that is a quarter as many as the phrase's first word starts
+    /// or fewer ("bar metgen": "bar" starts hundreds), else none. None for a query of one word.
+    /// `tokenCounts` holds how many tokens each term starts, `firstWordTokens` how many the
+    /// query's first word starts.
+    static func leadTerms(
+        of query: ParsedQuery, among wordTerms: [Int], tokenCounts counts: [Int], firstWordTokens: Int
+    ) -> [Int] {
+        guard query.words.count > 1 else { return [] }
+        guard let first = wordTerms.first else { return query.startsWithPhrase ? [] : Array(query.terms.indices) }
         let fewest = wordTerms.min { counts[$0] < counts[$1] }!
+        if query.startsWithPhrase { return counts[fewest] * 4 <= firstWordTokens ? [fewest] : [] }
         let lead = counts[fewest] * 4 <= counts[first] ? fewest : first
         return lead == 0 ? [] : [lead]
     }
@@ -81,8 +98,15 @@ struct QueryPlan {
     /// The candidates' runs, best bound first; without the kinds' lists when `kindsGathered`
     /// (the neighbourhood, `Neighbourhood`, gave their spots).
     func runs(in index: SpotIndexReader, kindsGathered: Bool = false) throws -> [CandidateRun] {
-        try sources.filter { !(kindsGathered && $0 is KindLists) }.flatMap { try $0.runs(in: index) }.sorted {
-            $0.bound < $1.bound
-        }
+        let runs = try sources.filter { !(kindsGathered && $0 is KindLists) }.flatMap { try $0.runs(in: index) }
+        let postings = Self.postings(in: runs)
+        let rarest = try phrases.map { try $0.runs(in: index) }.min { Self.postings(in: $0) < Self.postings(in: $1) }
+        if let rarest, Self.postings(in: rarest) * 4 <= postings { return rarest }
+        return runs.sorted { $0.bound < $1.bound }
+    }
+
+    /// How many postings (spots, repeats counted) `runs` hold.
+    static func postings(in runs: [CandidateRun]) -> Int {
+        runs.reduce(0) { $0 + $1.lists.reduce(0) { $0 + $1.remaining } }
     }
 }

@@ -133,7 +133,7 @@ extension SpotSearch {
         if case .kindsNear = walk.order { found = try neighbourhood?.kinds(of: query, filter: filter) }
         let runs = plan.someTermStartsNoToken ? [] : try plan.runs(in: index, kindsGathered: found != nil)
         if case .near = walk.order, !runs.isEmpty {
-            let postings = runs.reduce(0) { $0 + $1.lists.reduce(0) { $0 + $1.remaining } }
+            let postings = QueryPlan.postings(in: runs)
             found = try neighbourhood?.names(budget: postings / 16, context: walk.context)
         }
         for entry in found?.best.entries ?? [] { walk.offer(entry.key, spot: entry.spot) }
@@ -211,6 +211,14 @@ struct TextWalk {
     /// Sorted by relevance, the walk stops at the first run whose best key ranks after the last
     /// kept; without a place, also within a run of keys that differ by reference only.
     private let stopsEarly: Bool
+    /// Near a place, once the list is full: the leaves of the spatial tree within the distance
+    /// beyond which no spot beats the last kept (`RankOrder.farthestBeating`), and that distance.
+    /// A candidate of another leaf is passed over by its number alone (spots are numbered in the
+    /// tree's order), before its point is read. Made again when the distance halves; no flags
+    /// when more than an eighth of the leaves lie within it.
+    private var nearLeaves: (flags: [Bool]?, distance: Double)?
+    /// Whether the runs read are long enough to pay for `nearLeaves` (a walk of the tree).
+    private var leavesPay = false
 
     init(
         index: SpotIndexReader, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter, query: ParsedQuery
@@ -230,11 +238,18 @@ struct TextWalk {
     mutating func offer(_ key: RankKey, spot: Int) {
         best.offer(key, spot: spot)
         _ = offered.insert(spot)
+        guard leavesPay, stopsEarly, let origin, let worst = best.worst else { return }
+        let farthest = order.farthestBeating(worst)
+        guard farthest.isFinite, farthest <= (nearLeaves?.distance ?? .infinity) / 2 else { return }
+        let limit = (index.tree.levelCounts.first ?? 0) / 8
+        nearLeaves = (index.tree.leafFlags(within: farthest, of: origin, in: request.region, limit: limit), farthest)
     }
 
     /// Reads `runs`, best key first, offering each spot not seen in them before to `best`.
     mutating func read(_ runs: [CandidateRun]) throws {
         var seen = offered
+        leavesPay = origin != nil && QueryPlan.postings(in: runs) > index.tree.levelCounts.first ?? 0
+        let nodeSize = index.tree.nodeSize
         let sorted = runs.map { (run: $0, best: order.bestKey(of: $0.bound)) }.sorted {
             $0.best < $1.best || !($1.best < $0.best) && $0.run.bound < $1.run.bound
         }
@@ -244,8 +259,8 @@ struct TextWalk {
             while let rank = try ranks.next() {
                 let spot = try index.spot(atRank: rank)
                 guard seen.insert(spot) else { continue }
-                let kind = try index.kindNumber(at: spot)
-                guard try run.check.admits(spot, kind: kind, in: context) else { continue }
+                if let flags = nearLeaves?.flags, !flags[spot / nodeSize] { continue }
+                // Where the spot is turns it away before its kind and text are read.
                 let coordinate = try index.coordinate(at: spot)
                 if let region = request.region, !region.contains(coordinate) { continue }
                 // A spot that even at the distance along the meridian alone (cheap, and no more
@@ -256,6 +271,8 @@ struct TextWalk {
                         continue
                     }
                 }
+                let kind = try index.kindNumber(at: spot)
+                guard try run.check.admits(spot, kind: kind, in: context) else { continue }
                 let distance = distances?.distance(to: coordinate)
                 if let distance, let radius = request.radius, distance > radius { continue }
                 guard let match = try run.check.match(spot, kind: kind, bound: run.bound, in: context) else {
