@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Build Pipelines/value-words.json: search words for OSM amenity=* / tourism=* values and
-cuisine=* values in 20 languages, from the iD editor's tagging schema plus a hand review.
+cuisine=* values in 49 languages, from the iD editor's tagging schema plus a hand review of
+the first 20 (REVIEWED) and a mechanical one of the rest (NAMES_ONLY).
 
 Source
     Any clone of https://github.com/openstreetmap/id-tagging-schema (ISC licence,
@@ -66,8 +67,17 @@ import subprocess
 import sys
 import unicodedata
 
-LANGUAGES = ["en", "de", "fr", "es", "it", "pt", "nl", "pl", "cs", "sv",
-             "nb", "da", "fi", "ru", "uk", "tr", "ar", "zh", "ja", "ko"]
+REVIEWED = ["en", "de", "fr", "es", "it", "pt", "nl", "pl", "cs", "sv",
+            "nb", "da", "fi", "ru", "uk", "tr", "ar", "zh", "ja", "ko"]
+# Every other language iD translates for at least half of the values (Pipelines/categories.json),
+# and Bulgarian and Basque, which come close. No one reviewed their words by hand: they take
+# iD's preset names and aliases only (its terms are where the broader words live: "car",
+# "money", "food"), and a word that still falls under more than one value is dropped unless
+# the review accepts it ("shared"), as a word naming a broader place would be.
+NAMES_ONLY = ["af", "ast", "bg", "br", "ca", "cy", "el", "eo", "et", "eu", "fa", "gan", "gl", "he",
+              "hr", "hu", "id", "is", "kk", "lt", "lv", "mk", "ro", "sk", "sl", "sr", "th", "vi",
+              "yue"]
+LANGUAGES = REVIEWED + NAMES_ONLY
 # Languages that write compounds as one word ("Taidemuseo", "Stadtapotheke"): a word of theirs
 # of at least this many letters also matches at the end of a longer name word.
 COMPOUNDS = {"languages": ["da", "de", "fi", "nb", "nl", "sv"], "minimum_letters": 5}
@@ -195,7 +205,8 @@ def load_locales(src):
 
 
 def preset_words(tables, preset_ids, lang):
-    """Candidate words of the presets in one language: names (split at '/'), aliases, terms."""
+    """Candidate words of the presets in one language: names (split at '/'), aliases, terms
+    (no terms in the NAMES_ONLY languages)."""
     merged, fallback = tables
     for group in (merged, fallback):
         words = []
@@ -208,7 +219,7 @@ def preset_words(tables, preset_ids, lang):
                     add_unique(words, split_phrase(p["name"], lang))
                 for alias in p.get("aliases", []) or []:
                     add_unique(words, split_phrase(alias, lang))
-                terms = p.get("terms", []) or []
+                terms = [] if lang in NAMES_ONLY else p.get("terms", []) or []
                 if isinstance(terms, str):
                     terms = terms.split(",")
                 for term in terms:
@@ -356,6 +367,20 @@ def collisions(table, shared):
     return out
 
 
+def without_broad(table, shared):
+    """The table without the words of the NAMES_ONLY languages that `collisions` finds (under
+    more than one value, not accepted), and how many it dropped."""
+    broad = [(lang, w, names) for lang, w, names in collisions(table, shared) if lang in NAMES_ONLY]
+    out = {name: {lang: list(words) for lang, words in per_lang.items()} for name, per_lang in table.items()}
+    for lang, w, names in broad:
+        print("broad %s %r: %s" % (lang, w, ", ".join(names)), file=sys.stderr)
+        for name in names:
+            out[name][lang].remove(w)
+            if not out[name][lang]:
+                del out[name][lang]
+    return out, len(broad)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--source", required=True,
@@ -390,10 +415,14 @@ def main():
     rc = review.get("cuisine", {})
     raw_c = raw_cuisine(locales, rc.get("generic", {}), rc.get("values", {}))
     cuisine = reviewed(raw_c, rc.get("values", {}), "cuisine", stale)
+    cuisine, broad_cuisine = without_broad(cuisine, rc.get("shared", []))
     purposes = review.get("purposes", [])
     values = with_purposes(values, cuisine, purposes)
 
     accepted = review.get("shared", []) + review.get("joins", []) + purposes
+    values, broad_values = without_broad(values, accepted)
+    print("dropped as broad (under several values) in the names-only languages: %d value words, "
+          "%d cuisine words" % (broad_values, broad_cuisine), file=sys.stderr)
     for name, table, shared in (("values", values, accepted),
                                 ("cuisine", cuisine, rc.get("shared", []))):
         for lang, w, names in collisions(table, shared):
@@ -404,7 +433,7 @@ def main():
     out = {
         "schema_version": 1,
         "about": (
-            "Search words for OSM values in 20 languages. Source: openstreetmap/id-tagging-schema "
+            "Search words for OSM values in %d languages. Source: openstreetmap/id-tagging-schema "
             "%s (commit %s, package version %s), ISC licence, Copyright (c) 2017, iD "
             "Contributors: the translated preset names, aliases and terms of each amenity=* and "
             "tourism=* value of Pipelines/categories.json (dist/translations/<locale>.json; nb is "
@@ -419,8 +448,10 @@ def main():
             "accents kept; multi-word "
             "entries are phrases. compounds: the languages that write compounds as one word, "
             "whose words of at least minimum_letters letters also match at the end of a longer "
-            "name word. Made by Scripts/value-words.py."
-            % (src.rev or "v" + version, src.commit or "unknown", version)
+            "name word. The languages after the first 20 (%s) were not reviewed by hand: they take "
+            "iD's preset names and aliases only, and a word that falls under more than one value "
+            "is dropped. Made by Scripts/value-words.py."
+            % (len(LANGUAGES), src.rev or "v" + version, src.commit or "unknown", version, " ".join(NAMES_ONLY))
         ),
         "languages": LANGUAGES,
         "values": values,

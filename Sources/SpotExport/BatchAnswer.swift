@@ -6,11 +6,12 @@ import SpotSearch
 /// answered, `{"error":"..."}` for a line that is not a valid request.
 public enum BatchAnswer {
     /// The answer to a search request: each result's `osm_type`, `osm_id`, `lat`, `lon`,
-    /// `category`, `name`, `address_line` and `distance_m` (null without a point of reference), read from
-    /// `index` without decoding the spot, and `match` when the request asked why.
-    public static func results(_ ranked: [RankedSpot], of index: SpotIndexReader) throws -> [UInt8] {
+    /// `category`, `name`, `display_name` (for a reader of `language`), `address_line` and
+    /// `distance_m` (null without a point of reference), read from `index` without decoding the
+    /// spot, and `match` and `display_name_key` when the request asked why.
+    public static func results(_ ranked: [RankedSpot], language: String?, of index: SpotIndexReader) throws -> [UInt8] {
         var bytes = Array("{\"results\":[".utf8)
-        let labels = try index.labels(of: ranked.map(\.spot))
+        let labels = try index.labels(of: ranked.map(\.spot), language: language)
         for (position, result) in ranked.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
             try IndexedSpotFields.appendReference(of: result.spot, in: index, first: true, to: &bytes)
@@ -21,6 +22,8 @@ public enum BatchAnswer {
             if let match = result.match {
                 JSONText.appendKey("match", to: &bytes)
                 bytes += MatchJSON.object(match)
+                JSONText.appendKey("display_name_key", to: &bytes)
+                JSONText.appendString(labels[position].displayName?.key, to: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
         }

@@ -19,21 +19,29 @@ enum IndexedSpotFields {
         JSONText.appendInteger(ref.id, to: &bytes)
     }
 
-    /// Appends `,"category":…,"name":…` of spot number `spot`, each null when absent.
+    /// Appends `,"category":…,"name":…,"display_name":…` of spot number `spot`, each null when
+    /// absent.
     static func appendLabel(of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]) throws {
+        let label = try index.label(at: spot)
         try appendCategory(of: spot, in: index, to: &bytes)
-        JSONText.appendKey("name", to: &bytes)
-        JSONText.appendString(try index.name(at: spot), to: &bytes)
+        appendNames(label, to: &bytes)
     }
 
-    /// Appends `,"category":…,"name":…,"address_line":…` of spot number `spot` with its `label`
+    /// Appends `,"name":…,"display_name":…` of `label`.
+    private static func appendNames(_ label: SpotLabel, to bytes: inout [UInt8]) {
+        JSONText.appendKey("name", to: &bytes)
+        JSONText.appendString(label.name, to: &bytes)
+        JSONText.appendKey("display_name", to: &bytes)
+        JSONText.appendString(label.displayName?.name, to: &bytes)
+    }
+
+    /// Appends `,"category":…,"name":…,"display_name":…,"address_line":…` of spot number `spot` with its `label`
     /// (`SpotIndexReader.labels(of:)`; the line by `AddressLine`), each null when absent.
     static func appendLabel(
         _ label: SpotLabel, of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]
     ) throws {
         try appendCategory(of: spot, in: index, to: &bytes)
-        JSONText.appendKey("name", to: &bytes)
-        JSONText.appendString(label.name, to: &bytes)
+        appendNames(label, to: &bytes)
         JSONText.appendKey("address_line", to: &bytes)
         // The line's pieces copied as they are, with no line made between.
         let pieces = AddressLine.Pieces(label.addressParts)

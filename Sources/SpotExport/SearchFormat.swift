@@ -23,14 +23,16 @@ public enum SearchFormat: String, CaseIterable, Sendable {
         case .ndjson:
             return results.flatMap { result in
                 SpotExporter.ndjson(
-                    result.spot, distance: .some(result.distance), match: explain ? .some(result.match) : nil)
+                    result.spot, shown: result.displayName, distance: .some(result.distance),
+                    match: explain ? .some(result.match) : nil)
                     + [0x0A]
             }
         case .geojson:
             return GeoJSON.collection(count: results.count) { position in
                 let result = results[position]
                 return SpotExporter.geojson(
-                    result.spot, distance: .some(result.distance), match: explain ? .some(result.match) : nil)
+                    result.spot, shown: result.displayName, distance: .some(result.distance),
+                    match: explain ? .some(result.match) : nil)
             }
         }
     }
@@ -41,8 +43,9 @@ public enum SearchFormat: String, CaseIterable, Sendable {
 /// when there are none.
 enum ResultTable {
     /// The table's text, every row ended by a line break.
-    /// With `explain`, a last column says why each result came back: its level, the name key
-    /// (or tag) matched and its score.
+    /// The name column shows each result's display name. With `explain`, a last column says
+    /// why each result came back: its level, the name key (or tag) matched and its score, and
+    /// the key its display name comes from.
     static func text(_ results: [SearchResult], explain: Bool = false) -> String {
         var rows = [["distance", "category", "name", "address", "osm", "lat,lon"] + (explain ? ["why"] : [])]
         for result in results {
@@ -52,13 +55,14 @@ enum ResultTable {
                     let level = match.level == .fuzzy ? "fuzzy(\(match.edits))" : match.level.name
                     return "\(level) \(match.field) \(String(format: "%.3g", match.score))"
                 } ?? "-"
+            let shownKey = result.displayName.map { "; shown: \($0.key)" } ?? ""
             rows.append(
                 [
                     result.distance.map { String(format: "%.0f m", $0) } ?? "-", spot.category?.rawValue ?? spot.tag,
-                    spot.name ?? "-", result.addressLine ?? "-", spot.ref.description,
+                    result.displayName?.name ?? "-", result.addressLine ?? "-", spot.ref.description,
                     Coordinate.decimalString(spot.coordinate.latitudeE7) + ","
                         + Coordinate.decimalString(spot.coordinate.longitudeE7),
-                ] + (explain ? [why] : []))
+                ] + (explain ? [why + shownKey] : []))
         }
         let last = rows[0].count - 1
         let widths = (0..<last).map { column in rows.map { displayWidth($0[column]) }.max() ?? 0 }

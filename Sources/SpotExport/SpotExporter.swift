@@ -31,10 +31,17 @@ public struct SpotExporter {
     public func export(_ index: SpotIndexReader, to write: ([UInt8]) throws -> Void) throws {
         switch format {
         case .ndjson:
-            for position in 0..<index.count { try write(Self.ndjson(try index.spot(at: position)) + [0x0A]) }
+            for position in 0..<index.count {
+                let spot = try index.spot(at: position)
+                try write(Self.ndjson(spot, shown: spot.displayName(language: nil)) + [0x0A])
+            }
         case .geojson:
             try GeoJSON.writeCollection(
-                count: index.count, feature: { Self.geojson(try index.spot(at: $0)) }, to: write)
+                count: index.count,
+                feature: { position in
+                    let spot = try index.spot(at: position)
+                    return Self.geojson(spot, shown: spot.displayName(language: nil))
+                }, to: write)
         case .csv:
             try write(Array((Self.csvHeader.joined(separator: ",") + "\r\n").utf8))
             for position in 0..<index.count {
@@ -44,32 +51,48 @@ public struct SpotExporter {
         }
     }
 
-    /// One spot as an NDJSON line (without the newline), with `distance_m` and then `match`
-    /// (`--explain`) last when given.
-    public static func ndjson(_ spot: Spot, distance: Double?? = nil, match: SearchMatch?? = nil) -> [UInt8] {
-        var object = properties(spot)
-        if let distance { object.add("distance_m", raw: JSONText.number(distance)) }
-        if let match { object.add("match", raw: MatchJSON.object(match)) }
+    /// One spot as an NDJSON line (without the newline), showing the name `shown`
+    /// (`Spot.displayName(language:)`), with `distance_m` and then `match` and
+    /// `display_name_key` (`--explain`) last when given.
+    public static func ndjson(
+        _ spot: Spot, shown: DisplayName?, distance: Double?? = nil, match: SearchMatch?? = nil
+    ) -> [UInt8] {
+        var object = properties(spot, shown: shown)
+        addResultFields(to: &object, shown: shown, distance: distance, match: match)
         return object.closed
     }
 
-    /// One spot as a GeoJSON Feature, with `distance_m` and `match` among its properties when given.
-    public static func geojson(_ spot: Spot, distance: Double?? = nil, match: SearchMatch?? = nil) -> [UInt8] {
+    /// One spot as a GeoJSON Feature showing the name `shown`, with `distance_m`, `match` and
+    /// `display_name_key` among its properties when given.
+    public static func geojson(
+        _ spot: Spot, shown: DisplayName?, distance: Double?? = nil, match: SearchMatch?? = nil
+    ) -> [UInt8] {
         var point: [UInt8] = []
         GeoJSON.appendPoint(spot.coordinate, to: &point)
         var feature = JSONObject()
         feature.add("type", "Feature")
         feature.add("id", spot.ref.description)
         feature.add("geometry", raw: point)
-        var properties = properties(spot)
-        if let distance { properties.add("distance_m", raw: JSONText.number(distance)) }
-        if let match { properties.add("match", raw: MatchJSON.object(match)) }
+        var properties = properties(spot, shown: shown)
+        addResultFields(to: &properties, shown: shown, distance: distance, match: match)
         feature.add("properties", raw: properties.closed)
         return feature.closed
     }
 
-    /// The fields of a spot, in the documented order.
-    private static func properties(_ spot: Spot) -> JSONObject {
+    /// A search result's fields after the spot's: `distance_m`, then with `--explain` its
+    /// `match` and the key its display name comes from.
+    private static func addResultFields(
+        to object: inout JSONObject, shown: DisplayName?, distance: Double??, match: SearchMatch??
+    ) {
+        if let distance { object.add("distance_m", raw: JSONText.number(distance)) }
+        if let match {
+            object.add("match", raw: MatchJSON.object(match))
+            object.add("display_name_key", shown?.key)
+        }
+    }
+
+    /// The fields of a spot showing the name `shown`, in the documented order.
+    private static func properties(_ spot: Spot, shown: DisplayName?) -> JSONObject {
         var object = JSONObject()
         object.add("osm_type", spot.ref.type.name)
         object.add("osm_id", integer: spot.ref.id)
@@ -80,6 +103,7 @@ public struct SpotExporter {
         object.add("kind", spot.kind)
         object.add("tag", spot.tag)
         object.add("name", spot.name)
+        object.add("display_name", shown?.name)
         object.add("names", raw: JSONObject.closed(spot.names))
         object.add("address", raw: JSONObject.closed(spot.address))
         object.add("address_line", spot.addressLine)
@@ -96,7 +120,7 @@ public struct SpotExporter {
 
     /// The CSV columns: the scalar fields in export order, then the formatted address.
     public static let csvHeader =
-        ["osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name"]
+        ["osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name", "display_name"]
         + Spot.Detail.allCases.map(\.rawValue) + ["address"]
 
     private static func csvRow(_ spot: Spot) -> [String] {
@@ -104,6 +128,7 @@ public struct SpotExporter {
             spot.ref.type.name, String(spot.ref.id), Coordinate.decimalString(spot.coordinate.latitudeE7),
             Coordinate.decimalString(spot.coordinate.longitudeE7), spot.category?.rawValue ?? "",
             spot.category?.mapKitRawValue ?? "", spot.kind, spot.tag, spot.name ?? "",
+            spot.displayName(language: nil)?.name ?? "",
         ] + Spot.Detail.allCases.map { spot.details[$0] ?? "" } + [AddressLine(spot.address).listing]
     }
 
@@ -126,6 +151,9 @@ extension Spot.Detail {
         case .openingHours: "opening_hours"
         case .cuisine: "cuisine"
         case .wikidata: "wikidata"
+        case .wikipedia: "wikipedia"
+        case .brand: "brand"
+        case .operator: "operator"
         }
     }
 }

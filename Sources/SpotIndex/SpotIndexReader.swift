@@ -53,9 +53,12 @@ public final class SpotIndexReader: @unchecked Sendable {
     /// them): a spot's pairs are sorted by key, so its label is read when a key reaches it.
     private let labelKeysEnd: UInt32
     /// The string numbers of the strings that start with `name` (`name` and `name:xx` among
-    /// them), and of the other name keys (`Spot.otherNameKeys`): the only keys of names.
+    /// them), and of the other keys search reads as names (`Spot.otherNameKeys` and
+    /// `Spot.namedDetails`): the only keys of names.
     private let nameKeys: Range<Int>
     private let otherNameKeys: Set<UInt32>
+    /// The string numbers of `brand` and `operator`, the display names of last resort.
+    private let namedDetailKeys: Set<UInt32>
     /// SPOT.
     let spots: SpotRecords
     /// ATTR.
@@ -102,11 +105,12 @@ public final class SpotIndexReader: @unchecked Sendable {
         self.addressLinePartOfKey = addressLinePartOfKey
         labelKeysEnd = UInt32(max(addressKeys.upperBound, nameKey.map { Int($0) + 1 } ?? 0))
         nameKeys = try strings.range(withPrefix: Array("name".utf8))
-        var otherNameKeys: Set<UInt32> = []
-        for key in Spot.otherNameKeys {
-            if let number = try strings.index(of: Array(key.utf8)) { otherNameKeys.insert(UInt32(number)) }
-        }
-        self.otherNameKeys = otherNameKeys
+        let namedDetailKeys = try strings.indices(of: Spot.namedDetails.map { Array($0.rawValue.utf8) })
+            .compactMap { $0.map(UInt32.init) }
+        self.namedDetailKeys = Set(namedDetailKeys)
+        otherNameKeys = Set(
+            try strings.indices(of: Spot.otherNameKeys.map { Array($0.utf8) }).compactMap { $0.map(UInt32.init) }
+                + namedDetailKeys)
         kinds = try SelectingTags.decode(try header.requiredBytes(of: Tag.kinds), strings: strings)
         spots = try SpotRecords(try header.requiredBytes(of: Tag.spots), kindCount: kinds.count)
         count = spots.count
@@ -216,30 +220,43 @@ public final class SpotIndexReader: @unchecked Sendable {
         return address
     }
 
-    /// What a result shows of spot `spot` beside its record's fields (`SpotLabel`): its name and
-    /// the parts of its address line, read in one walk of its attributes, with only these values
-    /// decoded.
-    public func label(at spot: Int) throws(IndexError) -> SpotLabel {
-        try labels(of: [spot])[0]
+    /// What a result shows of spot `spot` beside its record's fields (`SpotLabel`) for a reader
+    /// of `language`: its name, display name and the parts of its address line, read in one
+    /// walk of its attributes, with only these values decoded.
+    public func label(at spot: Int, language: String? = nil) throws(IndexError) -> SpotLabel {
+        try labels(of: [spot], language: language)[0]
     }
 
-    /// The labels of `spots` (`label(at:)`), in their order: the values they share (the street,
-    /// postcode and city of one neighbourhood's results) decoded once.
-    public func labels(of spots: [Int]) throws(IndexError) -> [SpotLabel] {
+    /// The labels of `spots` (`label(at:language:)`), in their order: the values they share (the
+    /// street, postcode and city of one neighbourhood's results) decoded once.
+    public func labels(of spots: [Int], language: String? = nil) throws(IndexError) -> [SpotLabel] {
         var addressValues = RecentStrings()
         var labels: [SpotLabel] = []
         labels.reserveCapacity(spots.count)
+        // The keys a display name may come from, by string number, with their rank.
+        var ranks: [UInt32: Int?] = [:]
         for spot in spots {
             var label = SpotLabel()
+            var shown: (rank: Int, key: UInt32, value: UInt32)?
             var pairs = try attributes.pairs(of: spot, in: self.spots)
-            while let (key, value) = try pairs.next(), key < labelKeysEnd {
-                if key == nameKey {
-                    label.name = try attributeString(value)
+            // Pairs come by key: the address, then brand, name, name:xx, operator. The walk ends
+            // past the label's keys once the display name can be bettered by none.
+            while let (key, value) = try pairs.next(), key < labelKeysEnd || shown?.rank != 0 {
+                if key == nameKey { label.name = try attributeString(value) }
+                if nameKeys.contains(Int(key)) || namedDetailKeys.contains(key) {
+                    if ranks[key] == nil {
+                        ranks[key] = DisplayName.rank(ofKey: try attributeString(key), language: language)
+                    }
+                    if let rank = ranks[key]!, rank < shown?.rank ?? .max { shown = (rank, key, value) }
                 } else if addressKeys.contains(Int(key)),
                     let part = addressLinePartOfKey[Int(key) - addressKeys.lowerBound]
                 {
                     label.addressParts[part] = try addressValues.string(value, decoding: attributeString)
                 }
+            }
+            if let shown {
+                label.displayName = DisplayName(
+                    key: try attributeString(shown.key), name: try attributeString(shown.value))
             }
             labels.append(label)
         }
@@ -355,6 +372,8 @@ private struct RecentStrings {
 public struct SpotLabel: Sendable, Equatable {
     /// The OSM `name`, or nil.
     public var name: String?
+    /// The name it shows (`DisplayName`), or nil.
+    public var displayName: DisplayName?
     /// The parts of the address that its line is made of.
     public var addressParts = AddressParts()
     /// The address on one line (`AddressLine`), or nil.

@@ -5,7 +5,7 @@ import Spots
 /// key, and each of its comparable names as a set of meaningful words (`compared`).
 ///
 /// A word set is the name's folded words (`SearchText`) with "&" and the word for "and" in the
-/// search words' 20 languages as one word, and the generic words of the spot's category and
+/// search words' languages as one word, and the generic words of the spot's category and
 /// selecting tag removed: the single-word phrases that name them in any language ("cafe",
 /// "kahvila", "kaffeehaus" for `amenity=cafe`), unless nothing else would be left. Word order
 /// and repeats do not count, so "Blue Door Cafe", "blue door" and "Door Blue" are one set,

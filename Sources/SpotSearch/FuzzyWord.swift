@@ -27,7 +27,7 @@ struct FuzzyWord {
         text = word
         scalars = word.unicodeScalars.map(\.value)
         let forgives =
-            forgiving && word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && !SearchText.isCJK($0) }
+            forgiving && word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && !SearchText.isUnspaced($0) }
         maxEdits = forgives ? Self.maxEdits(forLength: scalars.count) : 0
         isPrefix = isLast
     }

@@ -54,6 +54,9 @@ public struct SearchRequest: Sendable, Equatable {
     /// Whether each result says why it came back (`SearchResult.match`): a name match costs a
     /// second reading of the result's names.
     public var explain: Bool
+    /// The reader's language, a `name:xx` code ("ca", "zh-Hant"): the name each result shows
+    /// (`SearchResult.displayName`) is the spot's name in it when it has one. It ranks nothing.
+    public var language: String?
 
     /// The default `distanceScale`: 100 m, a city block, about where a phone's place is sure.
     public static let defaultDistanceScale = 100.0
@@ -62,7 +65,7 @@ public struct SearchRequest: Sendable, Equatable {
     public init(
         naturalLanguageQuery: String? = nil, region: GeoBox? = nil, pointOfInterestFilter: PointOfInterestFilter? = nil,
         near: Coordinate? = nil, radius: Double? = nil, limit: Int = 20, sort: SearchSort = .relevance,
-        distanceScale: Double = SearchRequest.defaultDistanceScale, explain: Bool = false
+        distanceScale: Double = SearchRequest.defaultDistanceScale, explain: Bool = false, language: String? = nil
     ) {
         self.naturalLanguageQuery = naturalLanguageQuery
         self.region = region
@@ -73,6 +76,7 @@ public struct SearchRequest: Sendable, Equatable {
         self.sort = sort
         self.distanceScale = distanceScale
         self.explain = explain
+        self.language = language
     }
 }
 
@@ -85,14 +89,17 @@ public struct SearchResult: Sendable, Equatable {
     public let distance: Double?
     /// How the spot matched the query's text; nil without text.
     public let match: SearchMatch?
+    /// The name it shows, in the request's language when the spot has one (`DisplayName`).
+    public let displayName: DisplayName?
     /// The spot's address on one line, as its country writes it (`AddressLine`), or nil.
     public var addressLine: String? { spot.addressLine }
 
-    /// A result.
-    public init(spot: Spot, distance: Double?, match: SearchMatch? = nil) {
+    /// A result, showing its name for a reader of `language`.
+    public init(spot: Spot, distance: Double?, match: SearchMatch? = nil, language: String? = nil) {
         self.spot = spot
         self.distance = distance
         self.match = match
+        displayName = spot.displayName(language: language)
     }
 }
 

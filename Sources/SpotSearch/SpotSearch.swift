@@ -40,7 +40,8 @@ public final class SpotSearch: @unchecked Sendable {
     /// the request asks (`SearchRequest.explain`).
     public func search(_ request: SearchRequest) throws -> [SearchResult] {
         try rankedSpots(request).map {
-            SearchResult(spot: try index.spot(at: $0.spot), distance: $0.distance, match: $0.match)
+            SearchResult(
+                spot: try index.spot(at: $0.spot), distance: $0.distance, match: $0.match, language: request.language)
         }
     }
 

@@ -3,8 +3,10 @@ import Foundation
 /// How names and queries are folded and cut into words, the same way when the index is
 /// written and when it is searched: Unicode NFKC (full- and half-width forms folded),
 /// lowercase, diacritics removed from Latin and Greek letters, words split at white space and
-/// punctuation. Marks on other scripts are kept, because there they make different letters
-/// (Japanese ハ, バ, パ; Cyrillic й and и), but for the spellings people write either way:
+/// punctuation. Marks on most other scripts are kept, because there they make different letters
+/// (Japanese ハ, バ, パ; Cyrillic й and и); Hebrew points and the vowel signs and tone marks of
+/// Devanagari and Thai are dropped, as typists leave them out. And for the spellings people
+/// write either way:
 /// ß as ss, Cyrillic ё as е, Greek final ς as σ, Arabic alef with hamza or madda (أ إ آ) and
 /// alef wasla (ٱ) as alef (ا), alef maksura (ى) and Farsi yeh (ی) as yeh (ي), and no tatweel
 /// (ـ).
@@ -132,16 +134,16 @@ public enum SearchText {
         return words
     }
 
-    /// The tokens under which a name is found: each word, and for a word with Chinese, Japanese
-    /// or Korean characters (written without spaces) every suffix of it as well, so that a
-    /// query word that is a prefix of a token is a word prefix in spaced scripts and a
-    /// substring in CJK. Each token says where in the name it stands.
+    /// The tokens under which a name is found: each word, and for a word with Chinese, Japanese,
+    /// Korean or Thai characters (written without spaces, `isUnspaced`) every suffix of it as
+    /// well, so that a query word that is a prefix of a token is a word prefix in spaced
+    /// scripts and a substring in those. Each token says where in the name it stands.
     public static func tokens(ofName name: String) -> [(token: String, place: TokenPlace)] {
         let words = words(name)
         var tokens: [(String, TokenPlace)] = []
         for (position, word) in words.enumerated() {
             tokens.append((word, position > 0 ? .inName : words.count == 1 ? .wholeName : .nameStart))
-            guard word.unicodeScalars.contains(where: isCJK) else { continue }
+            guard word.unicodeScalars.contains(where: isUnspaced) else { continue }
             var suffix = Substring(word).dropFirst()
             while !suffix.isEmpty {
                 tokens.append((String(suffix), .inName))
@@ -152,12 +154,16 @@ public enum SearchText {
     }
 
     /// Whether the mark `mark`, after the letter `letter` (canonically decomposed), is folded
-    /// away: every mark on a Latin or Greek letter, the diaeresis of Cyrillic е (ё), and the
-    /// hamza and madda of Arabic alef.
+    /// away: every mark on a Latin letter (Vietnamese tones among them) or a Greek one, the
+    /// diaeresis of Cyrillic е (ё), the hamza and madda of Arabic alef, Hebrew points (niqqud
+    /// and cantillation), and the vowel signs and tone marks of Devanagari and Thai, which
+    /// people often leave out when they type.
     private static func dropsMark(_ mark: Unicode.Scalar, after letter: Unicode.Scalar) -> Bool {
         switch (letter.value, mark.value) {
         case (0x41...0x5A, _), (0x61...0x7A, _), (0xC0...0x24F, _), (0x1E00...0x1EFF, _): true
         case (0x370...0x3FF, _), (0x1F00...0x1FFF, _): true
+        case (0x5D0...0x5F2, 0x591...0x5C7): true
+        case (0x900...0x97F, 0x900...0x97F), (0xE00...0xE7F, 0xE00...0xE7F): true
         case (0x435, 0x308): true
         case (0x627, 0x653...0x655): true
         default: false
@@ -175,6 +181,12 @@ public enum SearchText {
         case 0x640: break
         default: word.append(scalar)
         }
+    }
+
+    /// Whether `scalar` is of a script written without spaces between words: Chinese, Japanese
+    /// and Korean (`isCJK`), and Thai.
+    public static func isUnspaced(_ scalar: Unicode.Scalar) -> Bool {
+        isCJK(scalar) || (0xE01...0xE5B).contains(scalar.value)
     }
 
     /// Han, kana and Hangul.

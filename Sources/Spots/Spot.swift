@@ -19,7 +19,8 @@ public struct Spot: Hashable, Sendable {
     public var names: [String: String]
     /// The `addr:*` tags, keyed by what follows `addr:` ("street", "housenumber").
     public var address: [String: String]
-    /// The scalar detail tags an app shows (phone, website, opening hours, cuisine, wikidata).
+    /// The scalar detail tags an app shows (phone, website, opening hours, cuisine, wikidata,
+    /// wikipedia, brand, operator).
     public var details: [Detail: String]
     /// Other names the place is known by, searchable but not exported, by OSM key
     /// (`alt_name`, `old_name`, `official_name`, `short_name`, `loc_name`).
@@ -27,20 +28,24 @@ public struct Spot: Hashable, Sendable {
 
     /// The OSM keys of `otherNames`.
     public static let otherNameKeys: Set<String> = ["alt_name", "old_name", "official_name", "short_name", "loc_name"]
+    /// The details searched as other names are (after a spot's own names at the same level):
+    /// what people call a place by when it has no name of its own, "Shell", "Mora Banc".
+    public static let namedDetails: [Detail] = [.brand, .operator]
     /// Every OSM key a spot keeps as it is (not `name:*` or `addr:*`, which it keeps by prefix):
     /// `name`, the details and the other names. The one list the build selects tags by.
     public static let attributeKeys = ["name"] + Detail.allCases.map(\.rawValue) + otherNameKeys.sorted()
     /// Other OSM objects folded into this spot as duplicates of it.
     public var merged: [OSMRef]
-    /// Whether the object has a `wikipedia` (or `wikipedia:xx`) tag: kept as a flag for ranking
-    /// (`PlaceQuality`), not as text.
+    /// Whether the object has a `wikipedia` (or `wikipedia:xx`) tag: a flag for ranking
+    /// (`PlaceQuality`); the `wikipedia` tag itself is a detail.
     public var hasWikipedia = false
 
     /// The detail tags a spot keeps, in export order. The raw value is the OSM key.
     public enum Detail: String, CaseIterable, Hashable, Sendable {
         case phone, website
         case openingHours = "opening_hours"
-        case cuisine, wikidata
+        case cuisine, wikidata, wikipedia, brand
+        case `operator`
     }
 
     /// A spot with the given fields; attributes default to empty.
@@ -105,20 +110,36 @@ public struct Spot: Hashable, Sendable {
         return otherNames[key]
     }
 
-    /// Whether OSM key `key` holds a name: `name`, `name:xx` or one of `otherNameKeys`.
+    /// Whether OSM key `key` holds a name that search reads: `name`, `name:xx`, one of
+    /// `otherNameKeys` or of `namedDetails`.
     public static func isNameKey(_ key: String) -> Bool {
         key == "name" || languageCode(ofNameKey: key) != nil || otherNameKeys.contains(key)
+            || namedDetails.contains { $0.rawValue == key }
     }
 
-    /// Every name of the place: `name`, the localized names and the other names.
+    /// Every name of the place: `name`, the localized names, the other names and the named details.
     public var allNames: [String] { namesByKey.map(\.name) }
 
-    /// Every name of the place with its OSM key: `name`, the localized names and the other
-    /// names, each group by name.
+    /// Every name search reads, with its OSM key: `name`, the localized names and the other
+    /// names, each group by name, then the named details (`namedDetails`) in their order.
     public var namesByKey: [(key: String, name: String)] {
         let localized = names.map { ("name:" + $0.key, $0.value) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
         let others = otherNames.map { ($0.key, $0.value) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
-        return (name.map { [("name", $0)] } ?? []) + localized + others
+        let named = Spot.namedDetails.compactMap { detail in details[detail].map { (detail.rawValue, $0) } }
+        return (name.map { [("name", $0)] } ?? []) + localized + others + named
+    }
+
+    /// The name a result shows (`DisplayName`) for a reader of `language` (a `name:xx` code),
+    /// or nil when the place has no name, brand or operator.
+    public func displayName(language: String?) -> DisplayName? {
+        var best: (rank: Int, name: DisplayName)?
+        for (key, value) in attributeTags {
+            guard let rank = DisplayName.rank(ofKey: key, language: language), rank < best?.rank ?? .max else {
+                continue
+            }
+            best = (rank, DisplayName(key: key, name: value))
+        }
+        return best?.name
     }
 
     /// The language of a localized name key: "ja" for `name:ja`, "zh-Hant" for `name:zh-Hant`;
@@ -138,5 +159,34 @@ extension String {
     fileprivate func suffix(afterPrefix prefix: String) -> String? {
         guard hasPrefix(prefix), count > prefix.count else { return nil }
         return String(dropFirst(prefix.count))
+    }
+}
+
+/// The name a result shows, and the OSM key it comes from: `name:xx` in the reader's language
+/// when the place has it, else `name`, else `name:en`, else any `name:xx` (the first by key),
+/// else `brand`, else `operator`. Without a language, `name` comes first.
+public struct DisplayName: Sendable, Equatable {
+    /// The OSM key: "name", "name:ca", "brand".
+    public let key: String
+    /// Its value.
+    public let name: String
+
+    /// A display name of `name` from `key`.
+    public init(key: String, name: String) {
+        self.key = key
+        self.name = name
+    }
+
+    /// Where the value of `key` stands in the order above for a reader of `language`, lowest
+    /// first (of two keys of one rank, the first in key order wins); nil for a key never shown.
+    public static func rank(ofKey key: String, language: String?) -> Int? {
+        switch key {
+        case "name": return language == nil ? 0 : 1
+        case Spot.Detail.brand.rawValue: return 5
+        case Spot.Detail.operator.rawValue: return 6
+        default:
+            guard let code = Spot.languageCode(ofNameKey: key) else { return nil }
+            return code == language ? 0 : code == "en" ? 2 : 3
+        }
     }
 }

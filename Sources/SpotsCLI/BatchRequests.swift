@@ -9,7 +9,7 @@ struct BatchRequestError: Error, CustomStringConvertible {
 }
 
 /// One line of `spots search --batch`: a JSON object with optional near, radius, bbox,
-/// categories, exclude, query and limit.
+/// categories, exclude, query, limit, sort, distance_scale, explain and language.
 enum SearchBatchRequest {
     /// The request `line` holds.
     static func parse(_ line: [UInt8]) throws(BatchRequestError) -> SearchRequest {
@@ -63,12 +63,19 @@ enum SearchBatchRequest {
             guard case .bool(let flag) = explain else { throw BatchRequestError("explain: expected true or false") }
             request.explain = flag
         }
+        if let language = object["language"] {
+            guard case .string(let code) = language, Spot.languageCode(ofNameKey: "name:" + code) == code else {
+                throw BatchRequestError("language: expected a language code such as \"ca\" or \"zh-Hant\"")
+            }
+            request.language = code
+        }
         return request
     }
 
     /// The keys a request may have.
     private static let keys: Set = [
         "near", "radius", "bbox", "categories", "exclude", "query", "limit", "sort", "distance_scale", "explain",
+        "language",
     ]
 }
 

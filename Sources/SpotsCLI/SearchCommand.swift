@@ -47,6 +47,12 @@ enum SearchCommand {
                 Say why each result came back: a match object in
                 NDJSON and GeoJSON, a why column in the table.
                 """),
+        OptionSpec(
+            names: ["--language"], valueName: "code",
+            help: """
+                Show each result's name in this language (name:xx,
+                e.g. ca or zh-Hant) where the place has one.
+                """),
         .choice(["--format"], of: SearchFormat.self, help: "table (default), ndjson or geojson."),
         OptionSpec(
             names: ["--id"], valueName: "refs",
@@ -68,9 +74,9 @@ enum SearchCommand {
         modes: [
             Help.Mode(optional: [
                 "--near", "--radius", "--bbox", "--category", "--exclude-category", "--query", "--limit", "--sort",
-                "--distance-scale", "--explain", "--format", "--output", "--overwrite",
+                "--distance-scale", "--explain", "--language", "--format", "--output", "--overwrite",
             ]),
-            Help.Mode(required: ["--id"], optional: ["--format", "--output", "--overwrite"]),
+            Help.Mode(required: ["--id"], optional: ["--language", "--format", "--output", "--overwrite"]),
             Help.Mode(required: ["--batch"], optional: ["--output", "--overwrite"]),
         ],
         discussion: """
@@ -83,7 +89,7 @@ enum SearchCommand {
             nearest first; docs/search.md, "Typos"). Batch
             requests: {"near":[lat,lon],"radius":m,"bbox":[minlon,minlat,maxlon,maxlat],
             "categories":[...],"exclude":[...],"query":"...","limit":n,"sort":"relevance",
-            "distance_scale":m,"explain":true}, every key optional; a bad line gives
+            "distance_scale":m,"explain":true,"language":"ca"}, every key optional; a bad line gives
             {"error":"..."} and the rest go on. Without --format, -o's extension chooses: .ndjson or
             .jsonl NDJSON, .geojson or .json GeoJSON, .txt the table (.csv and .html are refused),
             any other the table.
@@ -97,7 +103,9 @@ enum SearchCommand {
         let search = try SpotSearch(index: try SpotIndexReader(path: path))
         if let batch {
             return try BatchLines.run(batch, to: output) { line in
-                try BatchAnswer.results(try search.rankedSpots(try SearchBatchRequest.parse(line)), of: search.index)
+                let request = try SearchBatchRequest.parse(line)
+                return try BatchAnswer.results(
+                    try search.rankedSpots(request), language: request.language, of: search.index)
             }
         }
         let results: [SearchResult]
@@ -107,7 +115,7 @@ enum SearchCommand {
                     throw UsageError("--id: '\(text)' is not a reference like n123, w45 or r6")
                 }
                 guard let spot = try search.spot(for: ref) else { throw UsageError("--id: no spot for \(text)") }
-                return SearchResult(spot: spot, distance: nil)
+                return SearchResult(spot: spot, distance: nil, language: try language(from: arguments))
             }
         } else {
             results = try search.search(try request(from: arguments))
@@ -140,6 +148,16 @@ enum SearchCommand {
         if let sort = try arguments.choice("--sort", as: SearchSort.self) { request.sort = sort }
         request.explain = arguments.flag("--explain")
         if let scale = try arguments.number("--distance-scale", in: 1...) { request.distanceScale = scale }
+        request.language = try language(from: arguments)
         return request
+    }
+
+    /// The `--language` code, checked.
+    private static func language(from arguments: Arguments) throws(UsageError) -> String? {
+        guard let code = arguments.value("--language") else { return nil }
+        guard Spot.languageCode(ofNameKey: "name:" + code) == code else {
+            throw UsageError("--language: '\(code)' is not a language code such as ca or zh-Hant")
+        }
+        return code
     }
 }

@@ -38,7 +38,7 @@ struct ArgumentTests {
         let (search, _) = try Self.help("search")
         #expect(
             search.hasSuffix(
-                " | --id <refs> [--format table|ndjson|geojson] [--output <output>] [--overwrite]"
+                " | --id <refs> [--language <code>] [--format table|ndjson|geojson] [--output <output>] [--overwrite]"
                     + " | --batch <file> [--output <output>] [--overwrite]"))
         let (cluster, _) = try Self.help("cluster")
         #expect(cluster.hasPrefix("USAGE: spots cluster <index> --bbox <minlon,minlat,maxlon,maxlat> --zoom <z> "))

@@ -87,7 +87,8 @@ struct SearchCommandTests {
             let first = try #require((lines[0]?["results"] as? [[String: Any]])?.first)
             #expect(
                 Set(first.keys) == [
-                    "osm_type", "osm_id", "lat", "lon", "category", "name", "address_line", "distance_m",
+                    "osm_type", "osm_id", "lat", "lon", "category", "name", "display_name", "address_line",
+                    "distance_m",
                 ])
         }
     }

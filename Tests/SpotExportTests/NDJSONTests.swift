@@ -8,8 +8,9 @@ import Testing
 @Suite("NDJSON export")
 struct NDJSONTests {
     static let keyOrder = [
-        "osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name", "names", "address",
-        "address_line", "phone", "website", "opening_hours", "cuisine", "wikidata", "merged",
+        "osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name", "display_name",
+        "names", "address", "address_line", "phone", "website", "opening_hours", "cuisine", "wikidata", "wikipedia",
+        "brand", "operator", "merged",
     ]
 
     static let full = Spot(

@@ -65,11 +65,12 @@ struct SearchFormatTests {
             RankedSpot(spot: full, distance: nil, match: nil), RankedSpot(spot: full, distance: 3, match: nil),
             RankedSpot(spot: full, distance: 3, match: match),
         ]
-        let answer = utf8Text(try BatchAnswer.results(ranked, of: index))
+        let answer = utf8Text(try BatchAnswer.results(ranked, language: nil, of: index))
         let brief =
             #"{"osm_type":"way","osm_id":123456789012,"lat":60.1699000,"lon":-24.9384000,"#
-            + #""category":"evCharger","name":"Lataus \"A\"","address_line":"Mannerheimintie 1","distance_m":"#
-        let why = #","match":{"level":"prefix","field":"name:fi","score":1.5}"#
+            + #""category":"evCharger","name":"Lataus \"A\"","display_name":"Lataus \"A\"","#
+            + #""address_line":"Mannerheimintie 1","distance_m":"#
+        let why = #","match":{"level":"prefix","field":"name:fi","score":1.5},"display_name_key":"name""#
         #expect(answer == "{\"results\":[" + brief + "null}," + brief + "3.0}," + brief + "3.0" + why + "}]}")
         #expect(utf8Text(try BatchAnswer.results([ClusterItem](), of: index)) == "{\"results\":[]}")
         #expect(utf8Text(BatchAnswer.error("unknown key \"x\"\n")) == #"{"error":"unknown key \"x\"\n"}"#)

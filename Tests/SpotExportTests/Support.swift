@@ -24,12 +24,12 @@ func utf8Text(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocatio
 
 /// A spot's NDJSON line (without the newline) as text.
 func ndjsonText(_ spot: Spot, sourceLocation: SourceLocation = #_sourceLocation) -> String {
-    utf8Text(SpotExporter.ndjson(spot), sourceLocation: sourceLocation)
+    utf8Text(SpotExporter.ndjson(spot, shown: spot.displayName(language: nil)), sourceLocation: sourceLocation)
 }
 
 /// A spot's GeoJSON Feature as text.
 func geojsonText(_ spot: Spot, sourceLocation: SourceLocation = #_sourceLocation) -> String {
-    utf8Text(SpotExporter.geojson(spot), sourceLocation: sourceLocation)
+    utf8Text(SpotExporter.geojson(spot, shown: spot.displayName(language: nil)), sourceLocation: sourceLocation)
 }
 
 /// The written spots by reference, to compare with an index that orders them its own way.

@@ -42,4 +42,22 @@ struct AddressLinePartsTests {
         #expect(withParts == expected)
         #expect(expected > 100, "enough spots have parts of a line")
     }
+
+    @Test("the label's display name is the one the whole spot gives, in any language")
+    func displayNames() throws {
+        var factory = SpotFactory(seed: 43)
+        var spots = factory.uniqueSpots(300)
+        for position in stride(from: 0, to: spots.count, by: 3) { spots[position].name = nil }
+        let index = try openIndex(of: spots)
+        var shown: Set<String> = []
+        for language in [nil, "en", "fi", "ja", "xx"] {
+            for number in 0..<index.count {
+                let spot = try index.spot(at: number)
+                let label = try index.label(at: number, language: language)
+                #expect(label.displayName == spot.displayName(language: language), "\(spot.ref) \(language ?? "-")")
+                if let key = label.displayName?.key { shown.insert(key) }
+            }
+        }
+        #expect(shown.isSuperset(of: ["name", "name:en", "name:fi", "name:ja", "brand", "operator"]))
+    }
 }

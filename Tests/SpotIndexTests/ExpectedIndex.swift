@@ -63,6 +63,7 @@ struct ExpectedIndex {
             let fielded =
                 [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
                 + spot.otherNames.values.map { ($0, 1) }
+                + [spot.details[.brand], spot.details[.operator]].compactMap { $0 }.map { ($0, 1) }
             func add(_ token: String, place: Int, field: Int) {
                 let group = Group(place: place, field: field, score: score, ranks: [rank])
                 let bytes = Array(token.utf8)

@@ -122,6 +122,24 @@ struct RankingTests {
         #expect(explained[4].match?.field == "alt_name")
     }
 
+    @Test("brand and operator are searched as other names: after a spot's own names at the same level")
+    func brandAndOperator() throws {
+        let spots = [
+            Self.spot(1, nil, details: [.operator: "Mora Banc"]),
+            Self.spot(2, "Shell Beach Cafe"),
+            Self.spot(3, "Station", details: [.brand: "Shell"]),
+            Self.spot(4, "Mora"),
+            Self.spot(5, "Shell"),
+        ]
+        let search = try SpotSearch(index: try openIndex(of: spots))
+        let shell = try search.search(SearchRequest(naturalLanguageQuery: "shell", explain: true))
+        #expect(shell.map(\.spot.ref.id) == [5, 3, 2], "exact in the name, exact in the brand, then the prefix")
+        #expect(shell.map { $0.match?.field } == ["name", "brand", "name"])
+        let bank = try search.search(SearchRequest(naturalLanguageQuery: "mora banc"))
+        #expect(bank.map(\.spot.ref.id) == [1])
+        #expect(bank.first?.displayName == DisplayName(key: "operator", name: "Mora Banc"))
+    }
+
     @Test("with a place a whole name comes first up to twice as far as a name begun; the nearer begun first")
     func distanceAgainstLevel() throws {
         let here = Coordinate(latitudeE7: 600_000_000, longitudeE7: 250_000_000)!

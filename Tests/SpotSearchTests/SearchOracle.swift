@@ -73,6 +73,7 @@ struct Oracle {
             let fielded =
                 [spot.name].compactMap { $0 }.map { ($0, 0) } + spot.names.values.map { ($0, 0) }
                 + spot.otherNames.values.map { ($0, 1) }
+                + [spot.details[.brand], spot.details[.operator]].compactMap { $0 }.map { ($0, 1) }
             return fielded.map { name, field in
                 Name(
                     field: field, words: SearchText.words(name).map { Array($0.utf8) },

@@ -1,5 +1,7 @@
 import Foundation
+import SpotBuiltInWords
 import SpotIndex
+import SpotIndexWriting
 import SpotTestSupport
 import Spots
 import Testing
@@ -119,5 +121,20 @@ struct ValueWordTests {
         let results = try Self.dishes.get().search(SearchRequest(naturalLanguageQuery: "pizzza", explain: true))
         #expect(Set(results.map(\.spot.ref.id)) == [11, 12, 14, 19, 20, 21, 22])
         #expect(results.allSatisfy { $0.match?.level == .fuzzy })
+    }
+
+    @Test(
+        "the built-in words of the languages added after the first 20 name their values, whatever the marks typed",
+        arguments: [
+            ("caixer", "atm"), ("caixer automàtic", "atm"), ("farmàcia", "pharmacy"), ("gyógyszertár", "pharmacy"),
+            ("φαρμακείο", "pharmacy"), ("מסעדה", "restaurant"), ("nhà hàng", "restaurant"), ("nha hang", "restaurant"),
+            ("ร้านกาแฟ", "cafe"), ("รานกาแฟ", "cafe"), ("kafić", "cafe"), ("jatetxea", "restaurant"),
+        ])
+    func addedLanguages(_ query: String, _ value: String) throws {
+        let kinds = ["atm", "pharmacy", "restaurant", "cafe", "bank"]
+        let spots = kinds.enumerated().map { Self.spot(Int64($0.offset + 1), "Spot", value: $0.element, .cafe) }
+        let index = try openIndex(SpotIndexWriter.encode(spots, metadata: .tests, words: .builtIn))
+        let results = try SpotSearch(index: index).search(SearchRequest(naturalLanguageQuery: query))
+        #expect(results.map(\.spot.kind) == [value])
     }
 }

@@ -16,6 +16,23 @@ struct SearchTextTests {
         #expect(SearchText.words(text).joined(separator: " ") == folded)
     }
 
+    @Test(
+        "marks typists leave out fold away: Vietnamese tones, Hebrew points, Devanagari and Thai vowel signs and tones",
+        arguments: [
+            ("Nhà hàng Phở Hà Nội", "nha hang pho ha noi"), ("שָׁלוֹם", "שלום"), ("ร้านกาแฟ", "รานกาแฟ"),
+            ("दुकान", "दकन"),
+        ])
+    func dropsTypedMarks(_ text: String, _ folded: String) {
+        #expect(SearchText.words(text).joined(separator: " ") == folded)
+    }
+
+    @Test("a Thai word, written without spaces, is found by every suffix, as Chinese and Japanese are")
+    func thaiSuffixes() {
+        let tokens = SearchText.tokens(ofName: "ร้านกาแฟดี").map(\.token)
+        #expect(tokens.first == "รานกาแฟด", "folded: the tone mark and the vowel sign of ดี dropped")
+        #expect(tokens.contains("กาแฟด"))
+    }
+
     @Test("letters that marks make different stay apart: й and и, ї and і, Japanese voicing")
     func keepsDistinctLetters() {
         #expect(SearchText.words("Йога") == ["йога"])

@@ -70,7 +70,8 @@ struct SpotTests {
     @Test("setAttribute refuses tags a spot does not keep and leaves the spot unchanged")
     func setAttributeRefusesOthers() {
         for key in [
-            "amenity", "name:etymology:wikidata", "addr:", "name:", "brand", "opening_hours:covid19", "Name", "",
+            "amenity", "name:etymology:wikidata", "addr:", "name:", "brand:wikidata", "opening_hours:covid19", "Name",
+            "",
         ] {
             var spot = Self.bare()
             let kept = spot.setAttribute(key: key, value: "x")
@@ -143,9 +144,9 @@ struct SpotTests {
     func setAttributeKeepsOnlySpotKeys() {
         let kept = [
             "name", "name:ja", "name:zh-Hant", "addr:street", "addr:full", "phone", "website", "opening_hours",
-            "cuisine", "wikidata",
+            "cuisine", "wikidata", "wikipedia", "brand", "operator",
         ]
-        let refused = ["name:etymology:wikidata", "name:", "addr:", "amenity", "brand", ""]
+        let refused = ["name:etymology:wikidata", "name:", "addr:", "amenity", "brand:wikidata", "wikipedia:de", ""]
         for key in kept + refused {
             var spot = Self.bare()
             #expect(spot.setAttribute(key: key, value: "v") == kept.contains(key), "key \"\(key)\"")
@@ -154,6 +155,28 @@ struct SpotTests {
 
     @Test("Detail raw values are the OSM keys, in export order")
     func detailKeys() {
-        #expect(Spot.Detail.allCases.map(\.rawValue) == ["phone", "website", "opening_hours", "cuisine", "wikidata"])
+        #expect(
+            Spot.Detail.allCases.map(\.rawValue) == [
+                "phone", "website", "opening_hours", "cuisine", "wikidata", "wikipedia", "brand", "operator",
+            ])
+    }
+
+    @Test("the display name: name:xx in the reader's language, name, name:en, any name:xx, brand, operator")
+    func displayName() {
+        var spot = Self.bare()
+        #expect(spot.displayName(language: nil) == nil)
+        spot.details[.operator] = "Mora Banc"
+        #expect(spot.displayName(language: "ca") == DisplayName(key: "operator", name: "Mora Banc"))
+        spot.details[.brand] = "Banc"
+        #expect(spot.displayName(language: nil)?.key == "brand")
+        spot.names = ["fr": "Banque", "de": "Bank"]
+        #expect(spot.displayName(language: nil) == DisplayName(key: "name:de", name: "Bank"), "the first by key")
+        spot.names["en"] = "Bank of Mora"
+        #expect(spot.displayName(language: nil)?.key == "name:en")
+        spot.name = "Banc de Mora"
+        #expect(spot.displayName(language: nil)?.key == "name")
+        #expect(spot.displayName(language: "it")?.key == "name", "no name:it")
+        #expect(spot.displayName(language: "fr") == DisplayName(key: "name:fr", name: "Banque"))
+        #expect(spot.displayName(language: "en")?.key == "name:en")
     }
 }
