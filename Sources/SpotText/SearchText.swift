@@ -137,7 +137,9 @@ public enum SearchText {
     /// The tokens under which a name is found: each word, and for a word with Chinese, Japanese,
     /// Korean or Thai characters (written without spaces, `isUnspaced`) every suffix of it as
     /// well, so that a query word that is a prefix of a token is a word prefix in spaced
-    /// scripts and a substring in those. Each token says where in the name it stands.
+    /// scripts and a substring in those. A word that an apostrophe splits is also found whole,
+    /// as people type it without one: "McDonald's" under "mcdonald", "s" and "mcdonalds",
+    /// "L'Escale" under "l", "escale" and "lescale". Each token says where in the name it stands.
     public static func tokens(ofName name: String) -> [(token: String, place: TokenPlace)] {
         let words = words(name)
         var tokens: [(String, TokenPlace)] = []
@@ -150,7 +152,16 @@ public enum SearchText {
                 suffix = suffix.dropFirst()
             }
         }
+        if name.unicodeScalars.contains(where: isApostrophe) {
+            let joined = Self.words(String(String.UnicodeScalarView(name.unicodeScalars.filter { !isApostrophe($0) })))
+            for word in joined where !words.contains(word) { tokens.append((word, .inName)) }
+        }
         return tokens
+    }
+
+    /// Whether `scalar` is an apostrophe: ASCII's, the typographic one or the modifier letter.
+    private static func isApostrophe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "'" || scalar == "\u{2019}" || scalar == "\u{2BC}"
     }
 
     /// Whether the mark `mark`, after the letter `letter` (canonically decomposed), is folded

@@ -33,6 +33,13 @@ struct SearchTextTests {
         #expect(tokens.contains("กาแฟด"))
     }
 
+    @Test("a word an apostrophe splits is also found whole, as typed without it")
+    func apostropheJoins() {
+        #expect(SearchText.tokens(ofName: "McDonald's").map(\.token) == ["mcdonald", "s", "mcdonalds"])
+        #expect(SearchText.tokens(ofName: "L\u{2019}Escale").map(\.token) == ["l", "escale", "lescale"])
+        #expect(SearchText.tokens(ofName: "Café Engel").map(\.token) == ["cafe", "engel"])
+    }
+
     @Test("letters that marks make different stay apart: й and и, ї and і, Japanese voicing")
     func keepsDistinctLetters() {
         #expect(SearchText.words("Йога") == ["йога"])
