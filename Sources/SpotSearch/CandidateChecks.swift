@@ -86,12 +86,13 @@ struct NameCheck: CandidateCheck {
     }
 }
 
-/// A spot's names and kind decide, typos forgiven (`TypoStage.match`), once every part of the
-/// query but the one that gathered lists it (`TypoCandidates`). The request's category filter
-/// applies first; the exact levels' checks of terms and phrases do not.
+/// A spot's names and kind decide, typos forgiven (`TypoStage.match`), by the readings of the
+/// query whose parts but the one that gathered list it (`TypoCandidates`). The request's
+/// category filter applies first; the exact levels' checks of terms and phrases do not.
 struct TypoCheck: CandidateCheck {
     let stage: TypoStage
-    let candidates: TypoCandidates
+    /// What each reading's other parts list (`TypoStage.readings`).
+    let candidates: [TypoCandidates]
 
     func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
         context.filter.allowedKinds[kind]
@@ -99,9 +100,11 @@ struct TypoCheck: CandidateCheck {
 
     func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
         let index = context.index
-        guard try candidates.mayMatch(spot, kind: kind),
+        let open = try candidates.map { try $0.mayMatch(spot, kind: kind) }
+        guard open.contains(true),
             let match = try stage.match(
-                try CandidateText(spot: spot, in: index, words: context.addressWords), kind: kind, spot: spot)
+                try CandidateText(spot: spot, in: index, words: context.addressWords), kind: kind, spot: spot,
+                readings: open)
         else { return nil }
         return CandidateMatch(
             level: .fuzzy, edits: match.edits, field: match.field, quality: try index.quality(at: spot).score)

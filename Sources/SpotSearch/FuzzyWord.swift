@@ -22,19 +22,25 @@ struct FuzzyWord {
     let isPrefix: Bool
 
     /// The folded `word`; `isLast` when it ends the query, `forgiving` unless it must be met
-    /// as written (a word of a category phrase).
-    init(_ word: String, isLast: Bool, forgiving: Bool = true) {
+    /// as written (a word of a category phrase). It forgives the edits of its length, fewer by
+    /// `spent` (those a respelling took, `Respelling`).
+    init(_ word: String, isLast: Bool, forgiving: Bool = true, spent: Int = 0) {
         text = word
         scalars = word.unicodeScalars.map(\.value)
-        let forgives =
-            forgiving && word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && !SearchText.isUnspaced($0) }
-        maxEdits = forgives ? Self.maxEdits(forLength: scalars.count) : 0
+        let forgives = forgiving && Self.mayForgive(word)
+        maxEdits = forgives ? max(0, Self.maxEdits(forLength: scalars.count) - spent) : 0
         isPrefix = isLast
     }
 
     /// The edits a word of `length` letters forgives.
     static func maxEdits(forLength length: Int) -> Int {
         length >= 8 ? 2 : length >= 4 ? 1 : 0
+    }
+
+    /// Whether `word` (folded) is of the letters that forgive typos: alphabetic, in a script
+    /// written with spaces.
+    static func mayForgive(_ word: String) -> Bool {
+        word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && !SearchText.isUnspaced($0) }
     }
 
     /// The edits between the word and `token` (folded), or nil beyond `maxEdits`: 0 when the

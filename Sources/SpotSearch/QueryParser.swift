@@ -79,6 +79,11 @@ struct ParsedQuery {
     /// The folded words of the terms.
     var termTexts: [String] { terms.map(\.text) }
 
+    /// Where each term stands in `words`.
+    var termPositions: [Int] {
+        words.indices.filter { position in !phrases.contains { $0.range.contains(position) } }
+    }
+
     /// The words but those of the phrases flagged in `leftOut` (one flag per phrase), in order.
     func words(leavingOut leftOut: [Bool]) -> [String] {
         let ranges = zip(phrases, leftOut).filter(\.1).map(\.0.range)

@@ -139,7 +139,7 @@ extension SpotSearch {
         for entry in found?.best.entries ?? [] { walk.offer(entry.key, spot: entry.spot) }
         // A walk that finished with the list full leaves the runs nothing to add.
         if !(found.map { $0.finished && $0.best.isFull } ?? false) { try walk.read(runs) }
-        let typos = walk.best.isFull ? nil : TypoStage(query: query, parser: parser, index: index)
+        let typos = walk.best.isFull ? nil : try TypoStage(query: query, parser: parser, index: index)
         if let typos {
             try walk.read(try typos.runs(in: index))
         }

@@ -63,10 +63,14 @@ struct Oracle {
     let addresses: [SearchAddress]
     /// What each spot meets otherwise than by its kind (`otherTargets(of:compounds:)`).
     let otherTargets: [Set<String>]
+    /// The tokens of the index, where a split query word's halves are looked up.
+    let indexTokens: Set<String>
 
-    init(spots: [Spot], search: SpotSearch, compounds: [String: [String]]) {
+    init(spots: [Spot], search: SpotSearch, compounds: [String: [String]]) throws {
         self.spots = spots
         self.search = search
+        indexTokens = try Set(
+            (0..<search.index.tokenCount).map { String(decoding: try search.index.token($0), as: UTF8.self) })
         otherTargets = spots.map { Self.otherTargets(of: $0, compounds: compounds) }
         addresses = spots.map { SearchAddress($0.address) }
         names = spots.map { spot in
@@ -259,7 +263,7 @@ struct Oracle {
         return targets
     }
 
-    func answer(_ request: SearchRequest) -> [(ref: OSMRef, distance: Double?)] {
+    func answer(_ request: SearchRequest) throws -> [(ref: OSMRef, distance: Double?)] {
         guard request.limit > 0 else { return [] }
         let query = search.parser.parse(request.naturalLanguageQuery ?? "")
         let origin = request.near ?? request.region?.center
@@ -299,7 +303,7 @@ struct Oracle {
         }
         if !terms.isEmpty && chosen.count < request.limit {
             let answered = Set(chosen.map(\.ref))
-            chosen += typoMatches(query, request: request, origin: origin).filter { !answered.contains($0.ref) }
+            chosen += try typoMatches(query, request: request, origin: origin).filter { !answered.contains($0.ref) }
         }
         // Without text, nearest first (or by reference), whatever the sort.
         let order: Key.Order =
@@ -343,10 +347,10 @@ extension Oracle {
         return table[a.count]
     }
 
-    /// The edits from `word` to `token`, or nil beyond what the word forgives.
-    static func edits(_ word: String, _ token: String, isLast: Bool, forgiving: Bool) -> Int? {
+    /// The edits from `word` to `token`, or nil beyond what the word forgives, `spent` fewer.
+    static func edits(_ word: String, _ token: String, isLast: Bool, forgiving: Bool, spent: Int = 0) -> Int? {
         if token.unicodeScalars.starts(with: word.unicodeScalars) { return 0 }
-        let limit = maxEdits(of: word, forgiving: forgiving)
+        let limit = maxEdits(of: word, forgiving: forgiving) - spent
         guard limit > 0 else { return nil }
         let w = Array(word.unicodeScalars)
         let t = Array(token.unicodeScalars)
@@ -357,24 +361,89 @@ extension Oracle {
         return edits <= limit ? edits : nil
     }
 
-    /// The matches of the typo stage, every spot checked.
-    func typoMatches(_ query: ParsedQuery, request: SearchRequest, origin: Coordinate?) -> [Key] {
-        // The parts: (words, whether they forgive, is the last a term, what they name with edits).
-        var parts: [(words: [String], forgiving: Bool, isLast: Bool, named: [(PhraseTargets, Int)])] =
-            query.phrases.map { ($0.words, false, false, [($0.targets, 0)]) }
-        for (position, term) in query.termTexts.enumerated() {
-            let isLast = query.endsWithTerm && position == query.terms.count - 1
-            var named: [(PhraseTargets, Int)] = []
-            if Self.maxEdits(of: term, forgiving: true) > 0 {
-                for (utf8, _, targets) in search.parser.oneWordPhrases {
-                    let phrase = String(decoding: utf8, as: UTF8.self)
-                    guard let edits = Self.edits(term, phrase, isLast: false, forgiving: true) else { continue }
-                    named.append((targets, edits))
+    /// A part of the query in the typo stage: its words, whether they forgive, whether the last
+    /// is a term, the edit of a respelling (0 or 1), what it names with the edits that takes,
+    /// and the term it stands for.
+    struct TypoPart {
+        let words: [String]
+        let forgiving: Bool
+        let isLast: Bool
+        let spent: Int
+        let named: [(PhraseTargets, Int)]
+        let term: Int?
+    }
+
+    /// The part of term `word`, or of two terms joined (`spent` 1): named by the one-word
+    /// phrases within its edits of it.
+    func termPart(_ word: String, isLast: Bool, spent: Int, term: Int?) -> TypoPart {
+        var named: [(PhraseTargets, Int)] = []
+        if Self.maxEdits(of: word, forgiving: true) > 0 {
+            for (utf8, _, targets) in search.parser.oneWordPhrases {
+                let phrase = String(decoding: utf8, as: UTF8.self)
+                guard let edits = Self.edits(word, phrase, isLast: false, forgiving: true, spent: spent) else {
+                    continue
                 }
+                named.append((targets, edits + spent))
             }
-            parts.append(([term], true, isLast, named))
         }
-        guard query.termTexts.contains(where: { Self.maxEdits(of: $0, forgiving: true) > 0 }) else { return [] }
+        return TypoPart(words: [word], forgiving: true, isLast: isLast, spent: spent, named: named, term: term)
+    }
+
+    /// The parts of the typo stage and its readings (lists of part numbers): the query as typed,
+    /// then two neighbouring terms of letters joined (4 letters or more together), then a term
+    /// split in two halves of 3 letters or more that are whole tokens of the
+    /// index (the second may start one when the term ends the query).
+    func typoReadings(_ query: ParsedQuery) -> (parts: [TypoPart], readings: [[Int]]) {
+        var parts = query.phrases.map {
+            TypoPart(words: $0.words, forgiving: false, isLast: false, spent: 0, named: [($0.targets, 0)], term: nil)
+        }
+        let terms = query.termTexts
+        func isLast(_ term: Int) -> Bool { query.endsWithTerm && term == terms.count - 1 }
+        for (position, term) in terms.enumerated() {
+            parts.append(termPart(term, isLast: isLast(position), spent: 0, term: position))
+        }
+        let asTyped = Array(parts.indices)
+        var readings = [asTyped]
+        func replace(_ replaced: [Int], by part: TypoPart) {
+            parts.append(part)
+            readings.append(asTyped.filter { !replaced.contains($0 - query.phrases.count) } + [parts.count - 1])
+        }
+        let letters = { (word: String) in
+            word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && !SearchText.isUnspaced($0) }
+        }
+        let phraseWords = Set(query.phrases.flatMap(\.range))
+        let positions = query.words.indices.filter { !phraseWords.contains($0) }
+        for term in terms.indices.dropLast()
+        where positions[term + 1] == positions[term] + 1 && letters(terms[term]) && letters(terms[term + 1])
+            && (terms[term] + terms[term + 1]).unicodeScalars.count >= 4
+        {
+            replace(
+                [term, term + 1],
+                by: termPart(terms[term] + terms[term + 1], isLast: isLast(term + 1), spent: 1, term: nil))
+        }
+        let tokens = indexTokens
+        for (term, text) in terms.enumerated() where letters(text) {
+            let scalars = Array(text.unicodeScalars)
+            for cut in stride(from: 3, through: scalars.count - 3, by: 1) {
+                let first = String(String.UnicodeScalarView(scalars[..<cut]))
+                let second = String(String.UnicodeScalarView(scalars[cut...]))
+                guard tokens.contains(first),
+                    isLast(term) ? tokens.contains(where: { $0.hasPrefix(second) }) : tokens.contains(second)
+                else { continue }
+                replace(
+                    [term],
+                    by: TypoPart(
+                        words: [first, second], forgiving: false, isLast: isLast(term), spent: 1, named: [], term: nil))
+            }
+        }
+        return (parts, readings)
+    }
+
+    /// The matches of the typo stage, every spot checked, by the best of the readings.
+    func typoMatches(_ query: ParsedQuery, request: SearchRequest, origin: Coordinate?) throws -> [Key] {
+        let (parts, readings) = typoReadings(query)
+        guard readings.count > 1 || query.termTexts.contains(where: { Self.maxEdits(of: $0, forgiving: true) > 0 })
+        else { return [] }
         var found: [Key] = []
         // The edits of a word to a token, as worked out: names repeat their words.
         var known: [String: Int?] = [:]
@@ -387,17 +456,16 @@ extension Oracle {
                 part.named.filter { meets($0.0, number) }.map(\.1).min()
             }
             // The edits with which `tokens` meet every word of `part`.
-            func edits(
-                of part: (words: [String], forgiving: Bool, isLast: Bool, named: [(PhraseTargets, Int)]),
-                in tokens: [String]
-            ) -> Int? {
-                var total: Int? = 0
+            func edits(of part: TypoPart, in tokens: [String]) -> Int? {
+                var total: Int? = part.spent
                 for word in part.words {
                     let edits = tokens.compactMap { token in
                         let key =
                             word + "\t" + token + (part.isLast ? "\tlast" : "") + (part.forgiving ? "" : "\texact")
+                            + "\t\(part.spent)"
                         if let known = known[key] { return known }
-                        let edits = Self.edits(word, token, isLast: part.isLast, forgiving: part.forgiving)
+                        let edits = Self.edits(
+                            word, token, isLast: part.isLast, forgiving: part.forgiving, spent: part.spent)
                         known[key] = edits
                         return edits
                     }.min()
@@ -406,38 +474,43 @@ extension Oracle {
                 return total
             }
             var best: (edits: Int, field: Int)?
-            if byKind.allSatisfy({ $0 != nil }) { best = (byKind.map { $0! }.reduce(0, +), 0) }
-            for name in spotNames {
-                var total: Int? = 0
-                for (part, kindEdits) in zip(parts, byKind) {
-                    let edits = [edits(of: part, in: name.texts), kindEdits].compactMap { $0 }.min()
-                    total = edits.flatMap { e in total.map { $0 + e } }
-                }
-                if let total, best.map({ (total, name.field) < ($0.edits, $0.field) }) ?? true {
-                    best = (total, name.field)
-                }
-            }
-            // The names, the address and the kind together, some part by an address word.
             let address = addresses[number]
             let allTokens = spotNames.flatMap(\.texts)
             let numbers = Self.houseNumberPositions(query.termTexts, address: address)
-            var total: Int? = 0
-            var extra: Int?
-            for (position, (part, kindEdits)) in zip(parts, byKind).enumerated() {
-                let byAddress = address.parts.compactMap { edits(of: part, in: $0.words) }.min()
-                let byNumber: Int? = numbers.contains(position - query.phrases.count) ? 0 : nil
-                guard
-                    let partBest = [edits(of: part, in: allTokens), kindEdits, byNumber, byAddress].compactMap({ $0 })
-                        .min()
-                else {
-                    total = nil
-                    break
+            for reading in readings {
+                if reading.allSatisfy({ byKind[$0] != nil }) {
+                    let total = reading.map { byKind[$0]! }.reduce(0, +)
+                    if best.map({ (total, 0) < ($0.edits, $0.field) }) ?? true { best = (total, 0) }
                 }
-                total = total.map { $0 + partBest }
-                if let byAddress { extra = min(extra ?? .max, byAddress - partBest) }
-            }
-            if let total, let extra, best.map({ (total + extra, 2) < ($0.edits, $0.field) }) ?? true {
-                best = (total + extra, 2)
+                for name in spotNames {
+                    var total: Int? = 0
+                    for part in reading {
+                        let edits = [edits(of: parts[part], in: name.texts), byKind[part]].compactMap { $0 }.min()
+                        total = edits.flatMap { e in total.map { $0 + e } }
+                    }
+                    if let total, best.map({ (total, name.field) < ($0.edits, $0.field) }) ?? true {
+                        best = (total, name.field)
+                    }
+                }
+                // The names, the address and the kind together, some part by an address word.
+                var total: Int? = 0
+                var extra: Int?
+                for part in reading {
+                    let byAddress = address.parts.compactMap { edits(of: parts[part], in: $0.words) }.min()
+                    let byNumber: Int? = parts[part].term.map(numbers.contains) == true ? 0 : nil
+                    guard
+                        let partBest = [edits(of: parts[part], in: allTokens), byKind[part], byNumber, byAddress]
+                            .compactMap({ $0 }).min()
+                    else {
+                        total = nil
+                        break
+                    }
+                    total = total.map { $0 + partBest }
+                    if let byAddress { extra = min(extra ?? .max, byAddress - partBest) }
+                }
+                if let total, let extra, best.map({ (total + extra, 2) < ($0.edits, $0.field) }) ?? true {
+                    best = (total + extra, 2)
+                }
             }
             guard let best else { continue }
             let fit = kindFit(query, number)
@@ -455,11 +528,11 @@ extension Oracle {
 func mismatches(
     _ search: SpotSearch, _ spots: [Spot], _ requests: [SearchRequest], compounds: [String: [String]] = [:]
 ) throws -> [String] {
-    let oracle = Oracle(spots: spots, search: search, compounds: compounds)
+    let oracle = try Oracle(spots: spots, search: search, compounds: compounds)
     var failures: [String] = []
     for request in requests {
         let got = try search.search(request).map { ($0.spot.ref, $0.distance) }
-        let want = oracle.answer(request)
+        let want = try oracle.answer(request)
         let differ = zip(got, want).enumerated().first { $1.0.0 != $1.1.ref || $1.0.1 != $1.1.distance }?.offset
         if got.count != want.count || differ != nil {
             let at = differ ?? min(got.count, want.count)

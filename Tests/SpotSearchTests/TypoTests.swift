@@ -134,6 +134,35 @@ struct TypoTests {
         #expect(why?.level == .fuzzy && why?.field == "tourism=museum" && why?.edits == 1)
     }
 
+    @Test("two query words a name writes as one, or one it writes as two, meet it for an edit")
+    func joinedAndSplitWords() throws {
+        let search = try searchOver(
+            [
+                Self.spot(1, "McDonald's", .restaurant), Self.spot(2, "Starbucks"),
+                Self.spot(3, "Burger King", .restaurant),
+                Self.spot(4, "Star Bar"), Self.spot(5, "Kahvila Sokeri"),
+            ],
+            words: ["cafe": [.cafe]])
+        func explained(_ query: String) throws -> [(Int64, Int?)] {
+            try search.search(SearchRequest(naturalLanguageQuery: query, explain: true)).map {
+                ($0.spot.ref.id, $0.match?.edits)
+            }
+        }
+        // "mcdonalds" is a token of "McDonald's" (its apostrophe read away): the join alone.
+        #expect(try explained("Mc Donalds").elementsEqual([(1, 1)], by: ==))
+        // "macdonalds" is an edit from "mcdonalds", the space another.
+        #expect(try explained("Mac Donalds").elementsEqual([(1, 2)], by: ==))
+        #expect(try explained("Star bucks").elementsEqual([(2, 1)], by: ==))
+        #expect(try explained("Burgerking").elementsEqual([(3, 1)], by: ==))
+        #expect(try explained("Burgerkin").elementsEqual([(3, 1)], by: ==), "the last half may be unfinished")
+        #expect(try explained("Starbar").elementsEqual([(4, 1)], by: ==))
+        // A joined word forgives an edit fewer than its length would: "kahvilasokri" (12 letters)
+        // is one from "kahvilasokeri", and no name holds that whole.
+        #expect(try Self.ids(search, "kahvila sokri") == [5], "the words apart, one typo")
+        #expect(try Self.ids(search, "kahvilasokri").isEmpty, "a split's halves forgive nothing")
+        #expect(try Self.ids(search, "Star cafe bucks").isEmpty, "no join across a category word")
+    }
+
     @Test("Chinese, Japanese and Korean words keep substring matching and forgive nothing")
     func cjk() throws {
         let search = try searchOver([Self.spot(1, "姫路城"), Self.spot(2, "東京タワー"), Self.spot(3, "서울역")])
