@@ -123,8 +123,9 @@ struct TypoStage: CandidateSource {
             sources[part] = try parts[part].sources(of: parts[part].tokenMatches(in: index, alone: false), in: index)
             drivers.append(part)
         }
-        let candidates = zip(readings, drivers).map { reading, driver in
-            self.candidates(of: reading, gatheredBy: driver, sources: sources, index: index)
+        // What each part whose sources were read lists, shared by every reading that has it.
+        let listings = sources.mapValues { source in
+            Lazy { try source.nameSpots(in: index) }
         }
         // With one part, a run's bound is its spots' key but for their quality when they come
         // from a kind's list: their names were read first where they do better (a name's run
@@ -134,6 +135,11 @@ struct TypoStage: CandidateSource {
         for (reading, driver) in drivers.enumerated() {
             var lists: [FuzzySources.Origin: [RankList]] = [:]
             for source in sources[driver]!.lists { lists[source.origin, default: []].append(source.list) }
+            let candidates = readings.indices.map { other in
+                self.candidates(
+                    of: readings[other], listedBy: drivers[other], leavingOut: driver, sources: sources,
+                    listings: listings, index: index)
+            }
             runs += lists.map { origin, lists in
                 let check: any CandidateCheck
                 if reading > 0 || asTyped.count > 1 {
@@ -149,17 +155,23 @@ struct TypoStage: CandidateSource {
         return runs.sorted { $0.bound < $1.bound }
     }
 
-    /// What the parts of `reading` but `driver` list, of those whose `sources` were read: a
-    /// kind (a flag per kind) or names' postings, a number part also by the spot's house number.
+    /// What the parts of `reading` but `gatherer` (the part whose runs are read) list, of those
+    /// whose `sources` were read and list at most ten times as many spots as the reading's
+    /// `driver`: a kind (a flag per kind) or names' postings (`listings`), a number part also by
+    /// the spot's house number. A reading's own driver is among them for the runs of another,
+    /// so that a candidate of the query as typed is checked against a respelling only when it
+    /// holds the respelt word.
     private func candidates(
-        of reading: [Int], gatheredBy driver: Int, sources: [Int: FuzzySources], index: SpotIndexReader
+        of reading: [Int], listedBy driver: Int, leavingOut gatherer: Int, sources: [Int: FuzzySources],
+        listings: [Int: Lazy<SpotSet>], index: SpotIndexReader
     ) -> TypoCandidates {
-        let others = reading.filter { $0 != driver }.compactMap { part -> TypoCandidates.Part? in
-            guard let source = sources[part], source.nameCount <= 10 * sources[driver]!.count else { return nil }
+        let others = reading.filter { $0 != gatherer }.compactMap { part -> TypoCandidates.Part? in
+            guard let source = sources[part], let names = listings[part],
+                source.nameCount <= 10 * sources[driver]!.count
+            else { return nil }
             return TypoCandidates.Part(
                 kinds: index.kinds.indices.map { parts[part].kinds[$0] != nil }, listed: parts[part].listed,
-                names: Lazy { try source.nameSpots(in: index) },
-                houseNumberTerm: parts[part].mayBeHouseNumber ? parts[part].term : nil)
+                names: names, houseNumberTerm: parts[part].mayBeHouseNumber ? parts[part].term : nil)
         }
         return TypoCandidates(otherParts: others, terms: terms, index: index)
     }
