@@ -71,13 +71,19 @@ REVIEWED = ["en", "de", "fr", "es", "it", "pt", "nl", "pl", "cs", "sv",
             "nb", "da", "fi", "ru", "uk", "tr", "ar", "zh", "ja", "ko"]
 # Every other language iD translates for at least half of the values (Pipelines/categories.json),
 # and Bulgarian and Basque, which come close. No one reviewed their words by hand: they take
-# iD's preset names and aliases only (its terms are where the broader words live: "car",
-# "money", "food"), and a word that still falls under more than one value is dropped unless
-# the review accepts it ("shared"), as a word naming a broader place would be.
+# iD's preset names and aliases, and those of its terms (the synonyms people type: "patika",
+# "nhà thuốc", but also broader words: "money", "food") that no reviewed language lists under
+# another value or as a cuisine; then a word that still falls under more than one value in its
+# language is dropped unless the review accepts it ("shared"), as a word naming a broader place
+# would be.
 NAMES_ONLY = ["af", "ast", "bg", "br", "ca", "cy", "el", "eo", "et", "eu", "fa", "gan", "gl", "he",
               "hr", "hu", "id", "is", "kk", "lt", "lv", "mk", "ro", "sk", "sl", "sr", "th", "vi",
               "yue"]
 LANGUAGES = REVIEWED + NAMES_ONLY
+# A one-word term of a NAMES_ONLY language needs this many letters: the shorter ones ("gas",
+# "pos", "font") are also the first letters of names in every other language, and a query that
+# is a category word asks for the category before the names it begins.
+TERM_MINIMUM_LETTERS = 6
 # Languages that write compounds as one word ("Taidemuseo", "Stadtapotheke"): a word of theirs
 # of at least this many letters also matches at the end of a longer name word.
 COMPOUNDS = {"languages": ["da", "de", "fi", "nb", "nl", "sv"], "minimum_letters": 5}
@@ -204,9 +210,9 @@ def load_locales(src):
     return locales
 
 
-def preset_words(tables, preset_ids, lang):
-    """Candidate words of the presets in one language: names (split at '/'), aliases, terms
-    (no terms in the NAMES_ONLY languages)."""
+def preset_words(tables, preset_ids, lang, parts=("name", "aliases", "terms")):
+    """Candidate words of the presets in one language from the given parts: names (split at
+    '/'), aliases, terms (wildcard terms such as "művész*" left out)."""
     merged, fallback = tables
     for group in (merged, fallback):
         words = []
@@ -215,15 +221,15 @@ def preset_words(tables, preset_ids, lang):
                 p = t.get("presets", {}).get(pid)
                 if not p:
                     continue
-                if p.get("name"):
+                if "name" in parts and p.get("name"):
                     add_unique(words, split_phrase(p["name"], lang))
-                for alias in p.get("aliases", []) or []:
+                for alias in (p.get("aliases", []) or []) if "aliases" in parts else []:
                     add_unique(words, split_phrase(alias, lang))
-                terms = [] if lang in NAMES_ONLY else p.get("terms", []) or []
+                terms = (p.get("terms", []) or []) if "terms" in parts else []
                 if isinstance(terms, str):
                     terms = terms.split(",")
                 for term in terms:
-                    add_unique(words, split_phrase(term, lang))
+                    add_unique(words, [w for w in split_phrase(term, lang) if "*" not in w])
         if words:
             return words
     return []
@@ -253,13 +259,49 @@ def strip_generic(word, generic):
     return word
 
 
-def raw_values(locales, keys, presets):
-    """{key=value: {lang: [words]}} straight from iD, before the review."""
+def raw_values(locales, keys, presets, parts_of):
+    """{key=value: {lang: [words]}} straight from iD, before the review, taking the preset
+    parts `parts_of(lang)` names."""
     out = {}
     for vk in keys:
         key, value = vk.split("=", 1)
         ids = presets.get(vk, ["%s/%s" % (key, value)])
-        out[vk] = {lang: preset_words(locales[lang], ids, lang) for lang in LANGUAGES}
+        out[vk] = {lang: preset_words(locales[lang], ids, lang, parts_of(lang)) for lang in LANGUAGES}
+    return out
+
+
+def unclaimed_terms(terms, names, values, cuisine, accepted):
+    """The NAMES_ONLY terms without those that name something else: a word that a REVIEWED
+    language lists under another value or as a cuisine word (the reviewed words say what a word
+    names: "pizza", "bistro", "bar"), or that its own language's names, aliases or terms list
+    under another value, unless an `accepted` entry's values (bar and pub) hold both; and a
+    one-word term of fewer than TERM_MINIMUM_LETTERS letters. Names and aliases then keep their
+    own collision check, which a term no longer takes part in."""
+    claimed = {}
+    for name, per_lang in list(values.items()) + [("cuisine=" + c, p) for c, p in cuisine.items()]:
+        for lang in REVIEWED:
+            for w in per_lang.get(lang, []):
+                claimed.setdefault(("*", w), set()).add(name)
+    for table in (names, terms):
+        for name, per_lang in table.items():
+            for lang in NAMES_ONLY:
+                for w in per_lang.get(lang, []):
+                    claimed.setdefault((lang, w), set()).add(name)
+    groups = [set(e["values"]) for e in accepted if "word" not in e]
+    out = {}
+    for name, per_lang in terms.items():
+        out[name] = {}
+        for lang, words in per_lang.items():
+            out[name][lang] = []
+            for w in words:
+                if " " not in w and len(w) < TERM_MINIMUM_LETTERS:
+                    print("short %s %r: %s" % (lang, w, name), file=sys.stderr)
+                    continue
+                others = (claimed.get(("*", w), set()) | claimed[(lang, w)]) - {name}
+                if others and not any(others | {name} <= g for g in groups):
+                    print("claimed %s %r: %s" % (lang, w, ", ".join(sorted(others))), file=sys.stderr)
+                else:
+                    out[name][lang].append(w)
     return out
 
 
@@ -402,7 +444,9 @@ def main():
     stale = []
 
     keys = value_keys(categories)
-    raw_v = raw_values(locales, keys, review.get("presets", {}))
+    presets = review.get("presets", {})
+    raw_v = raw_values(locales, keys, presets,
+                       lambda lang: ("name", "aliases") if lang in NAMES_ONLY else ("name", "aliases", "terms"))
     for vk, per_lang in raw_v.items():
         missing = [lang for lang in LANGUAGES if not per_lang[lang]]
         if len(missing) == len(LANGUAGES):
@@ -410,16 +454,21 @@ def main():
         elif missing:
             print("note: %s: not translated in iD for %s" % (vk, " ".join(missing)),
                   file=sys.stderr)
-    values = joined(reviewed(raw_v, review.get("values", {}), "values", stale), review.get("joins", []))
-
     rc = review.get("cuisine", {})
     raw_c = raw_cuisine(locales, rc.get("generic", {}), rc.get("values", {}))
     cuisine = reviewed(raw_c, rc.get("values", {}), "cuisine", stale)
-    cuisine, broad_cuisine = without_broad(cuisine, rc.get("shared", []))
-    purposes = review.get("purposes", [])
-    values = with_purposes(values, cuisine, purposes)
 
-    accepted = review.get("shared", []) + review.get("joins", []) + purposes
+    terms = raw_values(locales, keys, presets, lambda lang: ("terms",) if lang in NAMES_ONLY else ())
+    accepted = review.get("shared", []) + review.get("joins", []) + review.get("purposes", [])
+    terms = unclaimed_terms(terms, raw_v, reviewed(raw_v, review.get("values", {}), "values", []),
+                            cuisine, accepted)
+    for vk, per_lang in terms.items():
+        for lang, words in per_lang.items():
+            add_unique(raw_v[vk][lang], words)
+    values = joined(reviewed(raw_v, review.get("values", {}), "values", stale), review.get("joins", []))
+    cuisine, broad_cuisine = without_broad(cuisine, rc.get("shared", []))
+    values = with_purposes(values, cuisine, review.get("purposes", []))
+
     values, broad_values = without_broad(values, accepted)
     print("dropped as broad (under several values) in the names-only languages: %d value words, "
           "%d cuisine words" % (broad_values, broad_cuisine), file=sys.stderr)
@@ -449,8 +498,10 @@ def main():
             "entries are phrases. compounds: the languages that write compounds as one word, "
             "whose words of at least minimum_letters letters also match at the end of a longer "
             "name word. The languages after the first 20 (%s) were not reviewed by hand: they take "
-            "iD's preset names and aliases only, and a word that falls under more than one value "
-            "is dropped. Made by Scripts/value-words.py."
+            "iD's preset names and aliases, and those of its terms that no reviewed language lists "
+            "under another value or as a cuisine and that their own language lists under no other "
+            "value; a word that falls under more than one value is dropped. Made by "
+            "Scripts/value-words.py."
             % (len(LANGUAGES), src.rev or "v" + version, src.commit or "unknown", version, " ".join(NAMES_ONLY))
         ),
         "languages": LANGUAGES,

@@ -129,6 +129,8 @@ struct ValueWordTests {
             ("caixer", "atm"), ("caixer automàtic", "atm"), ("farmàcia", "pharmacy"), ("gyógyszertár", "pharmacy"),
             ("φαρμακείο", "pharmacy"), ("מסעדה", "restaurant"), ("nhà hàng", "restaurant"), ("nha hang", "restaurant"),
             ("ร้านกาแฟ", "cafe"), ("รานกาแฟ", "cafe"), ("kafić", "cafe"), ("jatetxea", "restaurant"),
+            // iD's search terms in those languages: synonyms beside the preset names.
+            ("patika", "pharmacy"), ("nhà thuốc", "pharmacy"), ("καφετέρια", "cafe"), ("pénzautomata", "atm"),
         ])
     func addedLanguages(_ query: String, _ value: String) throws {
         let kinds = ["atm", "pharmacy", "restaurant", "cafe", "bank"]
