@@ -109,17 +109,22 @@ struct HouseNumberCheck {
     private let terms: [String]
     /// Each number term with the spots whose names or address hold a token it starts; the
     /// terms that start the fewest tokens first.
-    private let holders: [(term: Int, spots: Lazy<SpotSet>)]
+    private let holders: [(term: Int, spots: TermHolders)]
     private let index: SpotIndexReader
     /// The terms each house number met meets, by its string number: candidates share numbers.
     private let metByNumber = HouseNumberTerms()
 
-    /// The check of `query`'s number terms, which start the tokens `termTokens` of `index`.
-    init(query: ParsedQuery, termTokens: [Range<Int>], index: SpotIndexReader) {
+    /// The check of `query`'s number terms, which start the tokens `termTokens` of `index`;
+    /// `addressWords` caches the candidates' addresses.
+    init(query: ParsedQuery, termTokens: [Range<Int>], index: SpotIndexReader, addressWords: AddressWords) {
         terms = query.termTexts
         let numberTerms = query.terms.indices.filter { query.terms[$0].mayBeHouseNumber }
         holders = numberTerms.sorted { (termTokens[$0].count, $0) < (termTokens[$1].count, $1) }.map { term in
-            (term, Lazy { try CandidateFilter.spots(holdingTokens: [termTokens[term]], in: index, address: true) })
+            (
+                term,
+                TermHolders(
+                    term: query.terms[term].text, tokens: termTokens[term], index: index, addressWords: addressWords)
+            )
         }
         self.index = index
     }
@@ -134,7 +139,7 @@ struct HouseNumberCheck {
             try metByNumber.terms(met: terms, byNumber: number, in: index)
         }
         for (term, spots) in holders where !(met?.contains(term) ?? false) {
-            guard try spots.value().contains(spot) else { return false }
+            guard try spots.contains(spot) else { return false }
         }
         return true
     }

@@ -11,7 +11,7 @@ struct CandidateFilter {
     /// One flag per kind number: whether the request's category filter allows it.
     let allowedKinds: [Bool]
     /// The spots that hold each checked term (`QueryPlan.checkedTerms`), in its order.
-    private let checkedTerms: [Lazy<SpotSet>]
+    private let checkedTerms: [TermHolders]
     /// What the terms that may be house numbers ask of a spot.
     private let houseNumbers: HouseNumberCheck
     private let phrases: [PhraseCheck]
@@ -21,10 +21,13 @@ struct CandidateFilter {
     /// The filter of `request`, parsed as `query` and planned as `plan`.
     init(query: ParsedQuery, plan: QueryPlan, request: SearchRequest, index: SpotIndexReader) {
         allowedKinds = index.kinds.map { request.pointOfInterestFilter?.allows($0.category) ?? true }
+        let addressWords = AddressWords()
         checkedTerms = plan.checkedTerms.map { term in
-            Lazy { try Self.spots(holdingTokens: [plan.termTokens[term]], in: index, address: true) }
+            TermHolders(
+                term: query.terms[term].text, tokens: plan.termTokens[term], index: index, addressWords: addressWords)
         }
-        houseNumbers = HouseNumberCheck(query: query, termTokens: plan.termTokens, index: index)
+        houseNumbers = HouseNumberCheck(
+            query: query, termTokens: plan.termTokens, index: index, addressWords: addressWords)
         passesAll =
             !allowedKinds.contains(false) && checkedTerms.isEmpty && houseNumbers.passesAll && query.phrases.isEmpty
         phrases = query.phrases.map { phrase in
@@ -42,7 +45,7 @@ struct CandidateFilter {
 
     /// Whether spot `spot` passes.
     func passes(_ spot: Int, kind: Int) throws -> Bool {
-        guard allowedKinds[kind], try checkedTerms.allSatisfy({ try $0.value().contains(spot) }),
+        guard allowedKinds[kind], try checkedTerms.allSatisfy({ try $0.contains(spot) }),
             try houseNumbers.passes(spot)
         else { return false }
         for phrase in phrases where !phrase.kinds[kind] {
