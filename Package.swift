@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"])]),
         // Intel's ISA-L: its inflate (igzip) for gzip inputs and PBF's zlib blobs.
         .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
+        // GNU libmicrohttpd: the HTTP/1.1 server of `spots serve` (its threads, epoll, limits).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // The process's C symbols looked up by name, and how its allocator keeps freed memory.
         // Glibc (Darwin) only.
@@ -94,6 +96,17 @@ let package = Package(
         .target(
             name: "SpotExport",
             dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SpotText", "SpotOutput", "SpotJSON"]),
+        // Requests as programs write them: batch lines (JSON), a query string's parameters read
+        // as a batch line's keys, points, boxes and zooms; each refusal names the key.
+        .target(name: "SpotRequests", dependencies: ["SpotSearch", "Spots", "SpotJSON"]),
+        // `spots serve`: the index over HTTP (libmicrohttpd), with Photon's API and Spots' own,
+        // reloading when a new index is published under its path, with metrics and limits.
+        .target(
+            name: "SpotServe",
+            dependencies: [
+                "CMicroHTTPD", "SpotRequests", "SpotSearch", "SpotIndex", "SpotExport", "SpotReport", "SpotJSON",
+                "Spots", "SpotText",
+            ]),
         // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
         .target(
             name: "SpotReport", dependencies: ["SpotIndex", "Spots", "SpotOutput", "SpotJSON"],
@@ -106,7 +119,7 @@ let package = Package(
             name: "SpotsCLI",
             dependencies: [
                 "OSMInput", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport",
-                "SpotRefresh", "SpotOutput", "InputStreams", "SpotJSON",
+                "SpotRefresh", "SpotOutput", "InputStreams", "SpotJSON", "SpotRequests", "SpotServe",
                 "ProcessSupport",
             ]),
 
@@ -158,5 +171,12 @@ let package = Package(
             name: "SpotRefreshTests",
             dependencies: ["SpotRefresh", "SpotPipeline", "SpotIndex", "SpotReport", "SpotOutput", "SpotTestSupport"]),
         .testTarget(name: "CommandTests", dependencies: ["SpotsCLI", "SpotTestSupport"]),
+        .testTarget(
+            name: "SpotServeTests",
+            dependencies: [
+                "SpotServe", "SpotRequests", "SpotSearch", "SpotIndex", "SpotIndexWriting", "SpotPipeline",
+                "SpotExport",
+                "SpotJSON", "Spots", "SpotTestSupport",
+            ]),
     ]
 )

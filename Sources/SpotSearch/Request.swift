@@ -39,6 +39,8 @@ public struct SearchRequest: Sendable, Equatable {
     public var region: GeoBox?
     /// Only spots of these categories, or all but these.
     public var pointOfInterestFilter: PointOfInterestFilter?
+    /// Only spots whose selecting tag (`key=value`) passes this filter.
+    public var tagFilter: TagFilter?
     /// Measure distances from here and return the nearest first.
     public var near: Coordinate?
     /// Only spots within this many metres of `near`.

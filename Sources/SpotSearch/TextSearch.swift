@@ -20,7 +20,10 @@ struct CandidateFilter {
 
     /// The filter of `request`, parsed as `query` and planned as `plan`.
     init(query: ParsedQuery, plan: QueryPlan, request: SearchRequest, index: SpotIndexReader) {
-        allowedKinds = index.kinds.map { request.pointOfInterestFilter?.allows($0.category) ?? true }
+        allowedKinds = index.kinds.map { kind in
+            (request.pointOfInterestFilter?.allows(kind.category) ?? true)
+                && (request.tagFilter?.allows(key: kind.key, value: kind.value) ?? true)
+        }
         let addressWords = AddressWords()
         checkedTerms = plan.checkedTerms.map { term in
             TermHolders(

@@ -1,6 +1,7 @@
 import Foundation
 import SpotOutput
 import SpotPipeline
+import SpotRequests
 import SpotSearch
 import Spots
 

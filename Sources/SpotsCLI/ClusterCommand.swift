@@ -1,5 +1,6 @@
 import SpotExport
 import SpotIndex
+import SpotRequests
 import SpotSearch
 
 /// `spots cluster INDEX ...`: pin clusters for a map's viewport and zoom, a cluster's children

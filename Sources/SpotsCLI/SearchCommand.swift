@@ -1,5 +1,6 @@
 import SpotExport
 import SpotIndex
+import SpotRequests
 import SpotSearch
 import Spots
 

@@ -2,18 +2,25 @@ import SpotJSON
 import SpotSearch
 import Spots
 
-/// Why a `--batch` line is not a valid request; answered with `{"error":"..."}`.
-struct BatchRequestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// Why a batch line (or the query string of a request to the server) is not a valid request,
+/// naming the key: answered with `{"error":"..."}`.
+public struct BatchRequestError: Error, CustomStringConvertible {
+    /// The message, the key first ("near: expected [lat, lon]").
+    public let description: String
+    /// The error saying `description`.
+    public init(_ description: String) { self.description = description }
 }
 
 /// One line of `spots search --batch`: a JSON object with optional near, radius, bbox,
 /// categories, exclude, query, limit, sort, distance_scale, explain and language.
-enum SearchBatchRequest {
+public enum SearchBatchRequest {
     /// The request `line` holds.
-    static func parse(_ line: [UInt8]) throws(BatchRequestError) -> SearchRequest {
-        let object = try BatchFields.object(line, keys: keys)
+    public static func parse(_ line: [UInt8]) throws(BatchRequestError) -> SearchRequest {
+        try parse(BatchFields.object(line, keys: keys))
+    }
+
+    /// The request the members of a batch line's object give (every key one of `keys`).
+    public static func parse(_ object: [String: JSONValue]) throws(BatchRequestError) -> SearchRequest {
         var request = SearchRequest()
         if let near = object["near"] {
             guard let pair = BatchFields.numbers(near), pair.count == 2,
@@ -72,18 +79,23 @@ enum SearchBatchRequest {
         return request
     }
 
-    /// The keys a request may have.
-    private static let keys: Set = [
-        "near", "radius", "bbox", "categories", "exclude", "query", "limit", "sort", "distance_scale", "explain",
-        "language",
+    /// The keys a request may have, with the JSON type of each value.
+    public static let keys: [String: BatchValueType] = [
+        "near": .numbers, "radius": .number, "bbox": .numbers, "categories": .strings, "exclude": .strings,
+        "query": .string, "limit": .number, "sort": .string, "distance_scale": .number, "explain": .bool,
+        "language": .string,
     ]
 }
 
 /// One line of `spots cluster --batch`: `{"bbox":[...],"zoom":z,"categories":[...]}`.
-enum ClusterBatchRequest {
+public enum ClusterBatchRequest {
     /// The request `line` holds.
-    static func parse(_ line: [UInt8]) throws(BatchRequestError) -> ClusterRequest {
-        let object = try BatchFields.object(line, keys: keys)
+    public static func parse(_ line: [UInt8]) throws(BatchRequestError) -> ClusterRequest {
+        try parse(BatchFields.object(line, keys: keys))
+    }
+
+    /// The request the members of a batch line's object give (every key one of `keys`).
+    public static func parse(_ object: [String: JSONValue]) throws(BatchRequestError) -> ClusterRequest {
         guard let bbox = object["bbox"] else { throw BatchRequestError("bbox: missing") }
         guard let number = object["zoom"]?.double, let zoom = MapInput.zoom(number) else {
             throw BatchRequestError("zoom: expected a zoom from 0 to \(MapInput.maxZoom)")
@@ -96,18 +108,25 @@ enum ClusterBatchRequest {
         return request
     }
 
-    /// The keys a request may have.
-    private static let keys: Set = ["bbox", "zoom", "categories"]
+    /// The keys a request may have, with the JSON type of each value.
+    public static let keys: [String: BatchValueType] = ["bbox": .numbers, "zoom": .number, "categories": .strings]
+}
+
+/// The JSON type of a batch key's value, by which a query string's text becomes one
+/// (`QueryStringFields`).
+public enum BatchValueType: Sendable {
+    case number, numbers, string, strings, bool
 }
 
 /// The fields both kinds of batch line share.
-private enum BatchFields {
+enum BatchFields {
     /// The members of the JSON object `line` holds, every key one of `keys`.
-    static func object(_ line: [UInt8], keys: Set<String>) throws(BatchRequestError) -> [String: JSONValue] {
+    static func object(_ line: [UInt8], keys: [String: BatchValueType]) throws(BatchRequestError) -> [String: JSONValue]
+    {
         guard case .object(let object)? = try? JSONValue(parsing: line) else {
             throw BatchRequestError("not a JSON object")
         }
-        if let unknown = object.keys.filter({ !keys.contains($0) }).min() {
+        if let unknown = object.keys.filter({ keys[$0] == nil }).min() {
             throw BatchRequestError("unknown key \"\(unknown)\"")
         }
         return object
