@@ -40,15 +40,16 @@ enum RankOrder {
     /// (cuisine matches first); then the quality score.
     case relevance(namedKindsFirst: Bool)
     /// A place and name words: typos after, then the spots of the named kinds, then the score
-    /// `weight` × `nameQualityReach`^(quality / 10) / (1 + d / scale).
-    case near(scale: Double)
+    /// `weight` × `nameQualityReach`^(`qualityWeight` × quality / 10) / (1 + d / scale).
+    case near(scale: Double, qualityWeight: Double = 1)
     /// A place and a query that names kinds alone: typos after, then the spots of those kinds,
     /// then the others whose names hold the words; each by distance, the quality score counting
     /// as at most 10% nearer: `kindQualityReach`^(quality / 10) / (1 + d / 1 m).
     case kindsNear
     /// Nearest first, every match that forgives typos after those that do not, then level and
-    /// edits; `scale` is the request's distance scale when it has a place.
-    case distance(scale: Double?)
+    /// edits; `scale` is the request's distance scale when it has a place (and `qualityWeight`
+    /// its quality weight), for the score `--explain` shows.
+    case distance(scale: Double?, qualityWeight: Double = 1)
 
     /// The most targets met that the key tells apart (it packs them in four bits).
     static let countedTargets = 15
@@ -64,13 +65,24 @@ enum RankOrder {
     /// `origin` (the request's place).
     init(request: SearchRequest, origin: Coordinate?, query: ParsedQuery) {
         let namesKinds = !query.phrases.isEmpty
+        let qualityWeight = Self.qualityWeight(of: request)
         if request.sort == .distance {
-            self = .distance(scale: origin == nil ? nil : request.distanceScale)
+            self = .distance(scale: origin == nil ? nil : request.distanceScale, qualityWeight: qualityWeight)
         } else if origin == nil {
             self = .relevance(namedKindsFirst: namesKinds && !query.terms.isEmpty)
         } else {
-            self = namesKinds && query.terms.isEmpty ? .kindsNear : .near(scale: request.distanceScale)
+            self =
+                namesKinds && query.terms.isEmpty
+                ? .kindsNear : .near(scale: request.distanceScale, qualityWeight: qualityWeight)
         }
+    }
+
+    /// The request's quality weight as the ranking counts it: within
+    /// `SearchRequest.qualityWeightRange`, 1 for NaN.
+    static func qualityWeight(of request: SearchRequest) -> Double {
+        let weight = request.qualityWeight
+        guard !weight.isNaN else { return 1 }
+        return min(max(weight, SearchRequest.qualityWeightRange.lowerBound), SearchRequest.qualityWeightRange.upperBound)
     }
 
     /// The weight of a match at `level` in `field` near a place: a whole name 1, a name begun
@@ -124,8 +136,9 @@ enum RankOrder {
     private func logWeight(of match: CandidateMatch) -> Double {
         let quality = Double(match.quality) / Double(PlaceQuality.maximumScore)
         switch self {
-        case .near:
-            return log(Self.weight(level: match.level, field: match.field)) + log(Self.nameQualityReach) * quality
+        case .near(_, let qualityWeight):
+            return log(Self.weight(level: match.level, field: match.field))
+                + log(Self.nameQualityReach) * quality
         case .kindsNear: return log(Self.kindQualityReach) * quality
         case .relevance, .distance: return 0
         }
@@ -136,7 +149,7 @@ enum RankOrder {
     func cost(ofDistance distance: Double) -> Double {
         switch self {
         case .relevance: 0
-        case .near(let scale): log1p(distance / scale)
+        case .near(let scale, _): log1p(distance / scale)
         case .kindsNear: log1p(distance / Self.kindDistanceFloor)
         case .distance: distance
         }
@@ -148,7 +161,8 @@ enum RankOrder {
     func farthestBeating(_ worst: RankKey) -> Double {
         let (best, reference): (Double, Double)
         switch self {
-        case .near(let scale): (best, reference) = (log(Self.nameQualityReach), scale)
+        case .near(let scale, let qualityWeight):
+            (best, reference) = (log(Self.nameQualityReach) * qualityWeight, scale)
         case .kindsNear: (best, reference) = (log(Self.kindQualityReach), Self.kindDistanceFloor)
         case .relevance, .distance: return .infinity
         }
@@ -169,10 +183,13 @@ enum RankOrder {
     /// score that ranks (not its logarithm), and nearest first the score of `near`.
     func shownScore(of key: RankKey) -> Double {
         switch self {
-        case .relevance, .distance(scale: nil): Double(key.match.quality)
+        case .relevance, .distance(scale: nil, _): Double(key.match.quality)
         case .near, .kindsNear: exp(key.score)
-        case .distance(let scale?):
-            exp(Self.near(scale: scale).key(key.match, fit: .best, distance: key.distance, ref: key.ref).score)
+        case .distance(let scale?, let qualityWeight):
+            exp(
+                Self.near(scale: scale, qualityWeight: qualityWeight).key(
+                    key.match, fit: .best, distance: key.distance, ref: key.ref
+                ).score)
         }
     }
 }

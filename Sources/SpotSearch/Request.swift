@@ -53,6 +53,12 @@ public struct SearchRequest: Sendable, Equatable {
     /// a name match's score is halved at this distance, and halved again at three times it
     /// (docs/search.md, "How results are ranked").
     public var distanceScale: Double
+    /// How much the quality score still counts beside distance in a text query with a place and
+    /// name words: the score is `weight × 1.5^(qualityWeight × q/10) / (1 + d/scale)`, so 1 (the
+    /// default) is the documented ranking, 0 ignores quality there and 2 lets the best-known place
+    /// rank before the least known up to 1.5² = 2.25 times as far. Clamped to
+    /// `qualityWeightRange`; NaN counts as 1. It ranks nothing else.
+    public var qualityWeight: Double
     /// Whether each result says why it came back (`SearchResult.match`): a name match costs a
     /// second reading of the result's names.
     public var explain: Bool
@@ -62,12 +68,15 @@ public struct SearchRequest: Sendable, Equatable {
 
     /// The default `distanceScale`: 100 m, a city block, about where a phone's place is sure.
     public static let defaultDistanceScale = 100.0
+    /// The quality weights a request may give; one beyond is taken as the nearest end.
+    public static let qualityWeightRange = 0.0...10.0
 
     /// A request; every constraint is optional, the limit 20 by default.
     public init(
         naturalLanguageQuery: String? = nil, region: GeoBox? = nil, pointOfInterestFilter: PointOfInterestFilter? = nil,
         near: Coordinate? = nil, radius: Double? = nil, limit: Int = 20, sort: SearchSort = .relevance,
-        distanceScale: Double = SearchRequest.defaultDistanceScale, explain: Bool = false, language: String? = nil
+        distanceScale: Double = SearchRequest.defaultDistanceScale, qualityWeight: Double = 1, explain: Bool = false,
+        language: String? = nil
     ) {
         self.naturalLanguageQuery = naturalLanguageQuery
         self.region = region
@@ -77,6 +86,7 @@ public struct SearchRequest: Sendable, Equatable {
         self.limit = limit
         self.sort = sort
         self.distanceScale = distanceScale
+        self.qualityWeight = qualityWeight
         self.explain = explain
         self.language = language
     }

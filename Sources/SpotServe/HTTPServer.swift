@@ -68,6 +68,7 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private let lock = NSLock()
     private var openConnections = 0
+    private var startedRequests = 0
 
     /// Starts serving `handle` as `settings` say.
     public init(settings: Settings, handle: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(StartError) {
@@ -103,6 +104,9 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Connections open now.
     public var connectionCount: Int { lock.withLock { openConnections } }
+
+    /// Requests whose headers have come and whose answer is not yet sent.
+    public var requestCount: Int { lock.withLock { startedRequests } }
 
     /// Stops accepting connections; those open are served until they close.
     public func quiesce() {
@@ -183,6 +187,7 @@ public final class HTTPServer: @unchecked Sendable {
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
         guard let opaque = pending.pointee else {
             pending.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
+            server.lock.withLock { server.startedRequests += 1 }
             return MHD_Result.YES
         }
         let request = Unmanaged<PendingRequest>.fromOpaque(opaque).takeUnretainedValue()
@@ -239,10 +244,12 @@ public final class HTTPServer: @unchecked Sendable {
         return MHD_queue_response(connection, UInt32(answer.status), response)
     }
 
-    private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, pending, _ in
-        guard let pending, let opaque = pending.pointee else { return }
+    private static let requestCompleted: MHD_RequestCompletedCallback = { context, _, pending, _ in
+        guard let context, let pending, let opaque = pending.pointee else { return }
         Unmanaged<PendingRequest>.fromOpaque(opaque).release()
         pending.pointee = nil
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        server.lock.withLock { server.startedRequests -= 1 }
     }
 
     private static let connectionNotified: MHD_NotifyConnectionCallback = { context, _, _, code in

@@ -5,6 +5,7 @@ import SpotOutput
 import SpotPipeline
 import SpotRefresh
 import SpotSearch
+import SpotServe
 import Spots
 
 /// How the program ends: the codes of BSD's sysexits.h where one fits, as docs/refresh.md's "Exit
@@ -20,6 +21,8 @@ enum ExitCode: Int32 {
     case dataError = 65
     /// An input missing or unreadable (EX_NOINPUT).
     case noInput = 66
+    /// The server cannot listen where asked (EX_UNAVAILABLE).
+    case unavailable = 69
     /// The output cannot be created (EX_CANTCREAT).
     case cannotCreate = 73
     /// Reading or writing failed (EX_IOERR).
@@ -57,6 +60,7 @@ func exitCode(for error: Error) -> ExitCode {
     case is OutputFormatError: return .usage
     case let error as PipelineError: return error.isUnreadable ? .noInput : .badConfiguration
     case is SearchError: return .usage
+    case is HTTPServer.StartError: return .unavailable
     case let error as RefreshError:
         switch error.kind {
         case .locked: return .locked

@@ -13,6 +13,7 @@ func command(named name: String) -> (help: Help, run: (Arguments) throws -> Void
     case "report": (ReportCommand.help, ReportCommand.run)
     case "refresh": (RefreshCommand.help, RefreshCommand.run)
     case "search": (SearchCommand.help, SearchCommand.run)
+    case "serve": (ServeCommand.help, ServeCommand.run)
     default: nil
     }
 }
@@ -30,6 +31,7 @@ let overview = """
       refresh                 Rebuild a published index nightly; publish only what passes the gates.
       report                  Report category coverage (text, JSON, CSV, HTML) and changes.
       search                  Search an index: nearby, region, text, category, references.
+      serve                   Serve an index over HTTP: Photon's API and Spots' own.
 
     OPTIONS:
       -h, --help              Show help information.
@@ -67,6 +69,9 @@ func main(_ arguments: [String]) -> ExitCode {
             print(command.help.text, terminator: "")
             return .ok
         }
+        // SIGINT and SIGTERM remove temporary outputs, but for the server, which writes none
+        // and stops gracefully on them itself (SpotServer).
+        if command.help.command != ServeCommand.help.command { AtomicOutput.removeTemporariesOnTermination() }
         try command.run(parsed)
         return .ok
     } catch let reported as ReportedFailure {
@@ -80,7 +85,6 @@ func main(_ arguments: [String]) -> ExitCode {
 }
 
 // A closed output pipe (`spots export | head -1`) ends the program quietly by SIGPIPE, as it
-// ends cat, even when the parent ignored the signal; SIGINT and SIGTERM remove temporary files.
+// ends cat, even when the parent ignored the signal.
 signal(SIGPIPE, SIG_DFL)
-AtomicOutput.removeTemporariesOnTermination()
 exit(main(Array(CommandLine.arguments.dropFirst())).rawValue)

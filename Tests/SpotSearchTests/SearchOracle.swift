@@ -22,7 +22,8 @@ import Spots
 /// then (for a query of category and name words) the spots of the named kinds, edits, name
 /// field, at the category level the targets met, the quality score, then OSM type and id. With a
 /// place: typos after, then the named kinds' spots, then for a query with name words the
-/// weight of level and field times 1.5^(quality/10) over 1 + d / scale, for category words
+/// weight of level and field times 1.5^(w × quality/10) over 1 + d / scale (w the request's
+/// quality weight, clamped to 0...10, NaN as 1), for category words
 /// alone 1.1^(quality/10) over 1 + d / 1 m. Sorted by distance: by distance, level, type and
 /// id. Without text: nearest first, or in reference order without a place.
 ///
@@ -161,8 +162,8 @@ struct Oracle {
         enum Order {
             /// No place; `namedKindsFirst` for a query with category words and name words.
             case relevance(namedKindsFirst: Bool)
-            /// A place and name words: weight × 1.5^(q/10) / (1 + d / scale).
-            case near(scale: Double)
+            /// A place and name words: weight × 1.5^(w × q/10) / (1 + d / scale), w the quality weight.
+            case near(scale: Double, qualityWeight: Double)
             /// A place and category words alone: 1.1^(q/10) / (1 + d / 1 m).
             case kindsNear
             case distance
@@ -172,10 +173,10 @@ struct Oracle {
         func logScore(_ order: Order) -> Double {
             let q = quality / 10
             switch order {
-            case .near(let scale):
+            case .near(let scale, let qualityWeight):
                 let levelWeight = [1, 0.5, 0.4, 0.4, 1, 1][level]
                 let fieldWeight = [1, 0.8, 0.25][field]
-                return log(levelWeight * fieldWeight) + log(1.5) * q - log1p(distance / scale)
+                return log(levelWeight * fieldWeight) + log(1.5) * (qualityWeight * q) - log1p(distance / scale)
             case .kindsNear: return log(1.1) * q - log1p(distance)
             case .relevance, .distance: return 0
             }
@@ -314,7 +315,9 @@ struct Oracle {
             } else if query.terms.isEmpty {
                 .kindsNear
             } else {
-                .near(scale: request.distanceScale)
+                .near(
+                    scale: request.distanceScale,
+                    qualityWeight: request.qualityWeight.isNaN ? 1 : min(max(request.qualityWeight, 0), 10))
             }
         chosen.sort { $0.precedes($1, order: order) }
         return chosen.prefix(request.limit).map { ($0.ref, origin == nil ? nil : $0.distance) }

@@ -22,7 +22,9 @@ func searchOver(
 func randomRequests(_ count: Int, around spots: [Spot], names: [String], using random: inout SplitMix64)
     -> [SearchRequest]
 {
-    (0..<count).map { _ in
+    // The quality weights draw from a stream of their own, leaving the other fields as they were.
+    var weights = SplitMix64(seed: 0x9e37_79b9)
+    return (0..<count).map { _ in
         var request = SearchRequest(limit: [0, 1, 5, 20, 20, 100].randomElement(using: &random)!)
         let anchor = spots.randomElement(using: &random)!.coordinate
         func jitter(_ value: Int32, _ range: Int32, limit: Int32) -> Int32 {
@@ -53,6 +55,10 @@ func randomRequests(_ count: Int, around spots: [Spot], names: [String], using r
         if Int.random(in: 0..<5, using: &random) == 0 { request.sort = .distance }
         if Int.random(in: 0..<4, using: &random) == 0 {
             request.distanceScale = [50, 500, 20_000].randomElement(using: &random)!
+        }
+        if Int.random(in: 0..<4, using: &weights) == 0 {
+            // Beside the default 1: quality ignored, counting less, more, beyond the range (clamped).
+            request.qualityWeight = [0, 0.5, 2.5, 12, -1].randomElement(using: &weights)!
         }
         if Int.random(in: 0..<4, using: &random) == 0 {
             let categories = Set(spots.compactMap(\.category).shuffled(using: &random).prefix(3))
@@ -205,6 +211,13 @@ struct SearchOracleTests {
                 + spots.compactMap(\.addressLine), using: &random)
         let failures = try mismatches(search, spots, requests, compounds: Self.compounds)
         #expect(failures.isEmpty, "\(failures)")
+        // The quality weights are asked for: some answers differ from those of the default weight.
+        let reweighted = try requests.filter { $0.qualityWeight != 1 }.filter { request in
+            var plain = request
+            plain.qualityWeight = 1
+            return try search.rankedSpots(request).map(\.spot) != search.rankedSpots(plain).map(\.spot)
+        }
+        #expect(reweighted.count > 10, "\(reweighted.count)")
         // The addresses are asked for: some answers match them, typos forgiven or not.
         let byAddress = try requests.map { request in
             var asked = request
