@@ -189,6 +189,24 @@ struct ServeCommandTests {
         }
     }
 
+    @Test("a slow client is cut off by the timeout, and connections over the limit are refused")
+    func slowClientsAndFloods() throws {
+        try withSampleIndex { _, index in
+            let server = try ServeProcess(index: index, ["--timeout", "2", "--max-connections", "2"])
+            let start = Date()
+            let partial = try LoopbackHTTP.exchange(port: server.port, Data("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8), timeout: 8)
+            #expect(partial.isEmpty && Date().timeIntervalSince(start) < 6, "a half-sent request held its connection")
+            let held = (0..<2).map { _ in LoopbackHTTP.Held(port: server.port) }
+            usleep(200_000)
+            let refused = try LoopbackHTTP.exchange(
+                port: server.port, Data("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), timeout: 1.5)
+            #expect(refused.isEmpty, "a third connection was served over --max-connections 2")
+            held.forEach { $0.close() }
+            #expect(try server.wait(for: "/healthz") { $0.status == 200 })
+            #expect(server.stop() == 0)
+        }
+    }
+
     @Test("a new index published under the path is swapped in; a damaged or missing one is refused and the old one serves")
     func reload() throws {
         try withSampleIndex { folder, index in

@@ -34,10 +34,7 @@ public enum LoopbackHTTP {
         defer { close(socket) }
         var wait = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = address(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -58,6 +55,39 @@ public enum LoopbackHTTP {
             received.append(contentsOf: buffer[0..<count])
         }
         return received
+    }
+
+    /// A connection opened and left idle, as a flood or a slow client holds one, until `close()`.
+    public final class Held: @unchecked Sendable {
+        private var socket: Int32
+
+        /// Connects to `port` and sends nothing.
+        public init(port: Int) {
+            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = LoopbackHTTP.address(port: port)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+
+        /// Closes the connection.
+        public func close() {
+            if socket >= 0 { Glibc.close(socket) }
+            socket = -1
+        }
+
+        deinit { close() }
+    }
+
+    /// 127.0.0.1:`port` as a socket address.
+    static func address(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
     }
 
     /// The response `data` holds: its status line, headers and the body after them.
