@@ -82,7 +82,8 @@ enum RankOrder {
     static func qualityWeight(of request: SearchRequest) -> Double {
         let weight = request.qualityWeight
         guard !weight.isNaN else { return 1 }
-        return min(max(weight, SearchRequest.qualityWeightRange.lowerBound), SearchRequest.qualityWeightRange.upperBound)
+        return min(
+            max(weight, SearchRequest.qualityWeightRange.lowerBound), SearchRequest.qualityWeightRange.upperBound)
     }
 
     /// The weight of a match at `level` in `field` near a place: a whole name 1, a name begun
@@ -138,7 +139,7 @@ enum RankOrder {
         switch self {
         case .near(_, let qualityWeight):
             return log(Self.weight(level: match.level, field: match.field))
-                + log(Self.nameQualityReach) * quality
+                + log(Self.nameQualityReach) * (qualityWeight * quality)
         case .kindsNear: return log(Self.kindQualityReach) * quality
         case .relevance, .distance: return 0
         }

@@ -95,7 +95,8 @@ enum PhotonAPI {
         let radius = try parameters.number("radius") ?? defaultReverseRadius
         guard radius > 0, radius <= maximumReverseRadius else {
             throw PhotonError(
-                "Invalid value for 'radius' parameter: kilometres, more than 0 and at most \(Int(maximumReverseRadius)).")
+                "Invalid value for 'radius' parameter: kilometres, more than 0 and at most \(Int(maximumReverseRadius))."
+            )
         }
         request.radius = radius * 1000
         return try completed(request, parameters, filter: filter, kinds: kinds)
@@ -223,7 +224,8 @@ struct PhotonParameters {
         guard let text = first("bbox") else { return nil }
         let parts = Self.javaSplit(text, at: ",")
         let wrongCount = PhotonError(
-            "Invalid number of supplied coordinates for parameter 'bbox', expected format is: minLon,minLat,maxLon,maxLat")
+            "Invalid number of supplied coordinates for parameter 'bbox', expected format is: minLon,minLat,maxLon,maxLat"
+        )
         guard parts.count == 4 else { throw wrongCount }
         var values: [Double] = []
         for (position, part) in parts.enumerated() {

@@ -50,7 +50,7 @@ struct PhotonFilter {
         /// Whether a spot of `key=value` meets the rule's key and value (for `excludeValue`, the
         /// key and another value).
         func meets(key: String, value: String) -> Bool {
-            if kind == .excludeValue { return key == self.key }
+            if kind == .excludeValue { return key == self.key && value != self.value }
             return (self.key.map { $0 == key } ?? true) && (self.value.map { $0 == value } ?? true)
         }
 

@@ -23,7 +23,7 @@ func randomRequests(_ count: Int, around spots: [Spot], names: [String], using r
     -> [SearchRequest]
 {
     // The quality weights draw from a stream of their own, leaving the other fields as they were.
-    var weights = SplitMix64(seed: 0x9e37_79b9)
+    var weights = SplitMix64(seed: 7)
     return (0..<count).map { _ in
         var request = SearchRequest(limit: [0, 1, 5, 20, 20, 100].randomElement(using: &random)!)
         let anchor = spots.randomElement(using: &random)!.coordinate

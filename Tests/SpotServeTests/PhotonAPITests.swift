@@ -70,7 +70,9 @@ struct PhotonAnswer {
     }
 
     var features: [[String: JSONValue]] {
-        guard case .object(let collection) = json, case .array(let features)? = collection["features"] else { return [] }
+        guard case .object(let collection) = json, case .array(let features)? = collection["features"] else {
+            return []
+        }
         return features.compactMap { feature in
             guard case .object(let members) = feature, case .object(let properties)? = members["properties"] else {
                 return nil
@@ -133,19 +135,24 @@ struct PhotonAPITests {
             #expect(answer.response.contentType == "application/json; charset=utf-8")
             let expected = try ranked(SearchRequest(naturalLanguageQuery: query, limit: 15))
             #expect(!expected.isEmpty && answer.refs == expected, "\(query)")
-            #expect(answer.strings("distance_m").allSatisfy { $0 == nil } && answer.features.allSatisfy {
-                $0["distance_m"] == nil
-            })
+            #expect(
+                answer.strings("distance_m").allSatisfy { $0 == nil }
+                    && answer.features.allSatisfy {
+                        $0["distance_m"] == nil
+                    })
         }
         #expect(try PhotonAnswer(.search, [("q", "cafe")]).refs.count == 15)
     }
 
     @Test("lat and lon are the place; zoom sets the distance scale, location_bias_scale the quality weight")
     func locationBias() throws {
-        func request(_ query: String, near: Coordinate? = PhotonFixtures.centre, scale: Double = 100, weight: Double = 1)
+        func request(
+            _ query: String, near: Coordinate? = PhotonFixtures.centre, scale: Double = 100, weight: Double = 1
+        )
             -> SearchRequest
         {
-            SearchRequest(naturalLanguageQuery: query, near: near, limit: 15, distanceScale: scale, qualityWeight: weight)
+            SearchRequest(
+                naturalLanguageQuery: query, near: near, limit: 15, distanceScale: scale, qualityWeight: weight)
         }
         var changedByZoom = 0
         var changedByWeight = 0
@@ -168,7 +175,8 @@ struct PhotonAPITests {
             #expect(far.features.allSatisfy { $0["distance_m"] == nil })
             // location_bias_scale / 0.4, within 0...1: 0.4 is the default weight 1.
             for (scale, weight) in [("0.4", 1.0), ("0", 0), ("0.1", 0.25), ("1", 2.5), ("7", 2.5), ("-3", 0)] {
-                let answer = try PhotonAnswer(.search, [("q", query), Self.lat, Self.lon, ("location_bias_scale", scale)])
+                let answer = try PhotonAnswer(
+                    .search, [("q", query), Self.lat, Self.lon, ("location_bias_scale", scale)])
                 #expect(answer.refs == (try ranked(request(query, weight: weight))), "\(query) \(scale)")
                 changedByWeight += answer.refs == plain ? 0 : 1
             }
@@ -185,8 +193,11 @@ struct PhotonAPITests {
         #expect(abs(PhotonAPI.distanceScale(zoom: 0) - 100 * pow(2.2, 18)) < 1e-6)
         #expect(PhotonAPI.qualityWeight(locationBiasScale: nil) == 1)
         #expect(PhotonAPI.qualityWeight(locationBiasScale: 0.4) == 1)
-        #expect(PhotonAPI.qualityWeight(locationBiasScale: 0) == 0 && PhotonAPI.qualityWeight(locationBiasScale: -1) == 0)
-        #expect(PhotonAPI.qualityWeight(locationBiasScale: 1) == 2.5 && PhotonAPI.qualityWeight(locationBiasScale: 9) == 2.5)
+        #expect(
+            PhotonAPI.qualityWeight(locationBiasScale: 0) == 0 && PhotonAPI.qualityWeight(locationBiasScale: -1) == 0)
+        #expect(
+            PhotonAPI.qualityWeight(locationBiasScale: 1) == 2.5 && PhotonAPI.qualityWeight(locationBiasScale: 9) == 2.5
+        )
     }
 
     /// `osm_tag` values and which selecting tags they keep, as Photon's rules say.
@@ -201,7 +212,10 @@ struct PhotonAPITests {
         (["!amenity:!cafe"], { key, value in !(key == "amenity" && value == "cafe") }),
         (["amenity:!cafe"], { key, value in key == "amenity" && value != "cafe" }),
         (["amenity: cafe "], { key, value in key == "amenity" && value == "cafe" }),
-        (["amenity:cafe", "tourism:museum"], { key, value in (key, value) == ("amenity", "cafe") || value == "museum" }),
+        (
+            ["amenity:cafe", "tourism:museum"],
+            { key, value in (key, value) == ("amenity", "cafe") || value == "museum" }
+        ),
         (["tourism", ":cafe"], { key, value in key == "tourism" || value == "cafe" }),
         (
             ["amenity", "!:restaurant", "!amenity:bar"],
@@ -257,20 +271,30 @@ struct PhotonAPITests {
         let cases: [([(String, String)], (String, String) -> Bool)] = [
             ([("include", "osm.amenity.cafe")], { key, value in key == "amenity" && value == "cafe" }),
             ([("include", "osm.tourism")], { key, _ in key == "tourism" }),
-            ([("include", "osm.amenity.cafe,osm.tourism.museum")], { _, value in value == "cafe" || value == "museum" }),
+            (
+                [("include", "osm.amenity.cafe,osm.tourism.museum")],
+                { _, value in value == "cafe" || value == "museum" }
+            ),
             (
                 [("include", "osm.amenity"), ("include", "osm.amenity.bar,osm.tourism.hotel,osm.amenity.pub")],
                 { key, value in key == "amenity" && (value == "bar" || value == "pub") }
             ),
             ([("exclude", "osm.amenity")], { key, _ in key != "amenity" }),
             ([("exclude", "osm.amenity,osm.amenity.cafe")], { _, value in value != "cafe" }),
-            ([("exclude", "osm.amenity.cafe"), ("exclude", "osm.tourism")], { key, value in key == "amenity" && value != "cafe" }),
-            ([("include", "osm.amenity"), ("osm_tag", "!:restaurant")], { key, value in key == "amenity" && value != "restaurant" }),
+            (
+                [("exclude", "osm.amenity.cafe"), ("exclude", "osm.tourism")],
+                { key, value in key == "amenity" && value != "cafe" }
+            ),
+            (
+                [("include", "osm.amenity"), ("osm_tag", "!:restaurant")],
+                { key, value in key == "amenity" && value != "restaurant" }
+            ),
         ]
         for (arguments, keeps) in cases {
             let expected = every.filter { keeps($0.key, $0.value) }.map(\.ref)
             #expect(!expected.isEmpty && expected.count < every.count)
-            let answer = try PhotonAnswer(.reverse, [Self.lat, Self.lon, ("radius", "5000"), ("limit", "1000")] + arguments)
+            let answer = try PhotonAnswer(
+                .reverse, [Self.lat, Self.lon, ("radius", "5000"), ("limit", "1000")] + arguments)
             #expect(answer.refs == expected, "\(arguments)")
         }
         // A group the index has no categories of, and a category no spot has.
@@ -333,7 +357,9 @@ struct PhotonAPITests {
             try PhotonAnswer(.search, [query] + arguments).strings("name").first ?? nil
         }
         #expect(try firstName([("lang", "sv")]) == "Omena Hotel Lönnrotsgatan")
-        let localNames: [[(String, String)]] = [[], [("lang", "fi")], [("lang", "default")], [("lang", "de")], [("lang", "!!")]]
+        let localNames: [[(String, String)]] = [
+            [], [("lang", "fi")], [("lang", "default")], [("lang", "de")], [("lang", "!!")],
+        ]
         for arguments in localNames {
             #expect(try firstName(arguments) == "Omenahotelli Lönnrotinkatu", "\(arguments)")
         }
@@ -354,7 +380,8 @@ struct PhotonAPITests {
         let expected: [String: String] = [
             "osm_type": "N", "osm_key": "tourism", "osm_value": "hotel", "type": "house", "housenumber": "13",
             "name": "Omenahotelli Lönnrotinkatu", "street": "Lönnrotinkatu", "city": "Helsinki", "postcode": "00120",
-            "countrycode": "FI", "country": "Suomi", "category": "hotel", "address_line": "Lönnrotinkatu 13, 00120 Helsinki",
+            "countrycode": "FI", "country": "Suomi", "category": "hotel",
+            "address_line": "Lönnrotinkatu 13, 00120 Helsinki",
         ]
         for (key, value) in expected { #expect(hotel[key] == .string(value), "\(key)") }
         #expect(hotel["osm_id"]?.double == 648_249_324)
@@ -376,7 +403,8 @@ struct PhotonAPITests {
             .search, [("q", "aalto"), ("lat", "60.17"), ("lon", "24.94"), ("limit", "1"), ("explain", "yes")],
             on: index)
         let request = SearchRequest(
-            naturalLanguageQuery: "aalto", near: Coordinate(latitudeE7: 601_700_000, longitudeE7: 249_400_000), limit: 1,
+            naturalLanguageQuery: "aalto", near: Coordinate(latitudeE7: 601_700_000, longitudeE7: 249_400_000),
+            limit: 1,
             explain: true)
         let result = try #require(try index.search.rankedSpots(request).first)
         let match = try #require(result.match)
@@ -396,7 +424,8 @@ struct PhotonAPITests {
 
     @Test("explain=true adds each result's match, as SpotSearch explains it")
     func explain() throws {
-        let request = SearchRequest(naturalLanguageQuery: "kiasma", near: PhotonFixtures.centre, limit: 15, explain: true)
+        let request = SearchRequest(
+            naturalLanguageQuery: "kiasma", near: PhotonFixtures.centre, limit: 15, explain: true)
         let expected = try PhotonFixtures.helsinki.search.rankedSpots(request)
         for flag in ["true", "1", "YES"] {
             let answer = try PhotonAnswer(.search, [("q", "kiasma"), Self.lat, Self.lon, ("explain", flag)])
@@ -421,7 +450,8 @@ struct PhotonAPITests {
             let answer = try PhotonAnswer(.search, [("q", "cafe"), ("bbox", text)])
             #expect(answer.refs == expected, "\(text)")
         }
-        let inside = try PhotonAnswer(.search, [("q", "cafe"), ("bbox", "24.935,60.165,24.95,60.172"), ("limit", "50")])
+        let inside = try PhotonAnswer(
+            .search, [("q", "cafe"), ("bbox", "24.935,60.165,24.95,60.172"), ("limit", "50")])
         let search = PhotonFixtures.helsinki.search
         #expect(!inside.refs.isEmpty)
         #expect(try inside.refs.allSatisfy { (try search.spot(for: $0)?.coordinate).map(box.contains) ?? false })
@@ -470,22 +500,22 @@ struct PhotonAPITests {
 
     /// Requests Photon refuses, and its message.
     static let refused: [(PhotonAnswer.Route, [(String, String)], String)] = [
-            (.search, [("q", "a"), ("lat", "60.1")], "Missing parameter 'lon'."),
-            (.search, [("q", "a"), ("lon", "24.9")], "Missing parameter 'lat'."),
-            (.search, [("q", "a"), ("lat", "90.01"), ("lon", "24.9")], "Invalid value for 'lat' parameter."),
-            (.search, [("q", "a"), ("lat", "60"), ("lon", "-180.01")], "Invalid value for 'lon' parameter."),
-            (.search, [("q", "a"), ("lat", "NaN"), ("lon", "24.9")], "Invalid value for 'lat' parameter."),
-            (.search, [("q", "a"), ("lat", "60"), ("lon", "")], "Invalid value for 'lon' parameter."),
-            (.search, [("q", "a"), ("lat", "60"), ("lon", "Infinity")], "Invalid value for 'lon' parameter."),
-            (.search, [("q", "a"), ("zoom", "12.5")], "Invalid value for 'zoom' parameter."),
-            (.search, [("q", "a"), ("location_bias_scale", "NaN")], "Invalid value for 'location_bias_scale' parameter."),
-            (.search, [("q", "a"), ("location_bias_scale", "bad")], "Invalid value for 'location_bias_scale' parameter."),
-            (.reverse, [], "Missing parameter 'lat'."),
-            (.reverse, [("lat", "60.1")], "Missing parameter 'lon'."),
-            (.reverse, [("lat", "bad"), ("lon", "24.9")], "Invalid value for 'lat' parameter."),
-            (.reverse, [("lat", "60.1"), ("lon", "24.9"), ("radius", "bad")], "Invalid value for 'radius' parameter."),
-            (.reverse, [("lat", "60.1"), ("lon", "24.9"), ("radius", "NaN")], "Invalid value for 'radius' parameter."),
-            ]
+        (.search, [("q", "a"), ("lat", "60.1")], "Missing parameter 'lon'."),
+        (.search, [("q", "a"), ("lon", "24.9")], "Missing parameter 'lat'."),
+        (.search, [("q", "a"), ("lat", "90.01"), ("lon", "24.9")], "Invalid value for 'lat' parameter."),
+        (.search, [("q", "a"), ("lat", "60"), ("lon", "-180.01")], "Invalid value for 'lon' parameter."),
+        (.search, [("q", "a"), ("lat", "NaN"), ("lon", "24.9")], "Invalid value for 'lat' parameter."),
+        (.search, [("q", "a"), ("lat", "60"), ("lon", "")], "Invalid value for 'lon' parameter."),
+        (.search, [("q", "a"), ("lat", "60"), ("lon", "Infinity")], "Invalid value for 'lon' parameter."),
+        (.search, [("q", "a"), ("zoom", "12.5")], "Invalid value for 'zoom' parameter."),
+        (.search, [("q", "a"), ("location_bias_scale", "NaN")], "Invalid value for 'location_bias_scale' parameter."),
+        (.search, [("q", "a"), ("location_bias_scale", "bad")], "Invalid value for 'location_bias_scale' parameter."),
+        (.reverse, [], "Missing parameter 'lat'."),
+        (.reverse, [("lat", "60.1")], "Missing parameter 'lon'."),
+        (.reverse, [("lat", "bad"), ("lon", "24.9")], "Invalid value for 'lat' parameter."),
+        (.reverse, [("lat", "60.1"), ("lon", "24.9"), ("radius", "bad")], "Invalid value for 'radius' parameter."),
+        (.reverse, [("lat", "60.1"), ("lon", "24.9"), ("radius", "NaN")], "Invalid value for 'radius' parameter."),
+    ]
 
     @Test("refusals are 400 with Photon's {\"message\": …}, naming the parameter", arguments: refused)
     func refusals(_ route: PhotonAnswer.Route, _ arguments: [(String, String)], _ message: String) throws {
@@ -500,8 +530,10 @@ struct PhotonAPITests {
         let plain = try PhotonAnswer(.search, [("q", "kiasma"), Self.lat, Self.lon])
         let extra = try PhotonAnswer(
             .search,
-            [("q", "kiasma"), ("bogus", "thing"), Self.lat, Self.lon, ("countrycode", "DE"), ("dedupe", "0"),
-                ("debug", "1"), ("q", "ignored second q")])
+            [
+                ("q", "kiasma"), ("bogus", "thing"), Self.lat, Self.lon, ("countrycode", "DE"), ("dedupe", "0"),
+                ("debug", "1"), ("q", "ignored second q"),
+            ])
         #expect(extra.response.status == 200 && extra.refs == plain.refs && !plain.refs.isEmpty)
         let reverse = try PhotonAnswer(.reverse, [Self.lat, Self.lon, ("limit", "4")])
         let ignoring = try PhotonAnswer(
@@ -519,7 +551,8 @@ struct PhotonAPITests {
             SearchRequest(near: PhotonFixtures.centre, radius: 150, limit: 50))
         #expect(near.refs == (try expected.map { try PhotonFixtures.helsinki.search.index.ref(at: $0.spot) }))
         let distances = near.features.compactMap { $0["distance_m"]?.double }
-        #expect(distances.count == near.refs.count && distances == distances.sorted() && distances.allSatisfy { $0 <= 150 })
+        #expect(
+            distances.count == near.refs.count && distances == distances.sorted() && distances.allSatisfy { $0 <= 150 })
         #expect(!near.refs.isEmpty && near.refs.count < 50)
         // Nothing within a kilometre of the Gulf of Guinea; Helsinki within 5000 km of Kraków, not of it.
         #expect(try PhotonAnswer(.reverse, [("lat", "0"), ("lon", "0")]).features.isEmpty)
@@ -551,7 +584,8 @@ struct PhotonAPITests {
         guard case .object(let members) = json else { throw PhotonError("not an object") }
         #expect(members["status"] == .string("Ok"))
         #expect(members["import_date"] == .string(try #require(PhotonFixtures.helsinki.buildTime)))
-        let undated = try JSONValue(parsing: PhotonAPI.status(of: try PhotonFixtures.handMadeIndex(buildTime: nil)).body)
+        let undated = try JSONValue(
+            parsing: PhotonAPI.status(of: try PhotonFixtures.handMadeIndex(buildTime: nil)).body)
         guard case .object(let undatedMembers) = undated else { throw PhotonError("not an object") }
         #expect(undatedMembers["import_date"] == .string(""))
     }
