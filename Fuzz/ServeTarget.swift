@@ -25,7 +25,8 @@ public func fuzzServe(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let lineEnd = rest.firstIndex(of: 0x0A) ?? rest.endIndex
     let line = String(decoding: rest[..<lineEnd], as: UTF8.self)
     let body = lineEnd < rest.endIndex ? Array(rest[(lineEnd + 1)...]) : []
-    let (path, query) = line.firstIndex(of: "?").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) }
+    let (path, query) =
+        line.firstIndex(of: "?").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) }
         ?? (line, "")
     let arguments = query.split(separator: "&").map { pair -> (name: String, value: String) in
         let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

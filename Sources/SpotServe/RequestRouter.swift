@@ -22,7 +22,9 @@ struct RequestRouter: Sendable {
         var response: HTTPResponse
         if request.method == "OPTIONS", corsOrigin != nil {
             response = HTTPResponse(status: 204, contentType: "text/plain", body: [])
-            response.headers = [("Access-Control-Allow-Methods", "GET, HEAD, POST"), ("Access-Control-Allow-Headers", "Content-Type")]
+            response.headers = [
+                ("Access-Control-Allow-Methods", "GET, HEAD, POST"), ("Access-Control-Allow-Headers", "Content-Type"),
+            ]
         } else {
             do {
                 let route = try Route.of(method: request.method, path: request.path)

@@ -5,7 +5,8 @@ enum Route: Equatable {
     case photonSearch, photonReverse, photonStatus
     case search, batch, clusters, index, healthz, metrics
     case spot(OSMRef)
-    case clusterChildren(Int), clusterLeaves(Int)
+    case clusterChildren(Int)
+    case clusterLeaves(Int)
 
     /// The route's name as the metrics label it: the path with its variable part named.
     var name: String {

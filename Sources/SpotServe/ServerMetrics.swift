@@ -72,7 +72,8 @@ final class ServerMetrics: @unchecked Sendable {
             lines.append("spots_http_open_connections \(connections)")
             family("spots_index_spots", "gauge", "Spots in the index served.")
             lines.append("spots_index_spots \(index.search.index.count)")
-            family("spots_index_build_time_seconds", "gauge", "The served index's build time, Unix seconds (0: unknown).")
+            family(
+                "spots_index_build_time_seconds", "gauge", "The served index's build time, Unix seconds (0: unknown).")
             lines.append("spots_index_build_time_seconds \(Self.unixSeconds(index.buildTime))")
             family("spots_index_generation", "gauge", "1 for the index served at start, one more per index swapped in.")
             lines.append("spots_index_generation \(index.generation)")

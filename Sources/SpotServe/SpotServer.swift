@@ -61,7 +61,8 @@ public final class SpotServer: @unchecked Sendable {
     /// once on SIGHUP), then stops accepting, lets the requests in flight finish (at most the
     /// connection timeout) and closes every connection.
     public func run() {
-        log.event("started", [("listening", .string(address)), ("spots", .number(Double(served.current.search.index.count)))])
+        log.event(
+            "started", [("listening", .string(address)), ("spots", .number(Double(served.current.search.index.count)))])
         while true {
             switch SignalPipe.wait(seconds: settings.reloadCheckSeconds) {
             case SIGTERM, SIGINT:
@@ -83,10 +84,14 @@ public final class SpotServer: @unchecked Sendable {
             metrics.countReload(refused: false)
             log.event(
                 "reloaded",
-                [("generation", .number(Double(generation))), ("spots", .number(Double(served.current.search.index.count)))])
+                [
+                    ("generation", .number(Double(generation))),
+                    ("spots", .number(Double(served.current.search.index.count))),
+                ])
         case .refused(let reason):
             metrics.countReload(refused: true)
-            log.event("refused", [("reason", .string(reason)), ("generation", .number(Double(served.current.generation)))])
+            log.event(
+                "refused", [("reason", .string(reason)), ("generation", .number(Double(served.current.generation)))])
         }
     }
 

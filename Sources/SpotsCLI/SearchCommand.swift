@@ -39,8 +39,8 @@ enum SearchCommand {
         OptionSpec(
             names: ["--distance-scale"], valueName: "metres",
             help: """
-                Metres at which nearness counts 1/e as much in a
-                text query with a place (default 2000).
+                Metres at which nearness counts half as much in a
+                text query with a place (default 100).
                 """),
         OptionSpec(
             names: ["--explain"], valueName: nil,

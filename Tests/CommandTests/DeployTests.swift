@@ -43,8 +43,10 @@ struct DeployTests {
         for (from, to) in [
             ("server 127.0.0.1:2322", "server 127.0.0.1:\(ports[0])"),
             ("server 127.0.0.1:2323", "server 127.0.0.1:\(ports[1])"),
-            ("/var/cache/nginx/spots", folder.path("cache")), ("listen [::]:80;", ""), ("listen [::]:443 ssl http2;", ""),
-            ("listen 80;", "listen 127.0.0.1:\(http);"), ("listen 443 ssl http2;", "listen 127.0.0.1:\(https) ssl http2;"),
+            ("/var/cache/nginx/spots", folder.path("cache")), ("listen [::]:80;", ""),
+            ("listen [::]:443 ssl http2;", ""),
+            ("listen 80;", "listen 127.0.0.1:\(http);"),
+            ("listen 443 ssl http2;", "listen 127.0.0.1:\(https) ssl http2;"),
             ("/etc/ssl/certs/places.example.org.pem", certificate), ("/etc/ssl/private/places.example.org.key", key),
         ] {
             #expect(site.contains(from), "the sample site no longer holds '\(from)'")
@@ -66,7 +68,9 @@ struct DeployTests {
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: nginx!)
-        process.arguments = ["-e", folder.path("error.log"), "-c", try folder.write(main, to: "nginx.conf"), "-g", "daemon off;"]
+        process.arguments = [
+            "-e", folder.path("error.log"), "-c", try folder.write(main, to: "nginx.conf"), "-g", "daemon off;",
+        ]
         try process.run()
         return (process, https)
     }
@@ -79,7 +83,8 @@ struct DeployTests {
         return run.output.split(separator: "\n").map(String.init)
     }
 
-    @Test("answers come through nginx from both servers; a new index published under both while requests flow loses none")
+    @Test(
+        "answers come through nginx from both servers; a new index published under both while requests flow loses none")
     func balancedAndPublished() throws {
         try withSampleIndex { folder, index in
             let servers = try [ServeProcess(index: index), ServeProcess(index: index)]
@@ -118,7 +123,9 @@ struct DeployTests {
                 }
             }
             publisher.start()
-            let targets = (0..<600).map { "/v1/search?q=cafe&near=60.1699,24.9384&limit=\(1 + $0 % 500)&radius=\(1000 + $0)" }
+            let targets = (0..<600).map {
+                "/v1/search?q=cafe&near=60.1699,24.9384&limit=\(1 + $0 % 500)&radius=\(1000 + $0)"
+            }
             let codes = try curl(port, targets)
             publishing.set()
             #expect(codes.count == 600 && codes.allSatisfy { $0 == "200" }, "lost: \(codes.filter { $0 != "200" })")

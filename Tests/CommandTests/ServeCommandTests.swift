@@ -84,9 +84,15 @@ struct ServeCommandTests {
         try withSampleIndex { _, index in
             let server = try ServeProcess(index: index)
             let cases = [
-                ("/v1/search?q=museum&near=60.1699,24.9384&limit=3", #"{"query":"museum","near":[60.1699,24.9384],"limit":3}"#),
+                (
+                    "/v1/search?q=museum&near=60.1699,24.9384&limit=3",
+                    #"{"query":"museum","near":[60.1699,24.9384],"limit":3}"#
+                ),
                 ("/v1/search?query=kiasma&explain=true", #"{"query":"kiasma","explain":true}"#),
-                ("/v1/search?near=60.1699,24.9384&radius=300&categories=cafe,nightlife", #"{"near":[60.1699,24.9384],"radius":300,"categories":["cafe","nightlife"]}"#),
+                (
+                    "/v1/search?near=60.1699,24.9384&radius=300&categories=cafe,nightlife",
+                    #"{"near":[60.1699,24.9384],"radius":300,"categories":["cafe","nightlife"]}"#
+                ),
                 ("/v1/search?q=%E3%82%AB%E3%83%95%E3%82%A7&language=ja", #"{"query":"カフェ","language":"ja"}"#),
             ]
             for (target, line) in cases {
@@ -95,12 +101,15 @@ struct ServeCommandTests {
                 #expect(answer.text == (try batchAnswer(index, line)), "\(target)")
             }
             let clusters = try server.get("/v1/clusters?bbox=24.90,60.15,24.98,60.19&zoom=13")
-            #expect(clusters.text == (try batchAnswer(index, #"{"bbox":[24.90,60.15,24.98,60.19],"zoom":13}"#, command: "cluster")))
+            #expect(
+                clusters.text
+                    == (try batchAnswer(index, #"{"bbox":[24.90,60.15,24.98,60.19],"zoom":13}"#, command: "cluster")))
             let batch = try LoopbackHTTP.request(
                 port: server.port, "POST", "/v1/batch", body: Data("{\"query\":\"cafe\"}\n{\"limit\":\"x\"}\n".utf8))
             #expect(batch.status == 200)
             let lines = batch.text.split(separator: "\n").map(String.init)
-            #expect(lines == [try batchAnswer(index, #"{"query":"cafe"}"#), #"{"error":"limit: expected a whole number"}"#])
+            #expect(
+                lines == [try batchAnswer(index, #"{"query":"cafe"}"#), #"{"error":"limit: expected a whole number"}"#])
             #expect(server.stop() == 0)
         }
     }
@@ -118,7 +127,8 @@ struct ServeCommandTests {
             #expect(object["osm_id"] as? Int == first["osm_id"] as? Int)
             #expect(try server.get("/v1/spots/n1").status == 404)
             #expect(try server.get("/v1/spots/x1").status == 404)
-            let description = try #require(try JSONSerialization.jsonObject(with: server.get("/v1/index").body) as? [String: Any])
+            let description = try #require(
+                try JSONSerialization.jsonObject(with: server.get("/v1/index").body) as? [String: Any])
             #expect(description["spots"] as? Int == 785 && description["checksums"] as? String == "ok")
             #expect(try server.get("/healthz").text == #"{"generation":1,"status":"ok"}"#)
             #expect(try server.get("/status").status == 200)
@@ -176,7 +186,9 @@ struct ServeCommandTests {
             let junk: [Data] = [
                 Data("GARBAGE\r\n\r\n".utf8),
                 Data("GET /healthz HTTP/9.9\r\n\r\n".utf8),
-                Data(("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 200_000) + "\r\n\r\n").utf8),
+                Data(
+                    ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 200_000) + "\r\n\r\n")
+                        .utf8),
                 Data("POST /v1/batch HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n{\"query\":\"cafe\"}\n".utf8),
                 Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }),
                 Data("GET /v1/search?q=%ZZ%00 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
@@ -194,20 +206,24 @@ struct ServeCommandTests {
         try withSampleIndex { _, index in
             let server = try ServeProcess(index: index, ["--timeout", "2", "--max-connections", "2"])
             let start = Date()
-            let partial = try LoopbackHTTP.exchange(port: server.port, Data("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8), timeout: 8)
+            let partial = try LoopbackHTTP.exchange(
+                port: server.port, Data("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8), timeout: 8)
             #expect(partial.isEmpty && Date().timeIntervalSince(start) < 6, "a half-sent request held its connection")
             let held = (0..<2).map { _ in LoopbackHTTP.Held(port: server.port) }
             usleep(200_000)
             let refused = try LoopbackHTTP.exchange(
-                port: server.port, Data("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), timeout: 1.5)
+                port: server.port, Data("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
+                timeout: 1.5)
             #expect(refused.isEmpty, "a third connection was served over --max-connections 2")
-            held.forEach { $0.close() }
+            for connection in held { connection.close() }
             #expect(try server.wait(for: "/healthz") { $0.status == 200 })
             #expect(server.stop() == 0)
         }
     }
 
-    @Test("a new index published under the path is swapped in; a damaged or missing one is refused and the old one serves")
+    @Test(
+        "a new index published under the path is swapped in; a damaged or missing one is refused and the old one serves"
+    )
     func reload() throws {
         try withSampleIndex { folder, index in
             let server = try ServeProcess(index: index)
@@ -215,7 +231,8 @@ struct ServeCommandTests {
             try #require(try SpotsCLI.run(["build", himeji, "-o", next, "-q"]).status == 0)
             #expect(rename(next, index) == 0)
             #expect(try server.wait(for: "/healthz") { $0.text.contains("\"generation\":2") })
-            let spots = try #require(try JSONSerialization.jsonObject(with: server.get("/v1/index").body) as? [String: Any])
+            let spots = try #require(
+                try JSONSerialization.jsonObject(with: server.get("/v1/index").body) as? [String: Any])
             #expect((spots["spots"] as? Int ?? 0) < 785)
             let damaged = try folder.write(Array(repeating: 0x55, count: 4096), to: "damaged.spots")
             #expect(rename(damaged, index) == 0)
@@ -250,7 +267,8 @@ struct ServeCommandTests {
             #expect(server.stop() == 0)
             group.wait()
             for answer in answers.values {
-                #expect(answer?.0 == 200 && answer?.1 == 300, "a request in flight was cut: \(String(describing: answer))")
+                #expect(
+                    answer?.0 == 200 && answer?.1 == 300, "a request in flight was cut: \(String(describing: answer))")
             }
         }
     }

@@ -43,7 +43,9 @@ public enum LoopbackHTTP {
         guard connected == 0 else { throw Failure(description: "cannot connect to port \(port): \(errno)") }
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { send(socket, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes {
+                send(socket, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
             guard count > 0 else { break }
             sent += count
         }
@@ -103,7 +105,8 @@ public enum LoopbackHTTP {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return Response(status: status, headers: headers, body: Data(data[end.upperBound...]))
     }
