@@ -243,8 +243,12 @@ struct KeyBound: Comparable, Hashable {
 
 extension Coordinate {
     /// The distance in metres between the latitudes of this point and `other`: never more than
-    /// the great-circle distance between them, and cheap.
+    /// the great-circle distance between them (`DistanceFrom`), and cheap. Mathematically the
+    /// two are equal along a meridian, but the haversine's rounding can come out a few units in
+    /// the last place below it (at the poles, say), so the product is lowered by a billionth:
+    /// a bound that turns candidates away must never exceed the distance they are ranked by.
     func metresAlongMeridian(to other: Coordinate) -> Double {
         Double(abs(Int64(latitudeE7) - Int64(other.latitudeE7))) * 1e-7 * .pi / 180 * Coordinate.earthRadius
+            * (1 - 1e-9)
     }
 }

@@ -23,7 +23,9 @@ func randomRequests(_ count: Int, around spots: [Spot], names: [String], using r
     -> [SearchRequest]
 {
     // The quality weights draw from a stream of their own, leaving the other fields as they were.
-    var weights = SplitMix64(seed: 7)
+    // This seed once met a tie at the South Pole that the meridian bound turned away
+    // (`Coordinate.metresAlongMeridian`).
+    var weights = SplitMix64(seed: 0x9e37_79b9)
     return (0..<count).map { _ in
         var request = SearchRequest(limit: [0, 1, 5, 20, 20, 100].randomElement(using: &random)!)
         let anchor = spots.randomElement(using: &random)!.coordinate
