@@ -31,6 +31,19 @@ final class MappedFile: @unchecked Sendable {
         bytes = UnsafeRawBufferPointer(start: address, count: size)
     }
 
+    /// Gives back the pages of bytes `offset ..< offset + length` (the whole file by default)
+    /// that this process has made resident, as a pass over the whole file does: the mapping is
+    /// read-only and never written, so they are read again from the page cache when next
+    /// touched, and only those count as this process's memory.
+    func releaseResidentPages(offset: Int = 0, length: Int? = nil) {
+        guard let address = bytes.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = max(0, offset) / page * page
+        let end = min(bytes.count, offset + (length ?? bytes.count))
+        guard end > start else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: address + start), end - start, Int32(MADV_DONTNEED))
+    }
+
     deinit {
         if let address = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: address), bytes.count) }
     }

@@ -325,9 +325,22 @@ public final class SpotIndexReader: @unchecked Sendable {
 
     // MARK: Checks
 
-    /// Each section with whether its bytes match its CRC-32.
+    /// Gives back the memory a pass over the whole file made resident (`verifyChecksums`, an
+    /// inspection): the pages are read again from the page cache when a later read touches them,
+    /// so a long-running reader holds only what its requests use.
+    public func releaseResidentPages() {
+        mapped.releaseResidentPages()
+    }
+
+    /// Each section with whether its bytes match its CRC-32. Each section's pages are given
+    /// back once it is checked (`releaseResidentPages`), so that verifying a large file holds no
+    /// more of it at once than its largest section.
     public func verifyChecksums() -> [(section: IndexSection, isValid: Bool)] {
-        zip(header.sections, header.contents).map { section, bytes in (section, bytes.crc32() == section.checksum) }
+        zip(header.sections, header.contents).map { section, bytes in
+            let isValid = bytes.crc32() == section.checksum
+            mapped.releaseResidentPages(offset: Int(section.offset), length: Int(section.length))
+            return (section, isValid)
+        }
     }
 
     /// Throws for the first section whose bytes do not match its CRC-32: for commands that

@@ -29,6 +29,8 @@ public final class LoadedIndex: @unchecked Sendable {
         self.generation = generation
         buildTime = try index.metadata().buildTime
         description = try IndexJSON.description(of: index, inspection: inspection)
+        // The verification read every page; a server keeps only what its requests touch.
+        index.releaseResidentPages()
     }
 }
 
