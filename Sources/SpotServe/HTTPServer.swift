@@ -122,42 +122,22 @@ public final class HTTPServer: @unchecked Sendable {
         MHD_stop_daemon(daemon)
     }
 
-    /// A listening TCP socket bound to `host`:`port`, and the port it got.
+    /// A listening TCP socket bound to `host`:`port` (an IPv4 or IPv6 literal, read by
+    /// getaddrinfo), and the port it got.
     private static func listeningSocket(host: String, port: UInt16) throws(StartError) -> (Int32, UInt16) {
-        var storage = sockaddr_storage()
-        let length: socklen_t
-        let family: Int32
-        if host.contains(":") {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
-                throw StartError(description: "--listen: '\(host)' is not an IP address")
-            }
-            withUnsafeBytes(of: address) { bytes in
-                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
-            }
-            (length, family) = (socklen_t(MemoryLayout<sockaddr_in6>.size), AF_INET6)
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-                throw StartError(description: "--listen: '\(host)' is not an IP address")
-            }
-            withUnsafeBytes(of: address) { bytes in
-                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
-            }
-            (length, family) = (socklen_t(MemoryLayout<sockaddr_in>.size), AF_INET)
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &found) == 0, let info = found?.pointee else {
+            throw StartError(description: "--listen: '\(host)' is not an IP address")
         }
-        let socket = Glibc.socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { freeaddrinfo(found) }
+        let socket = Glibc.socket(info.ai_family, info.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw StartError(description: "cannot open a socket: \(Self.errnoText())") }
         var on: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-        }
-        guard bound == 0, listen(socket, 512) == 0 else {
+        guard bind(socket, info.ai_addr, info.ai_addrlen) == 0, listen(socket, 512) == 0 else {
             let reason = Self.errnoText()
             close(socket)
             throw StartError(description: "cannot listen on \(host):\(port): \(reason)")
@@ -167,6 +147,7 @@ public final class HTTPServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &local) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &localLength) }
         }
+        // The port is at byte 2 in both sockaddr_in and sockaddr_in6.
         let boundPort = withUnsafeBytes(of: local) { bytes in
             UInt16(bigEndian: bytes.load(fromByteOffset: 2, as: UInt16.self))
         }

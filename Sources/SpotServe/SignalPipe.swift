@@ -4,8 +4,8 @@ import Foundation
 /// the signal lands, only writes the signal's number, which is all a handler may safely do; the
 /// server's main loop reads them when it waits.
 enum SignalPipe {
-    /// The pipe's two ends, made once by `install`; the handler reads the write end.
-    nonisolated(unsafe) private static var ends: [Int32] = [-1, -1]
+    /// The pipe's two ends, made once by `install`; the handler writes to `writeEnd`.
+    nonisolated(unsafe) private static var readEnd: Int32 = -1
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
 
     /// Catches `signals` from now on, on this thread and those it starts.
@@ -15,8 +15,7 @@ enum SignalPipe {
             guard pipe(&fds) == 0 else { return }
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
-            ends = fds
-            writeEnd = fds[1]
+            (readEnd, writeEnd) = (fds[0], fds[1])
         }
         for number in signals {
             var action = sigaction()
@@ -38,9 +37,9 @@ enum SignalPipe {
 
     /// The next signal caught, waiting at most `seconds`; 0 when none came.
     static func wait(seconds: Double) -> Int32 {
-        var descriptor = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+        var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, Int32(seconds * 1000)) > 0 else { return 0 }
         var byte: UInt8 = 0
-        return read(ends[0], &byte, 1) == 1 ? Int32(byte) : 0
+        return read(readEnd, &byte, 1) == 1 ? Int32(byte) : 0
     }
 }
