@@ -48,8 +48,8 @@ let package = Package(
         // that name categories and OSM values (their files and line form).
         .target(name: "SpotText", dependencies: ["Spots", "SpotJSON"]),
         // The package's own search words (Pipelines/category-words.json, value-words.json),
-        // folded into lines by the fold-words tool through the EmbedPipelines plugin.
-        .target(name: "SpotBuiltInWords", dependencies: ["SpotText"], plugins: ["EmbedPipelines"]),
+        // folded into lines by the fold-words tool through the EmbedFiles plugin.
+        .target(name: "SpotBuiltInWords", dependencies: ["SpotText"], plugins: ["EmbedFiles"]),
         // Area geometry for the build: node locations, way node lists, rings, representative points.
         .target(name: "OSMGeometry", dependencies: ["Spots"]),
         // Pin clustering by the supercluster method, in Web Mercator. Foundation only.
@@ -63,7 +63,7 @@ let package = Package(
             name: "SpotIndexWriting",
             dependencies: ["SpotIndex", "Spots", "SpotCluster", "SpotText", "SpotBuiltInWords"]),
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
-        // categories.json, compiled in by the EmbedPipelines plugin.
+        // categories.json, compiled in by the EmbedFiles plugin.
         .target(
             name: "SpotPipeline",
             dependencies: [
@@ -71,7 +71,7 @@ let package = Package(
                 "SpotCluster", "SpotJSON", "CCrypto",
                 "ProcessSupport",
             ],
-            plugins: ["EmbedPipelines"]),
+            plugins: ["EmbedFiles"]),
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
         // The plugin's tools: files as text constants; the search word files folded into lines.
         .executableTarget(name: "fold-words", dependencies: ["SpotText", "SpotJSON"], path: "Sources/fold-words"),
@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "cluster-latency", dependencies: ["SpotSearch", "SpotIndex", "SpotJSON", "Spots", "ProcessSupport"],
             path: "Benchmarks/ClusterLatency"),
-        .plugin(name: "EmbedPipelines", capability: .buildTool(), dependencies: ["embed-files", "fold-words"]),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files", "fold-words"]),
         // Queries over a loaded index: nearby, region, text, category, lookup. Foundation only.
         .target(
             name: "SpotSearch", dependencies: ["SpotIndex", "SpotText", "SpotBuiltInWords", "Spots", "SpotCluster"]),
@@ -100,13 +100,15 @@ let package = Package(
         // as a batch line's keys, points, boxes and zooms; each refusal names the key.
         .target(name: "SpotRequests", dependencies: ["SpotSearch", "Spots", "SpotJSON"]),
         // `spots serve`: the index over HTTP (libmicrohttpd), with Photon's API and Spots' own,
-        // reloading when a new index is published under its path, with metrics and limits.
+        // reloading when a new index is published under its path, with metrics and limits, and
+        // the map page of Web/, compiled in by the EmbedFiles plugin.
         .target(
             name: "SpotServe",
             dependencies: [
                 "CMicroHTTPD", "SpotRequests", "SpotSearch", "SpotIndex", "SpotExport", "SpotReport", "SpotJSON",
                 "Spots", "SpotText",
-            ]),
+            ],
+            plugins: ["EmbedFiles"]),
         // Coverage reports of an index (and its change since an older one): text, JSON, CSV, HTML.
         .target(
             name: "SpotReport", dependencies: ["SpotIndex", "Spots", "SpotOutput", "SpotJSON"],

@@ -10,7 +10,8 @@ import SpotSearch
 // builds the index from Samples/himeji-castle.osm.
 
 private let router = RequestRouter(
-    metrics: ServerMetrics(), log: ServerLog(format: .json, accessLog: false), corsOrigin: "*", connections: { 0 })
+    metrics: ServerMetrics(), log: ServerLog(format: .json, accessLog: false), corsOrigin: "*", basemap: Basemap(),
+    connections: { 0 })
 private let index: LoadedIndex = {
     // One index for every input: the seed built by Scripts/fuzz.
     try! LoadedIndex(path: ".build/fuzz/serve.spots", generation: 1)
@@ -33,7 +34,8 @@ public func fuzzServe(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
     }
     let request = HTTPRequest(
-        method: method, path: path.isEmpty ? "/" : path, arguments: arguments, origin: nil, body: body,
+        method: method, path: path.isEmpty ? "/" : path, arguments: arguments, origin: nil, ifNoneMatch: nil,
+        body: body,
         bodyTooLarge: false)
     _ = router.answer(request, on: index)
     return 0

@@ -1,4 +1,4 @@
-/// The files of Pipelines/ compiled into the program by the EmbedPipelines build plugin: the
+/// The files of Pipelines/ compiled into the program by the EmbedFiles build plugin: the
 /// default pipeline and the category table it names, so that the binary works anywhere (the
 /// word files it names are SpotIndex's: `SearchWords.builtIn`).
 enum BuiltInPipelineFiles {

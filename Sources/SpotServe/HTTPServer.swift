@@ -10,6 +10,8 @@ public struct HTTPRequest: Sendable {
     public let arguments: [(name: String, value: String)]
     /// The `Origin` header, for CORS.
     public let origin: String?
+    /// The `If-None-Match` header: the entity tags of the page's files the browser holds.
+    public let ifNoneMatch: String?
     public let body: [UInt8]
     /// Whether the body was cut short at `HTTPServer.Settings.maximumBodyBytes`.
     public let bodyTooLarge: Bool
@@ -186,8 +188,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let parsed = HTTPRequest(
             method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-            arguments: arguments(of: connection), origin: header("Origin", of: connection), body: request.body,
-            bodyTooLarge: request.tooLarge)
+            arguments: arguments(of: connection), origin: header("Origin", of: connection),
+            ifNoneMatch: header("If-None-Match", of: connection), body: request.body, bodyTooLarge: request.tooLarge)
         return respond(server.handle(parsed), on: connection)
     }
 

@@ -12,6 +12,8 @@ struct RequestRouter: Sendable {
     let log: ServerLog
     /// The `Access-Control-Allow-Origin` of every answer, or nil.
     let corsOrigin: String?
+    /// The tiles the map page draws, for `/v1/basemap` and `/tiles/…`.
+    let basemap: Basemap
     /// The connections open now, for the metrics.
     let connections: @Sendable () -> Int
 
@@ -60,6 +62,14 @@ struct RequestRouter: Sendable {
         case .metrics:
             let text = metrics.text(index: index, connections: connections())
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Array(text.utf8))
+        case .page, .webFile:
+            let name = if case .webFile(let name) = route { name } else { "index.html" }
+            return WebPage.answer(name, ifNoneMatch: request.ifNoneMatch)
+                ?? Self.refusal(status: 404, "the page has no file \(name)")
+        case .basemap:
+            return HTTPResponse(status: 200, contentType: "application/json", body: basemap.description)
+        case .tile(let z, let x, let y):
+            return basemap.tile(z: z, x: x, y: y)
         default:
             do {
                 return try SpotsAPI.answer(route, request, on: index)

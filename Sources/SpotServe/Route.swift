@@ -3,10 +3,14 @@ import Spots
 /// What a request's method and path ask for: one of the server's routes, or why none.
 enum Route: Equatable {
     case photonSearch, photonReverse, photonStatus
-    case search, batch, clusters, index, healthz, metrics
+    case search, batch, clusters, index, basemap, healthz, metrics
     case spot(OSMRef)
     case clusterChildren(Int)
     case clusterLeaves(Int)
+    /// The map page (`/`) and its files (`/web/leaflet.js`).
+    case page
+    case webFile(String)
+    case tile(z: Int, x: Int, y: Int)
 
     /// The route's name as the metrics label it: the path with its variable part named.
     var name: String {
@@ -18,18 +22,23 @@ enum Route: Equatable {
         case .batch: "/v1/batch"
         case .clusters: "/v1/clusters"
         case .index: "/v1/index"
+        case .basemap: "/v1/basemap"
         case .healthz: "/healthz"
         case .metrics: "/metrics"
         case .spot: "/v1/spots/{ref}"
         case .clusterChildren: "/v1/clusters/{id}/children"
         case .clusterLeaves: "/v1/clusters/{id}/leaves"
+        case .page: "/"
+        case .webFile: "/web/{file}"
+        case .tile: "/tiles/{z}/{x}/{y}.png"
         }
     }
 
     /// Every route's name, for the metrics: each is listed from the start.
     static let names = [
-        "/api", "/reverse", "/status", "/v1/search", "/v1/batch", "/v1/clusters", "/v1/index", "/healthz", "/metrics",
-        "/v1/spots/{ref}", "/v1/clusters/{id}/children", "/v1/clusters/{id}/leaves",
+        "/api", "/reverse", "/status", "/v1/search", "/v1/batch", "/v1/clusters", "/v1/index", "/v1/basemap",
+        "/healthz", "/metrics", "/v1/spots/{ref}", "/v1/clusters/{id}/children", "/v1/clusters/{id}/leaves", "/",
+        "/web/{file}", "/tiles/{z}/{x}/{y}.png",
     ]
 
     /// Why a method and path have no route: 404 for a path none has, 405 for a method the
@@ -46,6 +55,13 @@ enum Route: Equatable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         let route: Route
         switch parts {
+        case [""], ["index.html"]: route = .page
+        case let parts where parts.count == 2 && parts[0] == "web": route = .webFile(parts[1])
+        case let parts where parts.count == 4 && parts[0] == "tiles":
+            guard let tile = tile(parts[1], parts[2], parts[3]) else {
+                throw Miss(status: 404, message: "no tile \(path)")
+            }
+            route = tile
         case ["api"], ["api", ""]: route = .photonSearch
         case ["reverse"], ["reverse", ""]: route = .photonReverse
         case ["status"]: route = .photonStatus
@@ -53,6 +69,7 @@ enum Route: Equatable {
         case ["v1", "batch"]: route = .batch
         case ["v1", "clusters"]: route = .clusters
         case ["v1", "index"]: route = .index
+        case ["v1", "basemap"]: route = .basemap
         case ["healthz"]: route = .healthz
         case ["metrics"]: route = .metrics
         case let parts where parts.count == 3 && parts[0] == "v1" && parts[1] == "spots":
@@ -75,5 +92,13 @@ enum Route: Equatable {
                 allow: allowed.joined(separator: ", "))
         }
         return route
+    }
+
+    /// The tile of `/tiles/{z}/{x}/{y}.png`, when z, x and y are whole numbers on the tile grid.
+    private static func tile(_ z: String, _ x: String, _ y: String) -> Route? {
+        guard y.hasSuffix(".png"), let z = Int(z), (0...Basemap.maximumZoom).contains(z), let x = Int(x),
+            let y = Int(y.dropLast(4)), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y)
+        else { return nil }
+        return .tile(z: z, x: x, y: y)
     }
 }

@@ -18,6 +18,8 @@ public final class SpotServer: @unchecked Sendable {
         public var corsOrigin: String?
         /// Seconds between checks of the index's path for a newly published file.
         public var reloadCheckSeconds = 1.0
+        /// The tiles the map page draws (none by default).
+        public var basemap = Basemap()
 
         public init() {}
     }
@@ -38,7 +40,9 @@ public final class SpotServer: @unchecked Sendable {
         self.settings = settings
         self.log = log
         let connections = Connections()
-        router = RequestRouter(metrics: metrics, log: log, corsOrigin: settings.corsOrigin) { connections.count }
+        router = RequestRouter(
+            metrics: metrics, log: log, corsOrigin: settings.corsOrigin, basemap: settings.basemap
+        ) { connections.count }
         SignalPipe.install([SIGTERM, SIGINT, SIGHUP])
         let http = try HTTPServer(settings: settings.http) { [unowned self] request in self.answer(request) }
         connections.server = http

@@ -22,6 +22,18 @@ enum ServeCommand {
                 Close a connection idle this long (default 30);
                 also the longest wait for requests at SIGTERM.
                 """),
+        OptionSpec(
+            names: ["--tiles"], valueName: "url",
+            help: """
+                Raster tiles under the map page's pins, from a tile
+                server: https://host/{z}/{x}/{y}.png.
+                """),
+        OptionSpec(
+            names: ["--tiles-dir"], valueName: "dir",
+            help: "Raster tiles from a folder of {z}/{x}/{y}.png, served at /tiles/."),
+        OptionSpec(
+            names: ["--tiles-attribution"], valueName: "text",
+            help: "The tiles' credit on the map (needed with --tiles)."),
         .choice(["--log-format"], of: ServerLog.Format.self, help: "text (default) or json lines on stderr."),
         OptionSpec(names: ["--access-log"], valueName: nil, help: "Log every request."),
         Help.option,
@@ -29,7 +41,7 @@ enum ServeCommand {
 
     static let help = Help(
         command: "serve",
-        overview: "Serve an index over HTTP: Photon's API (/api, /reverse, /status) and Spots' (/v1/...).",
+        overview: "Serve an index over HTTP: a map page (/), Photon's API (/api, ...) and Spots' (/v1/...).",
         arguments: [Help.index],
         options: options,
         discussion: """
@@ -53,12 +65,39 @@ enum ServeCommand {
         }
         if let timeout = try arguments.integer("--timeout", in: 1...86_400) { settings.http.timeoutSeconds = timeout }
         settings.corsOrigin = arguments.value("--cors")
+        settings.basemap = try basemap(arguments)
         let format = try arguments.choice("--log-format", as: ServerLog.Format.self) ?? .text
         let server = try SpotServer(
             path: path, settings: settings, log: ServerLog(format: format, accessLog: arguments.flag("--access-log")))
         // Written at once, not buffered: a script or test reads it to find the port.
         FileHandle.standardOutput.write(Data((server.startLine + "\n").utf8))
         server.run()
+    }
+
+    /// The tiles of `--tiles` or `--tiles-dir` (not both), credited by `--tiles-attribution`.
+    private static func basemap(_ arguments: Arguments) throws -> Basemap {
+        let attribution = arguments.value("--tiles-attribution")
+        switch (arguments.value("--tiles"), arguments.value("--tiles-dir")) {
+        case (nil, nil):
+            guard attribution == nil else { throw UsageError("--tiles-attribution: needs --tiles or --tiles-dir") }
+            return Basemap()
+        case (let template?, nil):
+            guard template.contains("{z}"), template.contains("{x}"), template.contains("{y}") else {
+                throw UsageError("--tiles: expected a URL template with {z}, {x} and {y}, not '\(template)'")
+            }
+            guard let attribution, !attribution.isEmpty else {
+                throw UsageError("--tiles: needs --tiles-attribution, the credit the tile server asks for")
+            }
+            return Basemap(urlTemplate: template, attribution: attribution)
+        case (nil, let folder?):
+            do {
+                return try Basemap(folder: folder, attribution: attribution ?? "")
+            } catch {
+                throw UsageError("--tiles-dir: \(error.description)")
+            }
+        case (_?, _?):
+            throw UsageError("--tiles and --tiles-dir: give one of them")
+        }
     }
 
     /// The host and port of `--listen`: `HOST:PORT`, an IPv6 host in brackets.

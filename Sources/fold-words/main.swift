@@ -5,7 +5,7 @@ import SpotText
 // fold-words OUTPUT.swift CATEGORY-WORDS.json VALUE-WORDS.json: reads the package's search word
 // files as a pipeline's are read (SearchWordFiles) and writes a Swift file with an enum
 // `BuiltInWords` whose `lines` and `compoundLines` are the words in `SearchWords` line form,
-// folded. Used by the EmbedPipelines build plugin for SpotIndex, so that a program folds none
+// folded. Used by the EmbedFiles build plugin for SpotIndex, so that a program folds none
 // of the built-in words when it starts.
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 3 else {
