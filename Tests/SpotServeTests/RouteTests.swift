@@ -15,7 +15,17 @@ struct RouteTests {
         #expect(try Route.of(method: "GET", path: "/v1/spots/w45") == .spot(OSMRef(.way, 45)))
         #expect(try Route.of(method: "GET", path: "/v1/clusters/12/leaves") == .clusterLeaves(12))
         #expect(try Route.of(method: "GET", path: "/v1/clusters/0/children") == .clusterChildren(0))
-        for path in ["/", "/v1", "/v1/search/x", "/v1/clusters/-1/children", "/v1/clusters/1/parents", "/v1/spots/q1"] {
+        #expect(try Route.of(method: "GET", path: "/") == .page)
+        #expect(try Route.of(method: "GET", path: "/web/leaflet.js") == .webFile("leaflet.js"))
+        #expect(try Route.of(method: "GET", path: "/v1/basemap") == .basemap)
+        #expect(try Route.of(method: "GET", path: "/tiles/12/2331/1185.png") == .tile(z: 12, x: 2331, y: 1185))
+        for path in [
+            "/tiles/3/8/0.png", "/tiles/3/0/0.jpg", "/tiles/-1/0/0.png", "/tiles/25/0/0.png", "/tiles/a/0/0.png",
+            "/web/vendor/leaflet.js",
+        ] {
+            #expect(throws: Route.Miss.self, "\(path)") { try Route.of(method: "GET", path: path) }
+        }
+        for path in ["/v1", "/v1/search/x", "/v1/clusters/-1/children", "/v1/clusters/1/parents", "/v1/spots/q1"] {
             #expect(throws: Route.Miss.self, "\(path)") { try Route.of(method: "GET", path: path) }
         }
         do {

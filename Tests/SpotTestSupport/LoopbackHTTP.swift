@@ -16,11 +16,13 @@ public enum LoopbackHTTP {
         public let description: String
     }
 
-    /// `method` `target` (a path with its query string) on `port`, with `body` if given.
+    /// `method` `target` (a path with its query string) on `port`, with `headers` and `body` if given.
     public static func request(
-        port: Int, _ method: String = "GET", _ target: String, body: Data? = nil, timeout: Double = 10
+        port: Int, _ method: String = "GET", _ target: String, headers: [String: String] = [:], body: Data? = nil,
+        timeout: Double = 10
     ) throws -> Response {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\nContent-Type: application/x-ndjson\r\n" }
         let bytes = Data((head + "\r\n").utf8) + (body ?? Data())
         return try parse(exchange(port: port, bytes, timeout: timeout))
