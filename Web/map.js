@@ -40,7 +40,7 @@ export class MapView {
     L.control.zoom({ position: "topright" }).addTo(this.map);
     this.map.fitBounds(this.indexBounds.pad(0.05));
     this.map.attributionControl.setPrefix("Leaflet").addAttribution("Data © OpenStreetMap contributors (ODbL)");
-    L.control.scale({ position: "bottomleft" }).addTo(this.map);
+    L.control.scale({ position: "topright" }).addTo(this.map);
     if (basemap.tiles) {
       L.tileLayer(basemap.tiles.url, {
         attribution: basemap.tiles.attribution,
@@ -60,8 +60,6 @@ export class MapView {
       showCoverageOnHover: false,
       maxClusterRadius: 40,
       disableClusteringAtZoom: 18,
-      // A search shows at most a few hundred places: all stay drawn, so panning shows them at once.
-      removeOutsideVisibleBounds: false,
       iconCreateFunction: (cluster) => clusterIcon(cluster.getChildCount(), "results"),
     });
     this.markers = new Map();

@@ -155,6 +155,8 @@ export class SearchView {
       return;
     }
     await this.drawn(timing);
+    // When the page is first usable (map and pins drawn), in milliseconds since navigation.
+    window.spotsReadyAt ??= timing.drawn;
     document.body.dataset.ready = "true";
   }
 

@@ -11,6 +11,7 @@ the page draws with the API's answer to the same request. Prints one line per ch
 and a sheet open) into DIR.
 """
 import json
+import math
 import sys
 import time
 import urllib.parse
@@ -136,6 +137,20 @@ def open_pin(driver):
     return chosen
 
 
+def in_view(driver, place):
+    """Whether `place` (lat, lon) is in the viewport the page's address (#map=z/lat/lon) names."""
+    zoom, lat, lon = (float(part) for part in driver.current_url.split("#map=")[1].split("/"))
+    scale = 256 * 2**zoom
+
+    def pixels(lat, lon):
+        sine = math.sin(math.radians(lat))
+        return (lon + 180) / 360 * scale, (0.5 - math.log((1 + sine) / (1 - sine)) / (4 * math.pi)) * scale
+
+    (x, y), (cx, cy) = pixels(*place), pixels(lat, lon)
+    width, height = driver.execute_script("return [innerWidth, innerHeight]")
+    return abs(x - cx) < width / 2 and abs(y - cy) < height / 2
+
+
 def drawn_pins(driver, layer):
     """What a layer draws: the refs of its single pins and the counts of its clusters."""
     pins = [e.get_attribute("data-ref") for e in driver.find_elements(By.CSS_SELECTOR, ".spot-pin[data-ref]")]
@@ -161,6 +176,14 @@ def search_draws_the_apis_answer():
         expect(len(answer) > 20, f"'cafe' found only {len(answer)} places")
         listed = [e.get_attribute("data-ref") for e in driver.find_elements(By.CSS_SELECTOR, "#results li")]
         expect(listed == answer, f"the list {listed[:5]}… is not the API's answer {answer[:5]}…")
+        places = [(r["lat"], r["lon"]) for r in api(timing["url"])["results"]]
+        zoom_out = driver.find_element(By.CSS_SELECTOR, ".leaflet-control-zoom-out")
+        for _ in range(12):
+            if all(in_view(driver, place) for place in places):
+                break
+            zoom_out.click()
+            time.sleep(0.5)
+        time.sleep(0.5)
         pins, clusters = drawn_pins(driver, "results")
         expect(set(pins) <= set(answer), "a pin is not among the results")
         expect(len(pins) + sum(clusters) == len(answer), f"{len(pins)} pins + clusters of {sum(clusters)} ≠ {len(answer)}")
