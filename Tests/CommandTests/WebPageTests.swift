@@ -10,6 +10,9 @@ private let browserReady: Bool = {
     return (try? SpotsCLI.runTool(["/usr/bin/python3", "-c", "import selenium"]).status) == 0
 }()
 
+/// The browser checks (Selenium).
+private let pageCheck = SpotsCLI.root.appendingPathComponent("Tests/Web/page_check.py").path
+
 /// The page's own files, as index.html names them and the server answers them.
 private let pageFiles = [
     "/", "/web/style.css", "/web/app.js", "/web/api.js", "/web/strings.js", "/web/map.js", "/web/search.js",
@@ -115,10 +118,33 @@ struct WebPageTests {
     func inABrowser() throws {
         try withSampleIndex { _, index in
             let server = try ServeProcess(index: index)
-            let script = SpotsCLI.root.appendingPathComponent("Tests/Web/page_check.py").path
-            let run = try SpotsCLI.runTool(["/usr/bin/python3", script, "http://127.0.0.1:\(server.port)"])
+            let run = try SpotsCLI.runTool(["/usr/bin/python3", pageCheck, "http://127.0.0.1:\(server.port)"])
             #expect(run.status == 0, "\(run.output)\(run.stderr)")
             #expect(run.output.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count >= 12, "\(run.output)")
+        }
+    }
+
+    @Test(
+        "in chromium: a folder's tiles are drawn under the pins, enlarged past its highest zoom",
+        .enabled(if: browserReady, "chromium, chromium-driver or python3-selenium is not installed"))
+    func tilesInABrowser() throws {
+        try withSampleIndex { folder, index in
+            // Any PNG will do as every tile of zooms 0 to 2: the check reads which tiles are drawn.
+            let png = try Data(contentsOf: SpotsCLI.root.appendingPathComponent("Samples/web-phone.png"))
+            for zoom in 0...2 {
+                for x in 0..<(1 << zoom) {
+                    let column = folder.path("tiles/\(zoom)/\(x)")
+                    try FileManager.default.createDirectory(atPath: column, withIntermediateDirectories: true)
+                    for y in 0..<(1 << zoom) { try png.write(to: URL(fileURLWithPath: "\(column)/\(y).png")) }
+                }
+            }
+            let server = try ServeProcess(
+                index: index, ["--tiles-dir", folder.path("tiles"), "--tiles-attribution", "test"])
+            let run = try SpotsCLI.runTool([
+                "/usr/bin/python3", pageCheck, "http://127.0.0.1:\(server.port)", "--tiles",
+            ])
+            #expect(run.status == 0, "\(run.output)\(run.stderr)")
+            #expect(run.output.contains("ok    tiles_are_drawn"), "\(run.output)")
         }
     }
 }

@@ -2,13 +2,15 @@
 """The map page of `spots serve`, driven in Debian's chromium through Selenium.
 
 usage: page_check.py BASE_URL [--screenshots DIR]
+       page_check.py BASE_URL --tiles
 
 BASE_URL is a server answering the samples index (central Helsinki and Himeji). Each check
 opens the page in a fresh browser, does what a person does (types, clicks pins and clusters,
 zooms out, toggles the list, opens a shared link, refuses their location) and compares what
 the page draws with the API's answer to the same request. Prints one line per check and exits
 1 when any fails. With --screenshots, writes web-desktop.png and web-phone.png (a search done
-and a sheet open) into DIR.
+and a sheet open) into DIR. With --tiles, BASE_URL is a server given --tiles-dir with tiles
+for zooms 0 to 2, and only the check that the page draws them runs.
 """
 import json
 import math
@@ -25,6 +27,7 @@ from selenium.webdriver.common.keys import Keys
 
 BASE = sys.argv[1].rstrip("/")
 SCREENSHOTS = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
+TILES = "--tiles" in sys.argv
 RAILWAY_SQUARE = "#map=16/60.17100/24.94200"
 DESKTOP = (1280, 800)
 PHONE = (390, 844)
@@ -372,8 +375,19 @@ def phone_layout():
     layout(PHONE, "phone")
 
 
+def tiles_are_drawn():
+    with browser() as driver:
+        open_page(driver, "#map=3/60.17000/24.94000")
+        basemap = api("/v1/basemap")["tiles"]
+        expect(basemap and basemap["max_zoom"] == 2, f"/v1/basemap says {basemap}")
+        wait(lambda: driver.find_elements(By.CSS_SELECTOR, "img.leaflet-tile-loaded"), "a tile drawn")
+        sources = [e.get_attribute("src") for e in driver.find_elements(By.CSS_SELECTOR, "img.leaflet-tile-loaded")]
+        expect(all("/tiles/2/" in src for src in sources), f"the tiles drawn are not zoom 2's, enlarged: {sources}")
+        expect(not driver.find_elements(By.CSS_SELECTOR, ".graticule-label"), "a graticule is drawn over the tiles")
+
+
 failed = 0
-for function in CHECKS:
+for function in [tiles_are_drawn] if TILES else CHECKS:
     try:
         function()
         print(f"ok    {function.__name__}")
