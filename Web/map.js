@@ -120,13 +120,12 @@ export class MapView {
     this.markers.clear();
   }
 
-  /** Brings the results into view when none of them is in it. */
-  reveal(results) {
+  /** When the best result is out of view, shows it beside `centre`, where it was searched around. */
+  reveal(results, centre) {
     if (!results.length) return;
-    const view = this.map.getBounds();
-    if (results.some((spot) => view.contains([spot.lat, spot.lon]))) return;
-    const bounds = L.latLngBounds(results.map((spot) => [spot.lat, spot.lon]));
-    this.map.fitBounds(bounds.pad(0.2), { maxZoom: 17, animate: false });
+    const best = [results[0].lat, results[0].lon];
+    if (this.map.getBounds().contains(best)) return;
+    this.map.fitBounds(L.latLngBounds([best, centre]).pad(0.2), { maxZoom: 17, animate: false });
   }
 
   /** Marks `ref`'s pin as the one whose sheet is open (none when null), and shows it. */

@@ -127,10 +127,10 @@ export class SearchView {
     if (!answer) return;
     this.results = answer.results;
     this.mapView.showResults(this.results);
-    this.mapView.reveal(this.results);
+    this.mapView.reveal(this.results, centre);
     this.searchedAt = this.mapView.centre();
     this.searchArea.hidden = true;
-    this.drawList(this.results, t("results", this.results.length));
+    this.drawList(this.results, t("results", this.results.length), centre);
     if (matchMedia("(min-width: 641px)").matches && this.listView.hidden) this.showList(true);
     await this.drawn(answer.timing);
   }
@@ -149,7 +149,7 @@ export class SearchView {
         jobs.push(api("/v1/search", { ...parameters, language: nameLanguage }, signal));
       }
       const [, listed] = await Promise.all(jobs);
-      if (listed) this.drawList(listed.results, t("browsing", listed.results.length));
+      if (listed) this.drawList(listed.results, t("browsing", listed.results.length), this.mapView.centre());
     } catch (error) {
       if (error.name !== "AbortError") this.showMessage(t("failed") + error.message);
       return;
@@ -186,10 +186,10 @@ export class SearchView {
     window.spotsTimings.push(timing);
   }
 
-  /** Fills the list with `spots` under `heading`. */
-  drawList(spots, heading) {
+  /** Fills the list with `spots` under `heading`, each with its distance from the user, else from `centre`. */
+  drawList(spots, heading, centre) {
     this.status.textContent = spots.length ? heading : t("noResults");
-    const from = this.userLocation() || this.mapView.centre();
+    const from = this.userLocation() || centre;
     this.list.replaceChildren(
       ...spots.map((spot) => {
         const item = document.createElement("li");
