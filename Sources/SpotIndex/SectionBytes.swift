@@ -94,6 +94,18 @@ struct SectionBytes: Sequence {
         CRC32.checksum(buffer, continuing: crc)
     }
 
+    /// The CRC-32 of the view's bytes, read `pieceBytes` at a time, `afterPiece` called with the
+    /// range of each piece (offsets in the view) once it is read.
+    func crc32(pieceBytes: Int, afterPiece: (Range<Int>) -> Void) -> UInt32 {
+        var crc: UInt32 = 0
+        for start in stride(from: 0, to: count, by: pieceBytes) {
+            let piece = start..<Swift.min(count, start + pieceBytes)
+            crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: buffer[piece]), continuing: crc)
+            afterPiece(piece)
+        }
+        return crc
+    }
+
     /// A corrupt-index error about this view's section.
     func corrupt(_ message: String) -> IndexError {
         IndexError(.corrupt, file: file, section: name, message)

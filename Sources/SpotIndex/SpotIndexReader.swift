@@ -332,14 +332,16 @@ public final class SpotIndexReader: @unchecked Sendable {
         mapped.releaseResidentPages()
     }
 
-    /// Each section with whether its bytes match its CRC-32. Each section's pages are given
-    /// back once it is checked (`releaseResidentPages`), so that verifying a large file holds no
-    /// more of it at once than its largest section.
+    /// Each section with whether its bytes match its CRC-32. Sections are read a mebibyte at a
+    /// time and each piece's pages are given back once it is read (`releaseResidentPages`), so
+    /// that verifying a file of any size holds about a mebibyte of it at once: a server verifying
+    /// a newly published index beside the one it serves grows by no more.
     public func verifyChecksums() -> [(section: IndexSection, isValid: Bool)] {
         zip(header.sections, header.contents).map { section, bytes in
-            let isValid = bytes.crc32() == section.checksum
-            mapped.releaseResidentPages(offset: Int(section.offset), length: Int(section.length))
-            return (section, isValid)
+            let crc = bytes.crc32(pieceBytes: 1 << 20) { piece in
+                mapped.releaseResidentPages(offset: Int(section.offset) + piece.lowerBound, length: piece.count)
+            }
+            return (section, crc == section.checksum)
         }
     }
 

@@ -8,11 +8,28 @@ public struct IndexInspection {
     public let rows: [(label: String, value: String)]
     /// The sections whose checksum does not match, in table order.
     public let damagedSections: [IndexSection]
+    /// How many spots each OSM type has.
+    public let spotsByType: [OSMType: Int]
+    /// How many spots each category has (its MapKit name), `(none)` for those without one.
+    public let spotsByCategory: [String: Int]
 
-    /// Reads every spot's reference and kind and verifies every section's checksum.
+    /// Reads every spot's reference and kind and verifies every section's checksum. Both passes
+    /// give the pages they read back as they go (`releaseResidentPages`), so inspecting an
+    /// index of any size holds little of it at once: a server verifying a newly published index
+    /// beside the one it serves grows by little.
     public init(_ index: SpotIndexReader) throws(IndexError) {
         let checks = index.verifyChecksums()
-        var rows = try Self.contents(of: index)
+        var byType: [OSMType: Int] = [:]
+        var byCategory: [String: Int] = [:]
+        for spot in 0..<index.count {
+            byType[try index.ref(at: spot).type, default: 0] += 1
+            byCategory[try index.kind(at: spot).category?.rawValue ?? "(none)", default: 0] += 1
+            if spot % 65_536 == 65_535 { index.releaseResidentPages() }
+        }
+        index.releaseResidentPages()
+        spotsByType = byType
+        spotsByCategory = byCategory
+        var rows = try Self.contents(of: index, byType: byType, byCategory: byCategory)
         for check in checks {
             let section = check.section
             let crc = "crc32 \(String(section.checksum, radix: 16)) \(check.isValid ? "ok" : "MISMATCH")"
@@ -32,14 +49,10 @@ public struct IndexInspection {
     }
 
     /// The rows before the checksums: the file, the build's metadata, the spots and the stages.
-    private static func contents(of index: SpotIndexReader) throws(IndexError) -> [(label: String, value: String)] {
+    private static func contents(
+        of index: SpotIndexReader, byType: [OSMType: Int], byCategory: [String: Int]
+    ) throws(IndexError) -> [(label: String, value: String)] {
         let grouped = NumberText.grouped
-        var byType: [OSMType: Int] = [:]
-        var byCategory: [String: Int] = [:]
-        for spot in 0..<index.count {
-            byType[try index.ref(at: spot).type, default: 0] += 1
-            byCategory[try index.kind(at: spot).category?.rawValue ?? "(none)", default: 0] += 1
-        }
         let metadata = try index.metadata()
         let types = OSMType.allCases.map { "\(grouped(byType[$0] ?? 0)) \($0.name)s" }.joined(separator: ", ")
         let sections = "\(grouped(index.fileSize)) bytes, \(index.sections.count) sections"

@@ -28,12 +28,16 @@ public final class SpotSearch: @unchecked Sendable {
     private let parserOnce: OnceValue<QueryParser>
     /// The first stage: the query's words and category phrases.
     var parser: QueryParser { parserOnce.value }
+    /// The parser of the built-in words, made once for the process: every index without words
+    /// of its own shares it, so a server opening a newly published index beside the served one
+    /// makes no second copy.
+    private static let builtInParser = OnceValue { QueryParser(words: .builtIn) }
 
     /// A search over `index`. The words the index stores are read and checked now.
     public init(index: SpotIndexReader) throws(IndexError) {
         self.index = index
         let stored = try index.storedSearchWords()
-        parserOnce = OnceValue { QueryParser(words: stored ?? .builtIn) }
+        parserOnce = stored.map { words in OnceValue { QueryParser(words: words) } } ?? Self.builtInParser
     }
 
     /// The spots that answer `request`, at most `request.limit`, each with why it matched when

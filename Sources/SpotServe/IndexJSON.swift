@@ -11,12 +11,7 @@ import Spots
 enum IndexJSON {
     /// The object for `index`, whose checksums `inspection` verified.
     static func description(of index: SpotIndexReader, inspection: IndexInspection) throws(IndexError) -> [UInt8] {
-        var byType: [String: Int] = [:]
-        var byCategory: [String: Int] = [:]
-        for spot in 0..<index.count {
-            byType[try index.ref(at: spot).type.name + "s", default: 0] += 1
-            byCategory[try index.kind(at: spot).category?.rawValue ?? "(none)", default: 0] += 1
-        }
+        let byType = Dictionary(uniqueKeysWithValues: inspection.spotsByType.map { ($0.key.name + "s", $0.value) })
         let metadata = try index.metadata()
         let damaged = Set(inspection.damagedSections.map(\.name))
         let sections: [JSONValue] = index.sections.map { section in
@@ -37,7 +32,7 @@ enum IndexJSON {
             "built": metadata.buildTime.map { .string($0) } ?? .null,
             "spots": .number(Double(index.count)),
             "spots_by_type": counts(byType),
-            "categories": counts(byCategory),
+            "categories": counts(inspection.spotsByCategory),
             "bbox": bbox ?? .null,
             "statistics": counts(metadata.statistics),
             "sections": .array(sections),
