@@ -146,14 +146,15 @@ final class IsalGzipInflater: InflatedBytes {
     }
 
     /// Whether the member about to start has a header ISA-L and zlib read alike: the magic,
-    /// deflate, and no flag but the name, comment and extra field (zlib refuses reserved
-    /// flags, which ISA-L passes, and checks a header CRC). Otherwise zlib reads it.
+    /// deflate, and no flag but the text flag, the name and the extra field (zlib refuses
+    /// reserved flags, which ISA-L passes, and checks a header CRC; ISA-L inflates from the
+    /// comment's first byte where zlib skips the comment). Otherwise zlib reads it.
     private func memberHeaderIsPlain() throws(OSMInputError) -> Bool {
         if state.pointee.avail_in < 4 && !fileEnded { try refill(keeping: Int(state.pointee.avail_in)) }
         let start = inputCount - Int(state.pointee.avail_in)
         guard state.pointee.avail_in >= 4 else { return false }
         let header = UnsafeRawBufferPointer(rebasing: input[start..<start + 4])
-        return header[0] == 0x1F && header[1] == 0x8B && header[2] == 8 && header[3] & 0xE2 == 0
+        return header[0] == 0x1F && header[1] == 0x8B && header[2] == 8 && header[3] & 0xF2 == 0
     }
 
     /// Reads more input after the last `keeping` bytes not yet inflated, moved to the front.
