@@ -48,7 +48,7 @@ private func query(_ index: SpotIndexReader) {
         _ = try? index.name(at: spot)
         _ = try? index.houseNumber(at: spot)
         _ = try? index.address(at: spot)
-        _ = try? index.namesByKey(at: spot)
+        _ = try? index.nameNumbers(at: spot)
         _ = try? index.kind(at: spot)
         if let ref = try? index.ref(at: spot) { _ = try? index.spotNumber(for: ref) }
     }

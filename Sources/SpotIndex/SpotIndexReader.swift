@@ -193,22 +193,17 @@ public final class SpotIndexReader: @unchecked Sendable {
         return spot
     }
 
-    /// The names of spot `spot` with their keys, in `Spot.namesByKey` order: `name`, the
-    /// localized names, the other names. Only the names' values are decoded.
-    public func namesByKey(at spot: Int) throws(IndexError) -> [(key: String, name: String)] {
-        // A spot that holds the names alone, which orders them. Other keys are passed over by
-        // number, undecoded.
-        var names = Spot(
-            ref: OSMRef(.node, 0), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "", kind: "",
-            category: nil)
+    /// The string numbers (keys and values, undecoded) of the attributes of spot `spot` that
+    /// may hold a name search reads: `name`, `name:*`, `Spot.otherNameKeys` and
+    /// `Spot.namedDetails`, in stored order.
+    /// Which of them search reads, and in what order, is `Spot.nameRank`'s to say.
+    public func nameNumbers(at spot: Int) throws(IndexError) -> [(key: Int, value: Int)] {
+        var numbers: [(key: Int, value: Int)] = []
         var pairs = try attributes.pairs(of: spot, in: spots)
         while let (key, value) = try pairs.next() {
-            guard nameKeys.contains(Int(key)) || otherNameKeys.contains(key) else { continue }
-            let key = try attributeString(key)
-            guard Spot.isNameKey(key) else { continue }
-            _ = names.setAttribute(key: key, value: try attributeString(value))
+            if nameKeys.contains(Int(key)) || otherNameKeys.contains(key) { numbers.append((Int(key), Int(value))) }
         }
-        return names.namesByKey
+        return numbers
     }
 
     /// The `addr:*` attributes of spot `spot` (`Spot.address`), read without decoding the others.

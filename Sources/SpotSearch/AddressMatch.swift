@@ -15,15 +15,14 @@ import Spots
 enum AddressMatch {
     /// The address key that names the match of `words`, or nil when there is none: the first of
     /// `SearchAddress.wordKeys` (then `addr:housenumber`) with a word that a query word starts.
-    static func field(words: [String], names: [(key: String, name: String)], address: SearchAddress) -> String? {
+    static func field(words: [String], names: [SearchName], address: SearchAddress) -> String? {
         guard !address.parts.isEmpty, !words.isEmpty else { return nil }
-        let nameTokens = names.flatMap { SearchText.tokens(ofName: $0.name).map(\.token) }
         let numbers = houseNumberWords(words, among: address.houseNumbers)
         var keys: Set<String> = []
         for (position, word) in words.enumerated() {
             if let key = address.key(ofPartStartingWith: word) {
                 keys.insert(key)
-            } else if !numbers.contains(position) && !nameTokens.contains(where: { $0.hasPrefix(word) }) {
+            } else if !numbers.contains(position) && !names.contains(where: { $0.holds(word) }) {
                 return nil
             }
         }
@@ -53,52 +52,6 @@ enum AddressMatch {
     }
 }
 
-/// A candidate's text as a search checks it: its names, read first, and its searched address
-/// (`SearchAddress`), read only when the names do not decide, its parts folded through `words`.
-struct CandidateText {
-    /// The names with their keys (`Spot.namesByKey`).
-    let names: [(key: String, name: String)]
-    private let spot: Int
-    private let index: SpotIndexReader
-    private let words: AddressWords
-
-    /// The text of spot `spot` of `index`.
-    init(spot: Int, in index: SpotIndexReader, words: AddressWords) throws {
-        names = try index.namesByKey(at: spot)
-        self.spot = spot
-        self.index = index
-        self.words = words
-    }
-
-    /// The searched address, read now.
-    func address() throws -> SearchAddress { try words.address(of: spot, in: index) }
-}
-
-/// The searched addresses of one search's candidates, each part's words (`SearchAddress.words(ofPart:value:)`)
-/// kept by the string numbers of its key and value: the candidates share streets, postcodes and
-/// cities, so each is decoded and folded once.
-final class AddressWords {
-    /// The part of each key and value met, nil for a part not searched.
-    private var known: [Int: (key: String, words: [String])?] = [:]
-
-    /// The searched address of spot `spot` of `index`.
-    func address(of spot: Int, in index: SpotIndexReader) throws -> SearchAddress {
-        var parts: [(key: String, words: [String])] = []
-        for (key, value) in try index.addressNumbers(at: spot) {
-            let id = key << 32 | value
-            if known[id] == nil {
-                let keyText = try index.string(numbered: key)
-                known[id] = .some(
-                    SearchAddress.isSearched(keyText)
-                        ? (keyText, SearchAddress.words(ofPart: keyText, value: try index.string(numbered: value)))
-                        : nil)
-            }
-            if let part = known[id]! { parts.append(part) }
-        }
-        return SearchAddress(partWords: parts)
-    }
-}
-
 /// What the terms that may be house numbers (`QueryTerm.mayBeHouseNumber`) ask of a candidate of
 /// the exact levels before its text is read: each is met by one of the spot's house numbers
 /// (alone, or joined to the letters after it) or starts a token of its names or address, which
@@ -115,15 +68,16 @@ struct HouseNumberCheck {
     private let metByNumber = HouseNumberTerms()
 
     /// The check of `query`'s number terms, which start the tokens `termTokens` of `index`;
-    /// `addressWords` caches the candidates' addresses.
-    init(query: ParsedQuery, termTokens: [Range<Int>], index: SpotIndexReader, addressWords: AddressWords) {
+    /// `candidateWords` caches the candidates' names and addresses.
+    init(query: ParsedQuery, termTokens: [Range<Int>], index: SpotIndexReader, candidateWords: CandidateWords) {
         terms = query.termTexts
         let numberTerms = query.terms.indices.filter { query.terms[$0].mayBeHouseNumber }
         holders = numberTerms.sorted { (termTokens[$0].count, $0) < (termTokens[$1].count, $1) }.map { term in
             (
                 term,
                 TermHolders(
-                    term: query.terms[term].text, tokens: termTokens[term], index: index, addressWords: addressWords)
+                    term: query.terms[term].text, tokens: termTokens[term], index: index, candidateWords: candidateWords
+                )
             )
         }
         self.index = index

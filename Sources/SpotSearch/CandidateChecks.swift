@@ -6,8 +6,6 @@ struct CheckContext {
     let index: SpotIndexReader
     let query: ParsedQuery
     let filter: CandidateFilter
-    /// The candidates' address parts, folded once.
-    let addressWords: AddressWords
 }
 
 /// How a candidate matches a text query: its key but for its score's distance and its reference.
@@ -71,7 +69,7 @@ struct NameCheck: CandidateCheck {
     func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
         let index = context.index
         let quality = try index.quality(at: spot).score
-        let text = try CandidateText(spot: spot, in: index, words: context.addressWords)
+        let text = try CandidateText(spot: spot, in: index, words: context.filter.words)
         if let named = NameMatch.best(in: text.names, terms: context.query.words) {
             return CandidateMatch(level: named.level, edits: 0, field: NameField(ofKey: named.key), quality: quality)
         }
@@ -103,7 +101,7 @@ struct TypoCheck: CandidateCheck {
         let open = try candidates.map { try $0.mayMatch(spot, kind: kind) }
         guard open.contains(true),
             let match = try stage.match(
-                try CandidateText(spot: spot, in: index, words: context.addressWords), kind: kind, spot: spot,
+                try CandidateText(spot: spot, in: index, words: context.filter.words), kind: kind, spot: spot,
                 readings: open)
         else { return nil }
         return CandidateMatch(

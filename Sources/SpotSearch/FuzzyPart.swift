@@ -50,11 +50,12 @@ struct FuzzyPart {
         words.contains { $0.maxEdits > 0 } || kinds.values.contains { $0 > 0 } || targets.values.contains { $0 > 0 }
     }
 
-    /// The edits with which the tokens of one name meet the part's words, or nil.
-    func edits(ofNameTokens tokens: [String]) -> Int? {
+    /// The edits with which the tokens of one name (their Unicode scalar values) meet the
+    /// part's words, or nil.
+    func edits(ofNameTokens tokens: [[UInt32]]) -> Int? {
         var total = spaceEdits
         for word in words {
-            guard let edits = tokens.lazy.compactMap({ word.edits(to: $0) }).min() else { return nil }
+            guard let edits = tokens.lazy.compactMap({ word.edits(toScalars: $0) }).min() else { return nil }
             total += edits
         }
         return total

@@ -62,10 +62,9 @@ public struct SearchMatch: Sendable, Equatable {
 /// match, its words starting with them (the last as a prefix) a prefix match.
 enum NameMatch {
     /// The level at which `name` matches `terms` (folded, at least one), or nil when it does not.
-    static func level(of name: String, terms: [String]) -> MatchLevel? {
-        let tokens = SearchText.tokens(ofName: name).map(\.token)
-        guard terms.allSatisfy({ term in tokens.contains { $0.hasPrefix(term) } }) else { return nil }
-        let words = SearchText.words(name)
+    static func level(of name: SearchName, terms: [String]) -> MatchLevel? {
+        guard terms.allSatisfy(name.holds) else { return nil }
+        let words = name.words
         if words == terms { return .exact }
         let last = terms.count - 1
         if words.count >= terms.count, words[..<last].elementsEqual(terms[..<last]), words[last].hasPrefix(terms[last])
@@ -76,19 +75,18 @@ enum NameMatch {
     }
 
     /// Whether every one of `terms` starts a token of some name of `names`, not all of one.
-    static func namesHold(_ terms: [String], in names: [(key: String, name: String)]) -> Bool {
-        let tokens = names.flatMap { SearchText.tokens(ofName: $0.name).map(\.token) }
-        return terms.allSatisfy { term in tokens.contains { $0.hasPrefix(term) } }
+    static func namesHold(_ terms: [String], in names: [SearchName]) -> Bool {
+        terms.allSatisfy { term in names.contains { $0.holds(term) } }
     }
 
     /// The best match of `terms` among the names of a spot (`Spot.namesByKey`): the strongest
     /// level, then `name` and `name:xx` before other names, then the first.
-    static func best(in names: [(key: String, name: String)], terms: [String]) -> (level: MatchLevel, key: String)? {
+    static func best(in names: [SearchName], terms: [String]) -> (level: MatchLevel, key: String)? {
         var best: (level: MatchLevel, field: NameField, key: String)?
-        for (key, name) in names {
+        for name in names {
             guard let level = level(of: name, terms: terms) else { continue }
-            let field = NameField(ofKey: key)
-            if best.map({ (level, field) < ($0.level, $0.field) }) ?? true { best = (level, field, key) }
+            let field = NameField(ofKey: name.key)
+            if best.map({ (level, field) < ($0.level, $0.field) }) ?? true { best = (level, field, name.key) }
         }
         return best.map { ($0.level, $0.key) }
     }

@@ -19,19 +19,19 @@ final class TermHolders {
     private let term: [UInt8]
     private let tokens: Range<Int>
     private let index: SpotIndexReader
-    private let addressWords: AddressWords
+    private let candidateWords: CandidateWords
     private var asked = 0
     /// How many postings the term's tokens hold, once counted.
     private var postingCount: Int?
     private var holders: SpotSet?
 
     /// The holders of the tokens `tokens` of `index`, those that folded term `term` starts;
-    /// `addressWords` caches the candidates' addresses.
-    init(term: String, tokens: Range<Int>, index: SpotIndexReader, addressWords: AddressWords) {
+    /// `candidateWords` caches the candidates' names and addresses.
+    init(term: String, tokens: Range<Int>, index: SpotIndexReader, candidateWords: CandidateWords) {
         self.term = Array(term.utf8)
         self.tokens = tokens
         self.index = index
-        self.addressWords = addressWords
+        self.candidateWords = candidateWords
     }
 
     /// Whether spot `spot` holds one of the tokens.
@@ -59,10 +59,10 @@ final class TermHolders {
 
     /// Whether a token of the spot's names, or a word of its address, starts with the term.
     private func textHolds(_ spot: Int) throws -> Bool {
-        for (_, name) in try index.namesByKey(at: spot)
-        where SearchText.tokens(ofName: name).contains(where: { $0.token.utf8.starts(with: term) }) {
+        for name in try candidateWords.names(of: spot, in: index)
+        where name.tokens.contains(where: { $0.utf8.starts(with: term) }) {
             return true
         }
-        return try addressWords.address(of: spot, in: index).words.contains { $0.utf8.starts(with: term) }
+        return try candidateWords.address(of: spot, in: index).words.contains { $0.utf8.starts(with: term) }
     }
 }

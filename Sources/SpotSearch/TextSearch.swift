@@ -10,6 +10,8 @@ import Spots
 struct CandidateFilter {
     /// One flag per kind number: whether the request's category filter allows it.
     let allowedKinds: [Bool]
+    /// The candidates' names and addresses, read and cut into words once for the whole search.
+    let words: CandidateWords
     /// The spots that hold each checked term (`QueryPlan.checkedTerms`), in its order.
     private let checkedTerms: [TermHolders]
     /// What the terms that may be house numbers ask of a spot.
@@ -24,13 +26,14 @@ struct CandidateFilter {
             (request.pointOfInterestFilter?.allows(kind.category) ?? true)
                 && (request.tagFilter?.allows(key: kind.key, value: kind.value) ?? true)
         }
-        let addressWords = AddressWords()
+        let words = CandidateWords()
+        self.words = words
         checkedTerms = plan.checkedTerms.map { term in
             TermHolders(
-                term: query.terms[term].text, tokens: plan.termTokens[term], index: index, addressWords: addressWords)
+                term: query.terms[term].text, tokens: plan.termTokens[term], index: index, candidateWords: words)
         }
         houseNumbers = HouseNumberCheck(
-            query: query, termTokens: plan.termTokens, index: index, addressWords: addressWords)
+            query: query, termTokens: plan.termTokens, index: index, candidateWords: words)
         passesAll =
             !allowedKinds.contains(false) && checkedTerms.isEmpty && houseNumbers.passesAll && query.phrases.isEmpty
         phrases = query.phrases.map { phrase in
@@ -165,7 +168,7 @@ extension SpotSearch {
         of spot: Int, key: RankKey, order: RankOrder, query: ParsedQuery, filter: CandidateFilter, typos: TypoStage?
     ) throws -> SearchMatch {
         var field: String?
-        let text = try CandidateText(spot: spot, in: index, words: AddressWords())
+        let text = try CandidateText(spot: spot, in: index, words: filter.words)
         switch key.match.level {
         case .category: break
         case .address:
@@ -234,7 +237,7 @@ struct TextWalk {
         self.origin = origin
         order = RankOrder(request: request, origin: origin, query: query)
         distances = origin.map { DistanceFrom($0) }
-        context = CheckContext(index: index, query: query, filter: filter, addressWords: AddressWords())
+        context = CheckContext(index: index, query: query, filter: filter)
         best = TopResults(limit: request.limit)
         offered = SpotSet(outOf: index.count)
         stopsEarly = request.sort == .relevance

@@ -191,7 +191,7 @@ struct TypoStage: CandidateSource {
             used.contains(part)
                 ? [parts[part].kinds[kind], try parts[part].listed.value()[spot]].compactMap { $0 }.min() : nil
         }
-        let nameTokens = text.names.map { SearchText.tokens(ofName: $0.name).map(\.token) }
+        let nameTokens = text.names.map(\.tokenScalars)
         // The edits with which each name meets each part, worked out once, when first needed (a
         // name stops being read at the first part it misses): -1 for none, -2 not yet known.
         var known = [Int](repeating: -2, count: nameTokens.count * parts.count)
@@ -208,7 +208,7 @@ struct TypoStage: CandidateSource {
             if reading.allSatisfy({ byKind[$0] != nil }) {
                 consider(reading.reduce(0) { $0 + byKind[$1]! }, .primary, nil)
             }
-            for (name, (key, _)) in text.names.enumerated() {
+            for (name, key) in text.names.map(\.key).enumerated() {
                 var total = 0
                 for part in reading {
                     guard let partEdits = [edits(ofName: name, part: part), byKind[part]].compactMap({ $0 }).min()
@@ -250,7 +250,9 @@ extension TypoStage {
         let byAddress = reading.map { part -> (edits: Int, key: String)? in
             var best: (edits: Int, key: String)?
             for (key, words) in address.parts {
-                guard let edits = parts[part].edits(ofNameTokens: words) else { continue }
+                guard let edits = parts[part].edits(ofNameTokens: words.map { $0.unicodeScalars.map(\.value) }) else {
+                    continue
+                }
                 if best.map({ edits < $0.edits }) ?? true { best = (edits, key) }
             }
             return best

@@ -141,7 +141,11 @@ public enum SearchText {
     /// as people type it without one: "McDonald's" under "mcdonald", "s" and "mcdonalds",
     /// "L'Escale" under "l", "escale" and "lescale". Each token says where in the name it stands.
     public static func tokens(ofName name: String) -> [(token: String, place: TokenPlace)] {
-        let words = words(name)
+        tokens(ofName: name, words: words(name))
+    }
+
+    /// `tokens(ofName:)` of `name` whose words (`words(_:)`) are `words`.
+    public static func tokens(ofName name: String, words: [String]) -> [(token: String, place: TokenPlace)] {
         var tokens: [(String, TokenPlace)] = []
         for (position, word) in words.enumerated() {
             tokens.append((word, position > 0 ? .inName : words.count == 1 ? .wholeName : .nameStart))

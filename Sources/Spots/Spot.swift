@@ -110,23 +110,33 @@ public struct Spot: Hashable, Sendable {
         return otherNames[key]
     }
 
-    /// Whether OSM key `key` holds a name that search reads: `name`, `name:xx`, one of
-    /// `otherNameKeys` or of `namedDetails`.
-    public static func isNameKey(_ key: String) -> Bool {
-        key == "name" || languageCode(ofNameKey: key) != nil || otherNameKeys.contains(key)
-            || namedDetails.contains { $0.rawValue == key }
-    }
-
     /// Every name of the place: `name`, the localized names, the other names and the named details.
     public var allNames: [String] { namesByKey.map(\.name) }
 
     /// Every name search reads, with its OSM key: `name`, the localized names and the other
-    /// names, each group by name, then the named details (`namedDetails`) in their order.
+    /// names, each group by name, then the named details (`namedDetails`) in their order
+    /// (`nameRank`).
     public var namesByKey: [(key: String, name: String)] {
-        let localized = names.map { ("name:" + $0.key, $0.value) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
-        let others = otherNames.map { ($0.key, $0.value) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        let localized = names.map { ("name:" + $0.key, $0.value) }
         let named = Spot.namedDetails.compactMap { detail in details[detail].map { (detail.rawValue, $0) } }
-        return (name.map { [("name", $0)] } ?? []) + localized + others + named
+        let all = (name.map { [("name", $0)] } ?? []) + localized + otherNames.map { ($0.key, $0.value) } + named
+        return all.sorted { Spot.nameOrder(key: $0.0, name: $0.1) < Spot.nameOrder(key: $1.0, name: $1.1) }
+    }
+
+    /// Where a name of OSM key `key` stands among a spot's names (`namesByKey`): 0 for `name`,
+    /// 1 for a localized name (`name:xx`), 2 for another name (`otherNameKeys`), 3 and on for
+    /// the named details in their order; nil for a key that holds no name search reads.
+    public static func nameRank(ofKey key: String) -> Int? {
+        if key == "name" { return 0 }
+        if languageCode(ofNameKey: key) != nil { return 1 }
+        if otherNameKeys.contains(key) { return 2 }
+        return namedDetails.firstIndex { $0.rawValue == key }.map { 3 + $0 }
+    }
+
+    /// Where name `name` of OSM key `key` stands among a spot's names (`namesByKey`), as a key
+    /// to sort by: the rank of its key (`nameRank`), then the name, then the key.
+    public static func nameOrder(key: String, name: String) -> (rank: Int, name: String, key: String) {
+        (nameRank(ofKey: key) ?? .max, name, key)
     }
 
     /// The name a result shows (`DisplayName`) for a reader of `language` (a `name:xx` code),

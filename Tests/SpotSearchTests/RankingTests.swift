@@ -242,16 +242,30 @@ struct RankingTests {
         #expect(results[1].match?.field == "amenity=cafe")
     }
 
+    @Test("a candidate's names, read once a search by string number, are the spot's names in their order")
+    func candidateNamesAreTheSpotsNames() throws {
+        let index = Self.helsinki.index
+        let words = CandidateWords()
+        for _ in 0..<2 {  // the second time from what the first kept
+            for spot in 0..<index.count {
+                let expected = try index.spot(at: spot).namesByKey
+                let names = try words.names(of: spot, in: index)
+                #expect(names.map(\.key) == expected.map(\.key) && names.map(\.name) == expected.map(\.name))
+                #expect(names.map(\.words) == expected.map { SearchText.words($0.name) })
+            }
+        }
+    }
+
     @Test("the level a run of postings promises is the one NameMatch gives, for one-word queries")
     func postingLevelsAgreeWithNameMatch() throws {
         let index = Self.helsinki.index
         for spot in 0..<index.count {
             let decoded = try index.spot(at: spot)
-            for (_, name) in decoded.namesByKey {
+            for (key, name) in decoded.namesByKey {
                 for (token, place) in SearchText.tokens(ofName: name) {
                     for term in [token, String(token.prefix(2))] where !term.isEmpty {
                         let level = WordPostings.bestLevel(place: place, tokenIsTerm: term == token, termCount: 1)
-                        let named = NameMatch.level(of: name, terms: [term])
+                        let named = NameMatch.level(of: SearchName(key: key, name: name), terms: [term])
                         #expect(named.map { $0 <= level } == true, "\(name) / \(term)")
                         if place != .inName || named == .words { #expect(named == level, "\(name) / \(term)") }
                     }

@@ -31,19 +31,20 @@ struct SearchStageTests {
 
     @Test("a name matches exactly, by its beginning, by its words, or not at all")
     func nameMatch() {
-        #expect(NameMatch.level(of: "Café Kiasma", terms: ["cafe", "kiasma"]) == .exact)
-        #expect(NameMatch.level(of: "Café Kiasma", terms: ["cafe", "kia"]) == .prefix)
-        #expect(NameMatch.level(of: "Café Kiasma", terms: ["kiasma", "cafe"]) == .words)
-        #expect(NameMatch.level(of: "Café Kiasma", terms: ["kiasma", "bar"]) == nil)
-        #expect(NameMatch.level(of: "姫路城", terms: ["路城"]) == .words, "a CJK substring is a word match")
-        #expect(NameMatch.level(of: "姫路城", terms: ["姫路"]) == .prefix)
+        func name(_ text: String) -> SearchName { SearchName(key: "name", name: text) }
+        #expect(NameMatch.level(of: name("Café Kiasma"), terms: ["cafe", "kiasma"]) == .exact)
+        #expect(NameMatch.level(of: name("Café Kiasma"), terms: ["cafe", "kia"]) == .prefix)
+        #expect(NameMatch.level(of: name("Café Kiasma"), terms: ["kiasma", "cafe"]) == .words)
+        #expect(NameMatch.level(of: name("Café Kiasma"), terms: ["kiasma", "bar"]) == nil)
+        #expect(NameMatch.level(of: name("姫路城"), terms: ["路城"]) == .words, "a CJK substring is a word match")
+        #expect(NameMatch.level(of: name("姫路城"), terms: ["姫路"]) == .prefix)
         var spot = Spot(
             ref: OSMRef(.node, 1), coordinate: Coordinate(latitudeE7: 0, longitudeE7: 0)!, tagKey: "amenity",
             kind: "cafe", category: .cafe, name: "Kahvila Kiasma", names: ["sv": "Kiasma"])
         spot.otherNames["alt_name"] = "Kiasma"
-        #expect(
-            NameMatch.best(in: spot.namesByKey, terms: ["kiasma"])! == (.exact, "name:sv"), "name:xx before alt_name")
-        #expect(NameMatch.best(in: spot.namesByKey, terms: ["kahvila"])! == (.prefix, "name"))
+        let names = spot.namesByKey.map { SearchName(key: $0.key, name: $0.name) }
+        #expect(NameMatch.best(in: names, terms: ["kiasma"])! == (.exact, "name:sv"), "name:xx before alt_name")
+        #expect(NameMatch.best(in: names, terms: ["kahvila"])! == (.prefix, "name"))
     }
 
     @Test("near a place a match counts its weight over 1 + d / scale; kinds' quality reorders within 10%")

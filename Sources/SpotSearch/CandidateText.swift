@@ -1,0 +1,99 @@
+import SpotIndex
+import SpotText
+import Spots
+
+/// One name of a candidate as search reads it: its OSM key, the name, and its words and tokens
+/// (`SearchText.words`, `SearchText.tokens(ofName:)`), each cut once.
+struct SearchName {
+    let key: String
+    let name: String
+    /// The folded words, in order.
+    let words: [String]
+    /// The tokens the index lists for the name: its words, and the suffixes of unspaced ones.
+    let tokens: [String]
+    /// The tokens' Unicode scalar values, as edit distances read them (`FuzzyWord`).
+    let tokenScalars: [[UInt32]]
+
+    /// `name`, with OSM key `key`, cut into words and tokens.
+    init(key: String, name: String) {
+        self.key = key
+        self.name = name
+        words = SearchText.words(name)
+        tokens = SearchText.tokens(ofName: name, words: words).map(\.token)
+        tokenScalars = tokens.map { $0.unicodeScalars.map(\.value) }
+    }
+
+    /// Whether a token of the name starts with `term`.
+    func holds(_ term: String) -> Bool { tokens.contains { $0.hasPrefix(term) } }
+}
+
+/// A candidate's text as a search checks it: its names, read first, and its searched address
+/// (`SearchAddress`), read only when the names do not decide, both through `words`.
+struct CandidateText {
+    /// The names, in `Spot.namesByKey` order.
+    let names: [SearchName]
+    private let spot: Int
+    private let index: SpotIndexReader
+    private let words: CandidateWords
+
+    /// The text of spot `spot` of `index`.
+    init(spot: Int, in index: SpotIndexReader, words: CandidateWords) throws {
+        names = try words.names(of: spot, in: index)
+        self.spot = spot
+        self.index = index
+        self.words = words
+    }
+
+    /// The searched address, read now.
+    func address() throws -> SearchAddress { try words.address(of: spot, in: index) }
+}
+
+/// The names and searched addresses of one search's candidates, kept by string number: the
+/// candidates share names (a chain's), streets, postcodes and cities, so each name is decoded
+/// and cut into words once (`SearchName`), and each address part folded once
+/// (`SearchAddress.words(ofPart:value:)`).
+final class CandidateWords {
+    /// Each name met, cut into words, with where it stands among a spot's names
+    /// (`Spot.nameOrder`), by the string numbers of its key and value; nil for a key search does
+    /// not read (`Spot.nameRank`).
+    private var names: [Int: (name: SearchName, order: (rank: Int, name: String, key: String))?] = [:]
+    /// The part of each address key and value met, nil for a part not searched.
+    private var addressParts: [Int: (key: String, words: [String])?] = [:]
+
+    /// The names of spot `spot` of `index`, in `Spot.namesByKey` order.
+    func names(of spot: Int, in index: SpotIndexReader) throws -> [SearchName] {
+        var found: [(name: SearchName, order: (rank: Int, name: String, key: String))] = []
+        for (key, value) in try index.nameNumbers(at: spot) {
+            let id = key << 32 | value
+            if names[id] == nil {
+                let keyText = try index.string(numbered: key)
+                if Spot.nameRank(ofKey: keyText) == nil {
+                    names[id] = .some(nil)
+                } else {
+                    let name = SearchName(key: keyText, name: try index.string(numbered: value))
+                    names[id] = (name, Spot.nameOrder(key: keyText, name: name.name))
+                }
+            }
+            if let name = names[id]! { found.append(name) }
+        }
+        if found.count > 1 { found.sort { $0.order < $1.order } }
+        return found.map(\.name)
+    }
+
+    /// The searched address of spot `spot` of `index`.
+    func address(of spot: Int, in index: SpotIndexReader) throws -> SearchAddress {
+        var parts: [(key: String, words: [String])] = []
+        for (key, value) in try index.addressNumbers(at: spot) {
+            let id = key << 32 | value
+            if addressParts[id] == nil {
+                let keyText = try index.string(numbered: key)
+                addressParts[id] = .some(
+                    SearchAddress.isSearched(keyText)
+                        ? (keyText, SearchAddress.words(ofPart: keyText, value: try index.string(numbered: value)))
+                        : nil)
+            }
+            if let part = addressParts[id]! { parts.append(part) }
+        }
+        return SearchAddress(partWords: parts)
+    }
+}
