@@ -29,12 +29,6 @@ enum AddressMatch {
         return (SearchAddress.wordKeys + [SearchAddress.houseNumberKey]).first(where: keys.contains)
     }
 
-    /// The positions of `terms` that a house number of spot `spot` meets
-    /// (`houseNumberWords`), its `addr:housenumber` read alone.
-    static func houseNumberTerms(_ terms: [String], ofSpot spot: Int, in index: SpotIndexReader) throws -> Set<Int> {
-        houseNumberWords(terms, among: try index.houseNumber(at: spot).map(SearchAddress.houseNumbers(of:)) ?? [])
-    }
-
     /// The positions of the words that one of `houseNumbers` (`SearchAddress.houseNumbers`)
     /// meets: each equal to one, and each number with the letters after it ("22", "a") when
     /// joined they equal one.

@@ -98,9 +98,8 @@ struct QueryParser {
     let words: SearchWords
     /// The most words a phrase has.
     let longestPhrase: Int
-    /// The phrases of one word, with their UTF-8 bytes and Unicode scalars: what a misspelt
-    /// term may mean (`TypoStage`).
-    let oneWordPhrases: [(utf8: [UInt8], scalars: [UInt32], targets: PhraseTargets)]
+    /// The phrases of one word: what a misspelt term may mean (`TypoStage`).
+    let oneWordPhrases: OneWordPhrases
 
     /// A parser of the phrases of `words`. Phrases are looked up in `words` itself: gathering
     /// them into a dictionary of their own cost more than a search, at every start.
@@ -109,12 +108,12 @@ struct QueryParser {
         // Phrases are folded words joined by single spaces: counted on their bytes, since
         // splitting the characters of every phrase cost more than a search, at every start.
         var longest = 1
-        var oneWord: [(utf8: [UInt8], scalars: [UInt32], targets: PhraseTargets)] = []
+        var oneWord: [OneWordPhrases.Phrase] = []
         func add(_ phrase: String, _ targets: () -> PhraseTargets?) {
             let spaces = Self.spaces(in: phrase)
             longest = max(longest, spaces + 1)
             if spaces == 0, let targets = targets() {
-                oneWord.append((Array(phrase.utf8), phrase.unicodeScalars.map(\.value), targets))
+                oneWord.append(OneWordPhrases.Phrase(scalars: phrase.unicodeScalars.map(\.value), targets: targets))
             }
         }
         for (phrase, values) in words.values { add(phrase) { PhraseTargets(values: Set(values)) } }
@@ -122,7 +121,7 @@ struct QueryParser {
             add(phrase) { words.values[phrase] == nil ? PhraseTargets(categories: Set(categories)) : nil }
         }
         longestPhrase = longest
-        oneWordPhrases = oneWord
+        oneWordPhrases = OneWordPhrases(oneWord)
     }
 
     /// The spaces in `phrase`, counted on its bytes.

@@ -74,10 +74,8 @@ struct TypoStage: CandidateSource {
         var targetEdits: [String: Int] = [:]
         if FuzzyWord.mayForgive(word.text) && FuzzyWord.maxEdits(forLength: word.scalars.count) > 0 {
             let whole = FuzzyWord(word.text, isLast: false, spent: spaceEdits)
-            let bytes = Array(word.text.utf8)
-            for phrase in parser.oneWordPhrases
-            where abs(phrase.scalars.count - word.scalars.count) <= whole.maxEdits || phrase.utf8.starts(with: bytes) {
-                guard let edits = whole.edits(toScalars: phrase.scalars).map({ $0 + spaceEdits }) else { continue }
+            for (phrase, phraseEdits) in parser.oneWordPhrases.matches(of: whole) {
+                let edits = phraseEdits + spaceEdits
                 for kind in kinds.indices where phrase.targets.names(kinds[kind]) {
                     kindEdits[kind] = min(kindEdits[kind] ?? edits, edits)
                 }
@@ -123,6 +121,7 @@ struct TypoStage: CandidateSource {
             sources[part] = try parts[part].sources(of: parts[part].tokenMatches(in: index, alone: false), in: index)
             drivers.append(part)
         }
+        let houseNumbers = HouseNumberTerms()
         // What each part whose sources were read lists, shared by every reading that has it.
         let listings = sources.mapValues { source in
             Lazy { try source.nameSpots(in: index) }
@@ -138,7 +137,7 @@ struct TypoStage: CandidateSource {
             let candidates = readings.indices.map { other in
                 self.candidates(
                     of: readings[other], listedBy: drivers[other], leavingOut: driver, sources: sources,
-                    listings: listings, index: index)
+                    listings: listings, houseNumbers: houseNumbers, index: index)
             }
             runs += lists.map { origin, lists in
                 let check: any CandidateCheck
@@ -163,7 +162,7 @@ struct TypoStage: CandidateSource {
     /// holds the respelt word.
     private func candidates(
         of reading: [Int], listedBy driver: Int, leavingOut gatherer: Int, sources: [Int: FuzzySources],
-        listings: [Int: Lazy<SpotSet>], index: SpotIndexReader
+        listings: [Int: Lazy<SpotSet>], houseNumbers: HouseNumberTerms, index: SpotIndexReader
     ) -> TypoCandidates {
         let others = reading.filter { $0 != gatherer }.compactMap { part -> TypoCandidates.Part? in
             guard let source = sources[part], let names = listings[part],
@@ -173,7 +172,7 @@ struct TypoStage: CandidateSource {
                 kinds: index.kinds.indices.map { parts[part].kinds[$0] != nil }, listed: parts[part].listed,
                 names: names, houseNumberTerm: parts[part].mayBeHouseNumber ? parts[part].term : nil)
         }
-        return TypoCandidates(otherParts: others, terms: terms, index: index)
+        return TypoCandidates(otherParts: others, terms: terms, index: index, houseNumbers: houseNumbers)
     }
 
     /// How spot `spot`, with `text` and of kind number `kind`, meets the query with typos
@@ -224,9 +223,23 @@ struct TypoStage: CandidateSource {
         // The address field ranks last: it takes fewer edits or nothing.
         guard best.map({ $0.edits > 0 }) ?? true else { return best }
         let address = try text.address()
+        let addressParts = address.parts.map { part in (part.key, part.words.map { $0.unicodeScalars.map(\.value) }) }
+        // The fewest edits with which a part of the address meets each part, and which, worked
+        // out once, when first needed.
+        var byAddress: [Int: (edits: Int, key: String)?] = [:]
+        func addressEdits(ofPart part: Int) -> (edits: Int, key: String)? {
+            if let known = byAddress[part] { return known }
+            var best: (edits: Int, key: String)?
+            for (key, words) in addressParts {
+                guard let edits = parts[part].edits(ofNameTokens: words) else { continue }
+                if best.map({ edits < $0.edits }) ?? true { best = (edits, key) }
+            }
+            byAddress[part] = .some(best)
+            return best
+        }
         for reading in readings {
             if let match = addressMatch(
-                of: reading, address: address, byKind: byKind,
+                of: reading, houseNumbers: address.houseNumbers, byKind: byKind, byAddress: addressEdits,
                 byNames: { part in nameTokens.indices.compactMap { edits(ofName: $0, part: part) }.min() }),
                 best.map({ match.edits < $0.edits }) ?? true
             {
@@ -238,27 +251,20 @@ struct TypoStage: CandidateSource {
 }
 
 extension TypoStage {
-    /// How the names and `address` together meet the parts of `reading` with typos forgiven, at
-    /// least one by a word of the address, as at the address level (a phrase met by the kind,
-    /// or by the words of the names or address; a term also by a house number): the fewest
-    /// edits and the address part that met a part, or nil. `byKind` holds the edits with which
-    /// the spot's kind or lists meet each part, `byNames` gives the fewest with which some name
-    /// meets a part (asked only once the address meets some part).
-    private func addressMatch(of reading: [Int], address: SearchAddress, byKind: [Int?], byNames: (Int) -> Int?) -> (
-        edits: Int, key: String
-    )? {
-        let byAddress = reading.map { part -> (edits: Int, key: String)? in
-            var best: (edits: Int, key: String)?
-            for (key, words) in address.parts {
-                guard let edits = parts[part].edits(ofNameTokens: words.map { $0.unicodeScalars.map(\.value) }) else {
-                    continue
-                }
-                if best.map({ edits < $0.edits }) ?? true { best = (edits, key) }
-            }
-            return best
-        }
+    /// How the names and the address together meet the parts of `reading` with typos forgiven,
+    /// at least one by a word of the address, as at the address level (a phrase met by the
+    /// kind, or by the words of the names or address; a term also by one of `houseNumbers`):
+    /// the fewest edits and the address part that met a part, or nil. `byKind` holds the edits
+    /// with which the spot's kind or lists meet each part, `byAddress` gives the fewest with
+    /// which a part of the address meets a part and which, `byNames` the fewest with which some
+    /// name meets a part (asked only once the address meets some part).
+    private func addressMatch(
+        of reading: [Int], houseNumbers: [String], byKind: [Int?], byAddress: (Int) -> (edits: Int, key: String)?,
+        byNames: (Int) -> Int?
+    ) -> (edits: Int, key: String)? {
+        let byAddress = reading.map(byAddress)
         guard byAddress.contains(where: { $0 != nil }) else { return nil }
-        let numbers = AddressMatch.houseNumberWords(terms, among: address.houseNumbers)
+        let numbers = AddressMatch.houseNumberWords(terms, among: houseNumbers)
         var total = 0
         // The fewest edits more than its best with which an address word meets a part, and where.
         var cheapest: (extra: Int, key: String)?
@@ -293,6 +299,8 @@ struct TypoCandidates {
     /// The query's terms.
     let terms: [String]
     let index: SpotIndexReader
+    /// The terms each house number meets, shared by the readings.
+    let houseNumbers: HouseNumberTerms
 
     /// Whether `spot`, of kind number `kind`, is listed by every other part.
     func mayMatch(_ spot: Int, kind: Int) throws -> Bool {
@@ -301,7 +309,8 @@ struct TypoCandidates {
                 return true
             }
             guard let term = part.houseNumberTerm else { return false }
-            return try AddressMatch.houseNumberTerms(terms, ofSpot: spot, in: index).contains(term)
+            guard let number = try index.houseNumberNumber(at: spot) else { return false }
+            return try houseNumbers.terms(met: terms, byNumber: number, in: index).contains(term)
         }
     }
 }

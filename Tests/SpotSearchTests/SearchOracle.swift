@@ -381,12 +381,12 @@ extension Oracle {
     func termPart(_ word: String, isLast: Bool, spent: Int, term: Int?) -> TypoPart {
         var named: [(PhraseTargets, Int)] = []
         if Self.maxEdits(of: word, forgiving: true) > 0 {
-            for (utf8, _, targets) in search.parser.oneWordPhrases {
-                let phrase = String(decoding: utf8, as: UTF8.self)
-                guard let edits = Self.edits(word, phrase, isLast: false, forgiving: true, spent: spent) else {
+            for phrase in search.parser.oneWordPhrases.sorted {
+                let text = String(String.UnicodeScalarView(phrase.scalars.compactMap(Unicode.Scalar.init)))
+                guard let edits = Self.edits(word, text, isLast: false, forgiving: true, spent: spent) else {
                     continue
                 }
-                named.append((targets, edits + spent))
+                named.append((phrase.targets, edits + spent))
             }
         }
         return TypoPart(words: [word], forgiving: true, isLast: isLast, spent: spent, named: named, term: term)

@@ -53,6 +53,27 @@ struct TypoTests {
         #expect(FuzzyWord("muse", isLast: false).edits(to: "museum") == 0, "a token that starts with the word")
     }
 
+    @Test("the walk over the one-word category phrases finds each phrase a word means, with its edits, as one by one")
+    func phraseWalkFindsWhatEachPhraseGives() {
+        var random = SplitMix64(seed: 23)
+        func word(_ lengths: ClosedRange<Int>) -> String { Self.randomWord(lengths, using: &random) }
+        let texts = Set((0..<2_000).map { _ in word(1...11) })
+        let targets = PhraseTargets(categories: [.cafe])
+        let phrases = OneWordPhrases(
+            texts.map { OneWordPhrases.Phrase(scalars: $0.unicodeScalars.map(\.value), targets: targets) })
+        for _ in 0..<2_000 {
+            for spent in [0, 1] {
+                let query = FuzzyWord(word(4...10), isLast: false, spent: spent)
+                let got = phrases.matches(of: query).map { "\($0.phrase.scalars) \($0.edits)" }
+                let want = texts.compactMap { text in
+                    let scalars = text.unicodeScalars.map(\.value)
+                    return query.edits(toScalars: scalars).map { "\(scalars) \($0)" }
+                }
+                #expect(got.sorted() == want.sorted(), "\(query.text), spent \(spent)")
+            }
+        }
+    }
+
     @Test("the walk over the sorted tokens finds each token within reach once, with its edits, for any word")
     func walkFindsWhatTheTableDoes() throws {
         var random = SplitMix64(seed: 8)
