@@ -205,7 +205,8 @@ struct NamedRankLists {
 }
 
 /// Spots in the order of their own OSM references, read from a rank list (FORMAT.md): one part
-/// of a token's postings, or a kind's spots. `next()` gives reference ranks, ascending;
+/// of a token's postings, or a kind's spots; or held in memory, a part of such a list that a
+/// search set apart (`init(ranks:)`). `next()` gives reference ranks, ascending;
 /// `SpotIndexReader.spot(atRank:)` turns a rank into a spot number.
 public struct RankList {
     /// How many ranks are left to read.
@@ -215,6 +216,8 @@ public struct RankList {
     private let spotCount: Int
     /// The section the list lies in, for errors.
     private let section: SectionBytes
+    /// The ranks of a list held in memory, last first; empty for a list read from a section.
+    private var held: [Int] = []
 
     /// The list at bytes `start ..< end` of `section`, whose ranks are below `spotCount`.
     init(in section: SectionBytes, from start: Int, to end: Int, spotCount: Int) throws(IndexError) {
@@ -227,9 +230,22 @@ public struct RankList {
         self.section = section
     }
 
+    /// A list of `ranks` (ascending, as read from lists of the index), held in memory.
+    public init(ranks: [Int]) {
+        remaining = ranks.count
+        held = ranks.reversed()
+        section = SectionBytes(UnsafeRawBufferPointer(start: nil, count: 0), file: "", name: "")
+        varints = section.varints(from: 0, to: 0)
+        spotCount = 0
+    }
+
     /// The next rank, or nil at the end of the list.
     public mutating func next() throws(IndexError) -> Int? {
         guard remaining > 0 else { return nil }
+        if !held.isEmpty {
+            remaining -= 1
+            return held.removeLast()
+        }
         guard let gap = varints.next(), Int(gap) < spotCount - previous - 1 else {
             throw section.corrupt("a list runs past its end or past the last spot")
         }

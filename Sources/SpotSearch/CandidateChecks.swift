@@ -91,6 +91,8 @@ struct TypoCheck: CandidateCheck {
     let stage: TypoStage
     /// What each reading's other parts list (`TypoStage.readings`).
     let candidates: [TypoCandidates]
+    /// The fewest edits with which any spot can meet each reading.
+    let leastEdits: [Int]
 
     func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
         context.filter.allowedKinds[kind]
@@ -102,7 +104,7 @@ struct TypoCheck: CandidateCheck {
         guard open.contains(true),
             let match = try stage.match(
                 try CandidateText(spot: spot, in: index, words: context.filter.words), kind: kind, spot: spot,
-                readings: open)
+                readings: open, leastEdits: leastEdits)
         else { return nil }
         return CandidateMatch(
             level: .fuzzy, edits: match.edits, field: match.field, quality: try index.quality(at: spot).score)

@@ -61,6 +61,16 @@ struct FuzzyPart {
         return total
     }
 
+    /// The fewest edits with which any spot can meet the part, given the `tokens` its first word
+    /// reaches (`tokenMatches`, not alone): a name or address meets the word no better than its
+    /// nearest token, a kind or list with its edits, a house number a number part with none;
+    /// 2^16 (more than any query's edits, and summed without overflow) when nothing meets it.
+    func leastEdits(tokens: [TokenMatch]) -> Int {
+        if mayBeHouseNumber { return 0 }
+        let byTokens = tokens.map(\.edits).min().map { $0 + spaceEdits }
+        return [byTokens, kinds.values.min(), targets.values.min()].compactMap { $0 }.min() ?? 1 << 16
+    }
+
     /// The tokens the part's first word reaches. With the part `alone` in its query, those it
     /// reaches with no edit are left out: the exact levels have read them.
     func tokenMatches(in index: SpotIndexReader, alone: Bool) throws -> [TokenMatch] {
@@ -109,10 +119,30 @@ struct FuzzySources {
     }
 
     /// Adds the spots of a kind the part names with `edits`: a name may do better, so the bound's
-    /// field and score are the best there are.
+    /// field and score are the best there are (`runLists` gives each score its own).
     mutating func add(kindList list: RankList, edits: Int) {
         let bound = KeyBound(level: .fuzzy, edits: edits, field: .primary, score: PlaceQuality.maximumScore)
         add(list, Origin(bound: bound, isKind: true))
+    }
+
+    /// The lists as the runs of the part that gathers read them: a kind's split by the spots'
+    /// quality score, each bounded by its score (every match of a spot has the spot's score).
+    /// So the walk stops at the first score whose spots cannot enter the results, not after
+    /// reading every spot of the kind: a common category word beside a misspelt word reads the
+    /// best-known hotels, not every hotel.
+    func runLists(in index: SpotIndexReader) throws -> [(origin: Origin, list: RankList)] {
+        try lists.flatMap { origin, list in
+            guard origin.isKind else { return [(origin, list)] }
+            var byScore: [Int: [Int]] = [:]
+            var list = list
+            while let rank = try list.next() {
+                byScore[try index.quality(at: index.spot(atRank: rank)).score, default: []].append(rank)
+            }
+            return byScore.sorted { $0.key > $1.key }.map { score, ranks in
+                let bound = KeyBound(level: .fuzzy, edits: origin.bound.edits, field: .primary, score: score)
+                return (Origin(bound: bound, isKind: true), RankList(ranks: ranks))
+            }
+        }
     }
 
     private mutating func add(_ list: RankList, _ origin: Origin) {

@@ -116,10 +116,19 @@ struct TypoStage: CandidateSource {
         let driver = sources.filter { gathering.isEmpty || !parts[$0.key].mayBeHouseNumber }
             .min { ($0.value.count, $0.key) < ($1.value.count, $1.key) }!.key
         var drivers = [driver]
+        var partTokens = Dictionary(uniqueKeysWithValues: zip(asTyped, tokens))
         for reading in readings.dropFirst() {
             let part = reading.last!
-            sources[part] = try parts[part].sources(of: parts[part].tokenMatches(in: index, alone: false), in: index)
+            partTokens[part] = try parts[part].tokenMatches(in: index, alone: false)
+            sources[part] = try parts[part].sources(of: partTokens[part]!, in: index)
             drivers.append(part)
+        }
+        // The fewest edits each part can take (with one part, which the exact levels met with
+        // none, its tokens within reach leave those out: it is never counted).
+        var least: [Int: Int] = [:]
+        for (part, tokens) in partTokens { least[part] = parts[part].leastEdits(tokens: tokens) }
+        let leastEdits = readings.map { reading in
+            asTyped.count == 1 && reading == asTyped ? 0 : reading.reduce(0) { $0 + least[$1]! }
         }
         let houseNumbers = HouseNumberTerms()
         // What each part whose sources were read lists, shared by every reading that has it.
@@ -133,22 +142,30 @@ struct TypoStage: CandidateSource {
         var runs: [CandidateRun] = []
         for (reading, driver) in drivers.enumerated() {
             var lists: [FuzzySources.Origin: [RankList]] = [:]
-            for source in sources[driver]!.lists { lists[source.origin, default: []].append(source.list) }
+            for source in try sources[driver]!.runLists(in: index) {
+                lists[source.origin, default: []].append(source.list)
+            }
             let candidates = readings.indices.map { other in
                 self.candidates(
                     of: readings[other], listedBy: drivers[other], leavingOut: driver, sources: sources,
                     listings: listings, houseNumbers: houseNumbers, index: index)
             }
+            // Every part but the driver adds at least its fewest edits to a spot of this reading; a
+            // spot that another reading meets with fewer is in that reading's runs, read first.
+            let othersLeast = readings[reading].filter { $0 != driver }.reduce(0) { $0 + least[$1]! }
             runs += lists.map { origin, lists in
+                let bound = KeyBound(
+                    level: origin.bound.level, edits: origin.bound.edits + othersLeast, field: origin.bound.field,
+                    score: origin.bound.score)
                 let check: any CandidateCheck
                 if reading > 0 || asTyped.count > 1 {
-                    check = TypoCheck(stage: self, candidates: candidates)
+                    check = TypoCheck(stage: self, candidates: candidates, leastEdits: leastEdits)
                 } else if origin.isKind {
                     check = KindCheck()
                 } else {
                     check = BoundCheck()
                 }
-                return CandidateRun(bound: origin.bound, lists: lists, check: check)
+                return CandidateRun(bound: bound, lists: lists, check: check)
             }
         }
         return runs.sorted { $0.bound < $1.bound }
@@ -180,10 +197,12 @@ struct TypoStage: CandidateSource {
     /// edits, then the best field, and the name key or address part that gives them (nil when
     /// its kind or lists meet every part); nil when it does not. One name (or the kind) meets
     /// every part of a reading, or, at the address field, the names and the address together as
-    /// at the address level (`AddressMatch`), read only when that can take fewer edits.
-    func match(_ text: CandidateText, kind: Int, spot: Int, readings open: [Bool]? = nil) throws -> (
-        edits: Int, field: NameField, key: String?
-    )? {
+    /// at the address level (`AddressMatch`), read only when that can take fewer edits: when
+    /// the names took more than `leastEdits` (the fewest any spot can take), by reading.
+    func match(
+        _ text: CandidateText, kind: Int, spot: Int, readings open: [Bool]? = nil, leastEdits: [Int]? = nil
+    ) throws -> (edits: Int, field: NameField, key: String?)? {
+        let least = readings.indices.filter { open?[$0] ?? true }.map { leastEdits?[$0] ?? 0 }.min() ?? 0
         let readings = readings.indices.filter { open?[$0] ?? true }.map { self.readings[$0] }
         let used = Set(readings.joined())
         let byKind = try parts.indices.map { part in
@@ -221,7 +240,7 @@ struct TypoStage: CandidateSource {
             }
         }
         // The address field ranks last: it takes fewer edits or nothing.
-        guard best.map({ $0.edits > 0 }) ?? true else { return best }
+        guard best.map({ $0.edits > least }) ?? true else { return best }
         let address = try text.address()
         let addressParts = address.parts.map { part in (part.key, part.words.map { $0.unicodeScalars.map(\.value) }) }
         // The fewest edits with which a part of the address meets each part, and which, worked
