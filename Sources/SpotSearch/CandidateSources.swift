@@ -12,6 +12,29 @@ struct CandidateRun {
     var lists: [RankList]
     /// How each spot's key is found.
     let check: any CandidateCheck
+    /// Whether the walk splits the run by its spots' quality score when it reaches it
+    /// (`splitByQuality`): a run of kinds' spots, whose bound has the best score there is.
+    var splitsByQuality = false
+
+    /// The run split by its spots' quality score (`PlaceQuality.score`), a run for each score
+    /// bounded by it: every key a check finds has the spot's own score, so the walk stops at
+    /// the first score whose spots cannot enter the results, not after reading every spot of
+    /// the kinds ("hotel" without a place reads the best-known hotels).
+    func splitByQuality(in index: SpotIndexReader) throws -> [CandidateRun] {
+        var byScore: [Int: [[Int]]] = [:]
+        for var list in lists {
+            var ranks: [Int: [Int]] = [:]
+            while let rank = try list.next() {
+                ranks[try index.quality(at: index.spot(atRank: rank)).score, default: []].append(rank)
+            }
+            for (score, ranks) in ranks { byScore[score, default: []].append(ranks) }
+        }
+        return byScore.map { score, lists in
+            CandidateRun(
+                bound: KeyBound(level: bound.level, edits: bound.edits, field: bound.field, score: score),
+                lists: lists.map(RankList.init(ranks:)), check: check)
+        }
+    }
 }
 
 /// Where the candidates of a text query come from (the gather stage): the postings of the
@@ -98,14 +121,15 @@ struct WordPostings: CandidateSource {
 }
 
 /// The spots of the kinds a phrase names and of its targets' word lists, as category matches,
-/// each scored by its own quality: what a query of category phrases alone gathers.
+/// each scored by its own quality: what a query of category phrases alone gathers (split by
+/// score when the walk reaches them, `CandidateRun.splitsByQuality`).
 struct KindLists: CandidateSource {
     let targets: PhraseTargets
 
     func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
         let bound = KeyBound(level: .category, field: .primary, score: PlaceQuality.maximumScore)
         let lists = try targets.kindLists(in: index) + targets.wordLists(in: index)
-        return [CandidateRun(bound: bound, lists: lists, check: KindCheck())]
+        return [CandidateRun(bound: bound, lists: lists, check: KindCheck(), splitsByQuality: true)]
     }
 }
 

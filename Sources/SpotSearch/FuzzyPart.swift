@@ -119,30 +119,10 @@ struct FuzzySources {
     }
 
     /// Adds the spots of a kind the part names with `edits`: a name may do better, so the bound's
-    /// field and score are the best there are (`runLists` gives each score its own).
+    /// field and score are the best there are (the walk splits them by score, `CandidateRun`).
     mutating func add(kindList list: RankList, edits: Int) {
         let bound = KeyBound(level: .fuzzy, edits: edits, field: .primary, score: PlaceQuality.maximumScore)
         add(list, Origin(bound: bound, isKind: true))
-    }
-
-    /// The lists as the runs of the part that gathers read them: a kind's split by the spots'
-    /// quality score, each bounded by its score (every match of a spot has the spot's score).
-    /// So the walk stops at the first score whose spots cannot enter the results, not after
-    /// reading every spot of the kind: a common category word beside a misspelt word reads the
-    /// best-known hotels, not every hotel.
-    func runLists(in index: SpotIndexReader) throws -> [(origin: Origin, list: RankList)] {
-        try lists.flatMap { origin, list in
-            guard origin.isKind else { return [(origin, list)] }
-            var byScore: [Int: [Int]] = [:]
-            var list = list
-            while let rank = try list.next() {
-                byScore[try index.quality(at: index.spot(atRank: rank)).score, default: []].append(rank)
-            }
-            return byScore.sorted { $0.key > $1.key }.map { score, ranks in
-                let bound = KeyBound(level: .fuzzy, edits: origin.bound.edits, field: .primary, score: score)
-                return (Origin(bound: bound, isKind: true), RankList(ranks: ranks))
-            }
-        }
     }
 
     private mutating func add(_ list: RankList, _ origin: Origin) {

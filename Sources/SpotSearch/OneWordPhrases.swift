@@ -15,13 +15,18 @@ struct OneWordPhrases {
 
     /// The phrases, sorted by their scalars.
     let sorted: [Phrase]
-    /// The phrases of each length (in scalars), sorted by their scalars.
-    private let byLength: [Int: [Phrase]]
+    /// The phrases of each length (in scalars, the array's index), sorted by their scalars.
+    private let byLength: [[Phrase]]
 
     /// The phrases `phrases`, in any order.
     init(_ phrases: [Phrase]) {
         sorted = phrases.sorted { $0.scalars.lexicographicallyPrecedes($1.scalars) }
-        byLength = Dictionary(grouping: sorted, by: \.scalars.count)
+        var byLength: [[Phrase]] = []
+        for phrase in sorted {
+            while byLength.count <= phrase.scalars.count { byLength.append([]) }
+            byLength[phrase.scalars.count].append(phrase)
+        }
+        self.byLength = byLength
     }
 
     /// The phrases that `word`, read as a whole word, is within its edits of or starts (then
@@ -31,7 +36,7 @@ struct OneWordPhrases {
         let length = word.scalars.count
         var found: [(phrase: Phrase, edits: Int)] = []
         for near in max(1, length - word.maxEdits)...(length + word.maxEdits) {
-            found += Self.matches(of: word, among: byLength[near] ?? [])
+            found += Self.matches(of: word, among: near < byLength.count ? byLength[near] : [])
         }
         let start = Self.firstPhrase(of: sorted, notBefore: word.scalars, from: 0)
         let end = Self.firstPhrase(of: sorted, notBefore: word.scalars + [.max], from: start)

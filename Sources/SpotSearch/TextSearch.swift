@@ -259,11 +259,21 @@ struct TextWalk {
         var seen = offered
         leavesPay = origin != nil && QueryPlan.postings(in: runs) > index.tree.levelCounts.first ?? 0
         let nodeSize = index.tree.nodeSize
-        let sorted = runs.map { (run: $0, best: order.bestKey(of: $0.bound)) }.sorted {
-            $0.best < $1.best || !($1.best < $0.best) && $0.run.bound < $1.run.bound
+        func readFirst(_ a: (run: CandidateRun, best: RankKey), _ b: (run: CandidateRun, best: RankKey)) -> Bool {
+            a.best < b.best || !(b.best < a.best) && a.run.bound < b.run.bound
         }
-        for (run, bestOfRun) in sorted {
+        var pending = runs.map { (run: $0, best: order.bestKey(of: $0.bound)) }.sorted(by: readFirst)
+        var next = 0
+        while next < pending.count {
+            let (run, bestOfRun) = pending[next]
+            next += 1
             if stopsEarly, let worst = best.worst, !(bestOfRun < worst) { break }
+            if run.splitsByQuality {
+                let parts = try run.splitByQuality(in: index).map { (run: $0, best: order.bestKey(of: $0.bound)) }
+                pending = (pending[next...] + parts).sorted(by: readFirst)
+                next = 0
+                continue
+            }
             var ranks = try RankMerge(run.lists)
             while let rank = try ranks.next() {
                 let spot = try index.spot(atRank: rank)

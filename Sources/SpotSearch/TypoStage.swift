@@ -142,9 +142,7 @@ struct TypoStage: CandidateSource {
         var runs: [CandidateRun] = []
         for (reading, driver) in drivers.enumerated() {
             var lists: [FuzzySources.Origin: [RankList]] = [:]
-            for source in try sources[driver]!.runLists(in: index) {
-                lists[source.origin, default: []].append(source.list)
-            }
+            for source in sources[driver]!.lists { lists[source.origin, default: []].append(source.list) }
             let candidates = readings.indices.map { other in
                 self.candidates(
                     of: readings[other], listedBy: drivers[other], leavingOut: driver, sources: sources,
@@ -165,7 +163,7 @@ struct TypoStage: CandidateSource {
                 } else {
                     check = BoundCheck()
                 }
-                return CandidateRun(bound: bound, lists: lists, check: check)
+                return CandidateRun(bound: bound, lists: lists, check: check, splitsByQuality: origin.isKind)
             }
         }
         return runs.sorted { $0.bound < $1.bound }
