@@ -139,7 +139,7 @@ extension SpotSearch {
         // spot's names costs more).
         let neighbourhood = origin.map { Neighbourhood(index: index, request: request, origin: $0, order: walk.order) }
         var found: Neighbourhood.Found?
-        if case .kindsNear = walk.order { found = try neighbourhood?.kinds(of: query, filter: filter) }
+        if case .kindsNear = walk.order { found = try neighbourhood?.kinds(of: query, context: walk.context) }
         let runs = plan.someTermStartsNoToken ? [] : try plan.runs(in: index, kindsGathered: found != nil)
         if case .near = walk.order, !runs.isEmpty {
             let postings = QueryPlan.postings(in: runs)
