@@ -49,32 +49,26 @@ struct Neighbourhood {
         return Found(best: best, finished: read <= budget)
     }
 
-    /// The matches of a query of category phrases alone, found as its runs find them: the spots
-    /// of the first phrase's kinds and lists (`KindLists`), and those whose names hold its first
-    /// word (`WordPostings`, `NameCheck`), each that passes the filter keyed by its fit and
-    /// quality (near a place the level counts for nothing here); when the walk reads fewer
-    /// spots than the lists of the phrases; nil otherwise. The best spots meet every phrase by
-    /// kind, so the walk reads about `limit` × spots / spots of the phrase with the fewest
-    /// ("hotel ca" reads as far as the spots of "ca" lie apart, not the hotels).
-    func kinds(of query: ParsedQuery, context: CheckContext) throws -> Found? {
-        guard let first = query.words.first, !query.phrases.isEmpty else { return nil }
-        let filter = context.filter
+    /// The spots that meet every phrase of `query` by kind or the build's lists, keyed at the
+    /// category level, when the walk reads fewer spots than the lists of the phrases; nil
+    /// otherwise. They rank before every other match of a query of category phrases alone, so
+    /// a walk that fills the list with them answers it; one that does not leaves the rest to
+    /// the runs, the kinds' lists among them (a hotel named "Metropolis" meets "hotel me" by
+    /// its kind and its name). It reads about `limit` × spots / spots of the phrase with the
+    /// fewest ("hotel ca" reads as far as the spots of "ca" lie apart, not the hotels).
+    func kinds(of query: ParsedQuery, filter: CandidateFilter) throws -> Found? {
+        guard !query.phrases.isEmpty else { return nil }
         let spotsOfKinds = try query.phrases.map { phrase in
             let lists = try phrase.targets.kindLists(in: index) + phrase.targets.wordLists(in: index)
             return Double(lists.reduce(0) { $0 + $1.remaining })
         }.min()!
         guard spotsOfKinds * spotsOfKinds > Double(request.limit) * Double(index.count) else { return nil }
         return try walk { spot, kind in
-            guard filter.allowedKinds[kind], try filter.passes(spot, kind: kind) else { return nil }
+            guard filter.allowedKinds[kind] else { return nil }
             let fit = try filter.kindFit(spot, kind: kind)
-            if try filter.phrasesMetByKind(spot, kind: kind)[0] {
-                let quality = try index.quality(at: spot).score
-                return (CandidateMatch(level: .category, edits: 0, field: .primary, quality: quality), fit)
-            }
-            guard try filter.words.names(of: spot, in: index).contains(where: { $0.holds(first) }),
-                let match = try NameCheck().match(spot, kind: kind, bound: Self.anyBound, in: context)
-            else { return nil }
-            return (match, fit)
+            guard !fit.missed else { return nil }
+            let quality = try index.quality(at: spot).score
+            return (CandidateMatch(level: .category, edits: 0, field: .primary, quality: quality), fit)
         }
     }
 

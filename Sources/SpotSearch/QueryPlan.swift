@@ -95,10 +95,9 @@ struct QueryPlan {
         return lead == 0 ? [] : [lead]
     }
 
-    /// The candidates' runs, best bound first; without the kinds' lists when `kindsGathered`
-    /// (the neighbourhood, `Neighbourhood`, gave their spots).
-    func runs(in index: SpotIndexReader, kindsGathered: Bool = false) throws -> [CandidateRun] {
-        let runs = try sources.filter { !(kindsGathered && $0 is KindLists) }.flatMap { try $0.runs(in: index) }
+    /// The candidates' runs, best bound first.
+    func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
+        let runs = try sources.flatMap { try $0.runs(in: index) }
         let postings = Self.postings(in: runs)
         let rarest = try phrases.map { try $0.runs(in: index) }.min { Self.postings(in: $0) < Self.postings(in: $1) }
         if let rarest, Self.postings(in: rarest) * 4 <= postings { return rarest }
