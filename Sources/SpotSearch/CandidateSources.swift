@@ -21,18 +21,18 @@ struct CandidateRun {
     /// the first score whose spots cannot enter the results, not after reading every spot of
     /// the kinds ("hotel" without a place reads the best-known hotels).
     func splitByQuality(in index: SpotIndexReader) throws -> [CandidateRun] {
-        var byScore: [Int: [[Int]]] = [:]
+        var byScore: [Int: [RankList]] = [:]
         for var list in lists {
             var ranks: [Int: [Int]] = [:]
             while let rank = try list.next() {
                 ranks[try index.quality(at: index.spot(atRank: rank)).score, default: []].append(rank)
             }
-            for (score, ranks) in ranks { byScore[score, default: []].append(ranks) }
+            for (score, ranks) in ranks { byScore[score, default: []].append(RankList(ranks: ranks)) }
         }
         return byScore.map { score, lists in
             CandidateRun(
                 bound: KeyBound(level: bound.level, edits: bound.edits, field: bound.field, score: score),
-                lists: lists.map(RankList.init(ranks:)), check: check)
+                lists: lists, check: check)
         }
     }
 }

@@ -200,8 +200,9 @@ struct TypoStage: CandidateSource {
     func match(
         _ text: CandidateText, kind: Int, spot: Int, readings open: [Bool]? = nil, leastEdits: [Int]? = nil
     ) throws -> (edits: Int, field: NameField, key: String?)? {
-        let least = readings.indices.filter { open?[$0] ?? true }.map { leastEdits?[$0] ?? 0 }.min() ?? 0
-        let readings = readings.indices.filter { open?[$0] ?? true }.map { self.readings[$0] }
+        let opened = readings.indices.filter { open?[$0] ?? true }
+        let least = opened.map { leastEdits?[$0] ?? 0 }.min() ?? 0
+        let readings = opened.map { self.readings[$0] }
         let used = Set(readings.joined())
         let byKind = try parts.indices.map { part in
             used.contains(part)
