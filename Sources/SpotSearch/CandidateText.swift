@@ -3,8 +3,9 @@ import SpotText
 import Spots
 
 /// One name of a candidate as search reads it: its OSM key, the name, and its words and tokens
-/// (`SearchText.words`, `SearchText.tokens(ofName:)`), each cut once.
-struct SearchName {
+/// (`SearchText.words`, `SearchText.tokens(ofName:)`), each cut once; the tokens' scalars only
+/// when the typo stage first asks for them.
+final class SearchName {
     let key: String
     let name: String
     /// The folded words, in order.
@@ -12,7 +13,7 @@ struct SearchName {
     /// The tokens the index lists for the name: its words, and the suffixes of unspaced ones.
     let tokens: [String]
     /// The tokens' Unicode scalar values, as edit distances read them (`FuzzyWord`).
-    let tokenScalars: [[UInt32]]
+    private(set) lazy var tokenScalars: [[UInt32]] = tokens.map { $0.unicodeScalars.map(\.value) }
 
     /// `name`, with OSM key `key`, cut into words and tokens.
     init(key: String, name: String) {
@@ -20,7 +21,6 @@ struct SearchName {
         self.name = name
         words = SearchText.words(name)
         tokens = SearchText.tokens(ofName: name, words: words).map(\.token)
-        tokenScalars = tokens.map { $0.unicodeScalars.map(\.value) }
     }
 
     /// Whether a token of the name starts with `term`.

@@ -56,7 +56,7 @@ struct FuzzyWord {
         // + 1 letters is one of them is out of reach.
         let kept = scalars.prefix(maxEdits + 1)
         guard token.prefix(2 * maxEdits + 1).contains(where: kept.contains) else { return nil }
-        var rows = EditRows(word: scalars)
+        var rows = EditRows(word: scalars, depth: token.count)
         for scalar in token {
             rows.push(scalar)
             if let edits = rows.editsOfEveryLongerToken(isPrefix: isPrefix), edits <= maxEdits { return edits }
@@ -169,11 +169,16 @@ struct EditRows {
     /// Per depth, the fewest cells of its row (`minimum`).
     private var rowMinimums: [Int] = [0]
 
-    /// The table of `word` against the empty token.
-    init(word: [UInt32]) {
+    /// The table of `word` against the empty token, with room for the rows of `depth` scalars
+    /// (more grow it).
+    init(word: [UInt32], depth: Int = 16) {
         self.word = word
         cells = Array(0...word.count)
+        cells.reserveCapacity((depth + 1) * (word.count + 1))
+        path.reserveCapacity(depth)
         bestPrefixEdits = [word.count]
+        bestPrefixEdits.reserveCapacity(depth + 1)
+        rowMinimums.reserveCapacity(depth + 1)
     }
 
     /// Drops the rows past the path's first `depth` scalars.

@@ -9,9 +9,10 @@ import Spots
 ///
 /// - A query of category words alone takes the kinds' spots from here when that reads fewer
 ///   spots than their lists: the walk reads about `limit` × spots / spots of the kinds.
-/// - Name words near a place are tried here within a budget of spots read, a share of the
-///   postings their runs would read; past it the walk gives up and the runs go on from what it
-///   found, so a key it gave is never lost.
+/// - Name words near a place are tried here within a budget of spots read, twice the postings
+///   their runs would read (a spot neither the runs nor the checked terms list is turned away by
+///   its number once their sets are made); past it the walk gives up and the runs go on from
+///   what it found, so a key it gave is never lost.
 struct Neighbourhood {
     let index: SpotIndexReader
     let request: SearchRequest
@@ -38,10 +39,9 @@ struct Neighbourhood {
             for spot in spots {
                 let coordinate = try index.coordinate(at: spot)
                 if let region = request.region, !region.contains(coordinate) { continue }
+                guard let (candidate, fit) = try match(spot, try index.kindNumber(at: spot)) else { continue }
                 let distance = distances.distance(to: coordinate)
-                guard distance <= maximum, let (candidate, fit) = try match(spot, try index.kindNumber(at: spot)) else {
-                    continue
-                }
+                guard distance <= maximum else { continue }
                 best.offer(order.key(candidate, fit: fit, distance: distance, ref: try index.ref(at: spot)), spot: spot)
             }
             return min(maximum, best.worst.map(order.farthestBeating) ?? maximum)
@@ -74,10 +74,12 @@ struct Neighbourhood {
 
     /// The name, category and address matches of the query near the place, found by their text
     /// (`NameCheck`, which also meets what the filter's terms, house numbers and phrases ask),
-    /// within `budget` spots read.
-    func names(budget: Int, context: CheckContext) throws -> Found {
-        try walk(budget: budget) { spot, kind in
-            guard context.filter.allowedKinds[kind],
+    /// within `budget` spots read. Every match is among the spots of `runs` (the plan gathers
+    /// them all), so a spot they do not list is passed over before its text is read (`RunSpots`).
+    func names(budget: Int, runs: [CandidateRun], context: CheckContext) throws -> Found {
+        let listed = RunSpots(runs, in: index)
+        return try walk(budget: budget) { spot, kind in
+            guard try listed.mayHold(spot), try context.filter.passes(spot, kind: kind),
                 let match = try NameCheck().match(spot, kind: kind, bound: Self.anyBound, in: context)
             else { return nil }
             return (match, try context.filter.kindFit(spot, kind: kind))
@@ -86,4 +88,41 @@ struct Neighbourhood {
 
     /// A bound for `NameCheck`, which does not read it.
     private static let anyBound = KeyBound(level: .exact, field: .primary, score: 0)
+}
+
+/// The spots a plan's runs list, for the neighbourhood's walk. As `TermHolders` answers for one
+/// term, a spot is first let through to have its text read, while the texts read cost less than
+/// the runs' postings would (`TermHolders.postingsPerText`); then the postings are read once into
+/// a set, and a spot they do not list is turned away by its number.
+final class RunSpots {
+    private let runs: [CandidateRun]
+    private let index: SpotIndexReader
+    /// How many postings the runs hold.
+    private let postings: Int
+    private var asked = 0
+    private var listed: SpotSet?
+
+    /// The spots of `runs` of `index`.
+    init(_ runs: [CandidateRun], in index: SpotIndexReader) {
+        self.runs = runs
+        self.index = index
+        postings = QueryPlan.postings(in: runs)
+    }
+
+    /// Whether spot `spot` may be listed: false only when the set is made and does not hold it.
+    func mayHold(_ spot: Int) throws -> Bool {
+        if let listed { return listed.contains(spot) }
+        asked += 1
+        guard asked * TermHolders.postingsPerText >= postings else { return true }
+        var spots: [Int] = []
+        spots.reserveCapacity(postings)
+        for run in runs {
+            for var list in run.lists {
+                while let rank = try list.next() { spots.append(try index.spot(atRank: rank)) }
+            }
+        }
+        let set = SpotSet(spots, estimatedCount: spots.count, count: index.count)
+        listed = set
+        return set.contains(spot)
+    }
 }

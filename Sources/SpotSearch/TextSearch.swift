@@ -134,16 +134,16 @@ extension SpotSearch {
     ) throws -> [RankedSpot] {
         var walk = TextWalk(index: index, request: request, origin: origin, filter: filter, query: query)
         // Near a place, candidates from the neighbourhood first (`Neighbourhood`): a kind's
-        // spots when that reads fewer than their lists; name
-        // matches within a budget of a sixteenth of the postings their runs hold (reading a
-        // spot's names costs more).
+        // spots when that reads fewer than their lists; name matches within a budget of twice
+        // the postings their runs hold (a spot the runs or the checked terms do not list costs
+        // about a posting once their sets are made).
         let neighbourhood = origin.map { Neighbourhood(index: index, request: request, origin: $0, order: walk.order) }
         var found: Neighbourhood.Found?
         if case .kindsNear = walk.order { found = try neighbourhood?.kinds(of: query, filter: filter) }
         let runs = plan.someTermStartsNoToken ? [] : try plan.runs(in: index)
         if case .near = walk.order, !runs.isEmpty {
             let postings = QueryPlan.postings(in: runs)
-            found = try neighbourhood?.names(budget: postings / 16, context: walk.context)
+            found = try neighbourhood?.names(budget: postings * 2, runs: runs, context: walk.context)
         }
         for entry in found?.best.entries ?? [] { walk.offer(entry.key, spot: entry.spot) }
         // A walk that finished with the list full leaves the runs nothing to add.
