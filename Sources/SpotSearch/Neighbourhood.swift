@@ -55,15 +55,18 @@ struct Neighbourhood {
     /// a walk that fills the list with them answers it; one that does not leaves the rest to
     /// the runs, the kinds' lists among them (a hotel named "Metropolis" meets "hotel me" by
     /// its kind and its name). It reads about `limit` × spots / spots of the phrase with the
-    /// fewest ("hotel ca" reads as far as the spots of "ca" lie apart, not the hotels).
+    /// fewest ("hotel ca" reads as far as the spots of "ca" lie apart, not the hotels), and
+    /// gives up at eight times that: few spots meet every phrase ("ravintola teatteri", a
+    /// restaurant and a theatre, is a name), and the lists are read instead.
     func kinds(of query: ParsedQuery, filter: CandidateFilter) throws -> Found? {
         guard !query.phrases.isEmpty else { return nil }
         let spotsOfKinds = try query.phrases.map { phrase in
             let lists = try phrase.targets.kindLists(in: index) + phrase.targets.wordLists(in: index)
             return Double(lists.reduce(0) { $0 + $1.remaining })
         }.min()!
-        guard spotsOfKinds * spotsOfKinds > Double(request.limit) * Double(index.count) else { return nil }
-        return try walk { spot, kind in
+        let expectedReads = Double(request.limit) * Double(index.count) / spotsOfKinds
+        guard spotsOfKinds > expectedReads else { return nil }
+        return try walk(budget: Int(8 * expectedReads)) { spot, kind in
             guard filter.allowedKinds[kind] else { return nil }
             let fit = try filter.kindFit(spot, kind: kind)
             guard !fit.missed else { return nil }
