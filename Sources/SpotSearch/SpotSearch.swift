@@ -40,6 +40,13 @@ public final class SpotSearch: @unchecked Sendable {
         parserOnce = stored.map { words in OnceValue { QueryParser(words: words) } } ?? Self.builtInParser
     }
 
+    /// Makes the query parser now rather than at the first text search: reading the built-in
+    /// words of every language takes tens of milliseconds, which a server pays at start, not in
+    /// a request.
+    public func prepare() {
+        _ = parser
+    }
+
     /// The spots that answer `request`, at most `request.limit`, each with why it matched when
     /// the request asks (`SearchRequest.explain`).
     public func search(_ request: SearchRequest) throws -> [SearchResult] {

@@ -14,8 +14,8 @@ struct RequestRouter: Sendable {
     let corsOrigin: String?
     /// The tiles the map page draws, for `/v1/basemap` and `/tiles/…`.
     let basemap: Basemap
-    /// The connections open now, for the metrics.
-    let connections: @Sendable () -> Int
+    /// The connections open and requests in flight now, for the metrics.
+    let load: @Sendable () -> ServerLoad
 
     /// The answer to `request` from `index`, counted and logged.
     func answer(_ request: HTTPRequest, on index: LoadedIndex) -> HTTPResponse {
@@ -60,7 +60,7 @@ struct RequestRouter: Sendable {
             let body = JSONValue.object(["status": .string("ok"), "generation": .number(Double(index.generation))])
             return HTTPResponse(status: 200, contentType: "application/json", body: Array(body.text(.compact).utf8))
         case .metrics:
-            let text = metrics.text(index: index, connections: connections())
+            let text = metrics.text(index: index, load: load())
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Array(text.utf8))
         case .page, .webFile:
             let name = if case .webFile(let name) = route { name } else { "index.html" }

@@ -26,6 +26,7 @@ public final class LoadedIndex: @unchecked Sendable {
             throw IndexError(.corrupt, file: path, section: damaged.name, "checksum mismatch")
         }
         search = try SpotSearch(index: index)
+        search.prepare()
         self.generation = generation
         buildTime = try index.metadata().buildTime
         description = try IndexJSON.description(of: index, inspection: inspection)
@@ -56,7 +57,8 @@ struct FileIdentity: Equatable {
 
 /// The index a server answers from, swapped for a new one when its path names a new file: a
 /// request takes the current `LoadedIndex` once and finishes on it, whatever is swapped in
-/// meanwhile (the old mapping lives until its last request lets it go).
+/// meanwhile (the old mapping lives until its last request lets it go, its pages given back at
+/// the swap).
 public final class ServedIndex: @unchecked Sendable {
     // Unchecked: `loaded` is read and written under `lock` only.
 
@@ -101,6 +103,9 @@ public final class ServedIndex: @unchecked Sendable {
                 loaded = next
                 refused = nil
             }
+            // Requests still on the old file read it again from the page cache; the process
+            // holds one index's pages, not two, while they finish.
+            served.search.index.releaseResidentPages()
             return .reloaded(generation: next.generation)
         } catch {
             lock.withLock { refused = .some(named) }

@@ -41,8 +41,8 @@ final class ServerMetrics: @unchecked Sendable {
         }
     }
 
-    /// The text of `/metrics`, with the gauges of `index` and `connections` open now.
-    func text(index: LoadedIndex, connections: Int) -> String {
+    /// The text of `/metrics`, with the gauges of `index` and of the server's `load` now.
+    func text(index: LoadedIndex, load: ServerLoad) -> String {
         lock.withLock {
             var lines: [String] = []
             func family(_ name: String, _ type: String, _ help: String) {
@@ -69,7 +69,11 @@ final class ServerMetrics: @unchecked Sendable {
                 lines.append("spots_http_request_duration_seconds_count{route=\"\(route)\"} \(latency.count)")
             }
             family("spots_http_open_connections", "gauge", "Connections open now.")
-            lines.append("spots_http_open_connections \(connections)")
+            lines.append("spots_http_open_connections \(load.connections)")
+            family(
+                "spots_http_requests_in_flight", "gauge",
+                "Requests whose headers have come and whose answer is not yet sent (this one among them).")
+            lines.append("spots_http_requests_in_flight \(load.requests)")
             family("spots_index_spots", "gauge", "Spots in the index served.")
             lines.append("spots_index_spots \(index.search.index.count)")
             family(

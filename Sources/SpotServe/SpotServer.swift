@@ -42,7 +42,7 @@ public final class SpotServer: @unchecked Sendable {
         let connections = Connections()
         router = RequestRouter(
             metrics: metrics, log: log, corsOrigin: settings.corsOrigin, basemap: settings.basemap
-        ) { connections.count }
+        ) { connections.load }
         SignalPipe.install([SIGTERM, SIGINT, SIGHUP])
         let http = try HTTPServer(settings: settings.http) { [unowned self] request in self.answer(request) }
         connections.server = http
@@ -136,9 +136,18 @@ final class Flag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
 }
 
-/// The open connections of a server made after the router that reports them.
+/// The open connections and requests in flight of a server made after the router that reports
+/// them.
 final class Connections: @unchecked Sendable {
     // Unchecked: `server` is set once, before the first request.
     var server: HTTPServer?
-    var count: Int { server?.connectionCount ?? 0 }
+    var load: ServerLoad { ServerLoad(connections: server?.connectionCount ?? 0, requests: server?.requestCount ?? 0) }
+}
+
+/// What a server holds now, for the metrics' gauges.
+struct ServerLoad: Sendable {
+    /// Connections open.
+    let connections: Int
+    /// Requests whose headers have come and whose answer is not yet sent.
+    let requests: Int
 }

@@ -250,20 +250,29 @@ struct ServeCommandTests {
     @Test("SIGTERM while requests are in flight lets them finish, then exits 0")
     func stopsGracefully() throws {
         try withSampleIndex { _, index in
-            let server = try ServeProcess(index: index)
+            // A thread for each batch and one more to answer the scrape that sees them connected.
+            let server = try ServeProcess(index: index, ["--threads", "6"])
             let port = server.port
             let body = Data(String(repeating: "{\"query\":\"cafe kahvila\",\"limit\":50}\n", count: 300).utf8)
             let answers = LockedArray()
             let group = DispatchGroup()
             for _ in 0..<4 {
                 group.enter()
-                DispatchQueue.global().async {
+                // A thread each (the global queue may run them one after another).
+                Thread {
                     let answer = try? LoopbackHTTP.request(port: port, "POST", "/v1/batch", body: body, timeout: 30)
                     answers.append(answer.map { ($0.status, $0.text.split(separator: "\n").count) })
                     group.leave()
+                }.start()
+            }
+            // Stopped once the four are connected (the scrape is the fifth connection); a request
+            // whose connection waits for a busy thread is taken up while the server drains.
+            let connected = try server.wait(for: "/metrics") { answer in
+                answer.text.split(separator: "\n").contains { line in
+                    line.hasPrefix("spots_http_open_connections ") && Int(line.split(separator: " ")[1]) ?? 0 >= 5
                 }
             }
-            usleep(200_000)
+            #expect(connected, "the four batch requests never were connected together")
             #expect(server.stop() == 0)
             group.wait()
             for answer in answers.values {
