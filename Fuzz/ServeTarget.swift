@@ -11,7 +11,7 @@ import SpotSearch
 
 private let router = RequestRouter(
     metrics: ServerMetrics(), log: ServerLog(format: .json, accessLog: false), corsOrigin: "*", basemap: Basemap(),
-    connections: { 0 })
+    load: { ServerLoad(connections: 0, requests: 0) })
 private let index: LoadedIndex = {
     // One index for every input: the seed built by Scripts/fuzz.
     try! LoadedIndex(path: ".build/fuzz/serve.spots", generation: 1)

@@ -16,6 +16,14 @@ struct CandidateRun {
     /// (`splitByQuality`): a run of kinds' spots, whose bound has the best score there is.
     var splitsByQuality = false
 
+    /// The run with only the ranks `ranks` holds in its lists (in memory), its bound and check
+    /// the same.
+    func keeping(_ ranks: SpotSet) throws -> CandidateRun {
+        var kept = self
+        kept.lists = try lists.map { RankList(ranks: try $0.remainingRanks().filter(ranks.contains)) }
+        return kept
+    }
+
     /// The run split by its spots' quality score (`PlaceQuality.score`), a run for each score
     /// bounded by it: every key a check finds has the spot's own score, so the walk stops at
     /// the first score whose spots cannot enter the results, not after reading every spot of

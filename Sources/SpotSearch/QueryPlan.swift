@@ -17,6 +17,11 @@ import SpotIndex
 ///   the postings those sources hold or fewer: its spots alone gather, the text deciding.
 /// - Every other term that may not be a house number is checked on each candidate, the rarest
 ///   first (`checkedTerms`); house numbers are checked apart (`HouseNumberCheck`).
+/// - In a query of phrases alone, every candidate meets each phrase (by kind, list or text), so
+///   when a later phrase's spots number a quarter of the runs' postings or fewer, the runs keep
+///   only those ("hotel kämp", a name of two category words: the spots of "kämp", not every
+///   hotel). The runs, their bounds and checks are the same; the spots they drop would fail the
+///   filter.
 struct QueryPlan {
     /// The tokens each term starts, by the term's position in the query's terms.
     let termTokens: [Range<Int>]
@@ -33,6 +38,9 @@ struct QueryPlan {
     /// The phrases that may gather instead of `sources` (`PhraseSpots`): those of a query with
     /// terms.
     let phrases: [PhraseSpots]
+    /// The phrases after the first of a query of phrases alone, whose spots (`PhraseSpots`)
+    /// every candidate is among.
+    let laterPhrases: [PhraseSpots]
 
     /// The plan of `query` over `index`.
     init(_ query: ParsedQuery, in index: SpotIndexReader) throws {
@@ -52,6 +60,7 @@ struct QueryPlan {
         }
         sources = Self.sources(of: query, wordTerms: wordTerms, leadTerms: leadTerms)
         phrases = query.terms.isEmpty ? [] : query.phrases.map(PhraseSpots.init)
+        laterPhrases = query.terms.isEmpty ? query.phrases.dropFirst().map(PhraseSpots.init) : []
     }
 
     /// The sources of `query`'s candidates, `leadTerms` gathering if any.
@@ -101,6 +110,15 @@ struct QueryPlan {
         let postings = Self.postings(in: runs)
         let rarest = try phrases.map { try $0.runs(in: index) }.min { Self.postings(in: $0) < Self.postings(in: $1) }
         if let rarest, Self.postings(in: rarest) * 4 <= postings { return rarest }
+        let narrowest = try laterPhrases.map { try $0.runs(in: index) }.min {
+            Self.postings(in: $0) < Self.postings(in: $1)
+        }
+        if let narrowest, Self.postings(in: narrowest) * 4 <= postings {
+            // Ranks, like spot numbers, are numbers below the index's count.
+            let ranks = try narrowest.flatMap { try $0.lists.flatMap { try $0.remainingRanks() } }
+            let listed = SpotSet(ranks, estimatedCount: ranks.count, count: index.count)
+            return try runs.map { try $0.keeping(listed) }.sorted { $0.bound < $1.bound }
+        }
         return runs.sorted { $0.bound < $1.bound }
     }
 

@@ -20,11 +20,18 @@ final class Lazy<Value> {
 extension SpotIndexReader {
     /// The spot numbers of what is left of `list`, in its (reference) order.
     func spots(in list: RankList) throws(IndexError) -> [Int] {
-        var list = list
-        var spots: [Int] = []
-        spots.reserveCapacity(list.remaining)
-        while let rank = try list.next() { spots.append(try spot(atRank: rank)) }
-        return spots
+        try list.remainingRanks().map { rank throws(IndexError) in try spot(atRank: rank) }
+    }
+}
+
+extension RankList {
+    /// The ranks left in the list, in order.
+    func remainingRanks() throws(IndexError) -> [Int] {
+        var list = self
+        var ranks: [Int] = []
+        ranks.reserveCapacity(list.remaining)
+        while let rank = try list.next() { ranks.append(rank) }
+        return ranks
     }
 }
 
