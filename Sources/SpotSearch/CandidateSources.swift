@@ -29,18 +29,19 @@ struct CandidateRun {
     /// the first score whose spots cannot enter the results, not after reading every spot of
     /// the kinds ("hotel" without a place reads the best-known hotels).
     func splitByQuality(in index: SpotIndexReader) throws -> [CandidateRun] {
-        var byScore: [Int: [RankList]] = [:]
+        let scores = 0...PlaceQuality.maximumScore
+        var byScore = [[RankList]](repeating: [], count: scores.count)
         for var list in lists {
-            var ranks: [Int: [Int]] = [:]
+            var ranks = [[Int]](repeating: [], count: scores.count)
             while let rank = try list.next() {
-                ranks[try index.quality(at: index.spot(atRank: rank)).score, default: []].append(rank)
+                ranks[try index.quality(at: index.spot(atRank: rank)).score].append(rank)
             }
-            for (score, ranks) in ranks { byScore[score, default: []].append(RankList(ranks: ranks)) }
+            for score in scores where !ranks[score].isEmpty { byScore[score].append(RankList(ranks: ranks[score])) }
         }
-        return byScore.map { score, lists in
+        return scores.filter { !byScore[$0].isEmpty }.map { score in
             CandidateRun(
                 bound: KeyBound(level: bound.level, edits: bound.edits, field: bound.field, score: score),
-                lists: lists, check: check)
+                lists: byScore[score], check: check)
         }
     }
 }
