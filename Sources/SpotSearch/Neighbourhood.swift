@@ -117,13 +117,7 @@ final class RunSpots {
         if let listed { return listed.contains(spot) }
         asked += 1
         guard asked * TermHolders.postingsPerText >= postings else { return true }
-        var spots: [Int] = []
-        spots.reserveCapacity(postings)
-        for run in runs {
-            for var list in run.lists {
-                while let rank = try list.next() { spots.append(try index.spot(atRank: rank)) }
-            }
-        }
+        let spots = try runs.flatMap { try $0.lists.flatMap { try index.spots(in: $0) } }
         let set = SpotSet(spots, estimatedCount: spots.count, count: index.count)
         listed = set
         return set.contains(spot)
