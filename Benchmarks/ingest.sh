@@ -11,6 +11,8 @@
 # Environment:
 #   SPOTS_BENCH_DIR  cache for inputs, expat_floor and outputs (default ${TMPDIR:-/tmp}/spots-bench)
 #   SPOTS_BIN        a spots binary to time instead of building one with `swift build -c release`
+#   SPOTS_BASE_BIN   an earlier spots binary, timed beside it with the default selection (areas
+#                    on), so that the default and places.json rows read as ratios to "before"
 #
 # Needs ../shared (data/ and bench/) beside the repository and skips, saying so, without it;
 # needs python3, cc with libexpat and zlib headers, GNU time at /usr/bin/time; osmium-tool is
@@ -81,14 +83,17 @@ if [ "$have_lbzip2" = 1 ] && { [ ! -f "$bz2" ] || [ "$input" -nt "$bz2" ]; }; th
 fi
 
 # --- the runs --------------------------------------------------------------------------
-names=(spots areas osmium pyosmium floor1 floor2 pbf pbf_areas osmium_pbf osmium_pbf_nwr bz2 osmium_bz2)
+base=${SPOTS_BASE_BIN:-}
+[ -z "$base" ] || [ -x "$base" ] || { echo "ingest.sh: SPOTS_BASE_BIN $base is not an executable" >&2; exit 66; }
+names=(spots areas places base_areas osmium pyosmium floor1 floor2 pbf pbf_areas osmium_pbf osmium_pbf_nwr bz2 osmium_bz2)
 declare -A label=([spots]="spots build --no-areas" [areas]="spots build (areas)" [osmium]="osmium tags-filter" [pyosmium]="pyosmium KeyFilter"
+  [places]="spots build, places.json" [base_areas]="SPOTS_BASE_BIN (areas)"
   [floor1]="expat_floor (1 thread)" [floor2]="expat_floor (2 threads)"
   [bz2]="bzip2: spots --no-areas" [osmium_bz2]="bzip2: osmium n/"
   [pbf]="PBF: spots --no-areas" [pbf_areas]="PBF: spots (areas)" [osmium_pbf]="PBF: osmium n/" [osmium_pbf_nwr]="PBF: osmium nwr/")
 declare -A walls cpus rsss
 runs_row() { # NAME: whether this machine can run that row
-  case "$1" in osmium_bz2) [ "$have_osmium" = 1 ] && [ "$have_lbzip2" = 1 ] ;; osmium | pbf* | osmium_*) [ "$have_osmium" = 1 ] ;; bz2) [ "$have_lbzip2" = 1 ] ;; pyosmium) [ "$have_pyosmium" = 1 ] ;; *) true ;; esac
+  case "$1" in base_areas) [ -n "$base" ] ;; osmium_bz2) [ "$have_osmium" = 1 ] && [ "$have_lbzip2" = 1 ] ;; osmium | pbf* | osmium_*) [ "$have_osmium" = 1 ] ;; bz2) [ "$have_lbzip2" = 1 ] ;; pyosmium) [ "$have_pyosmium" = 1 ] ;; *) true ;; esac
 }
 
 timed() { # NAME: run it once, append its wall seconds, CPU seconds (user + system) and peak RSS (KiB)
@@ -96,6 +101,8 @@ timed() { # NAME: run it once, append its wall seconds, CPU seconds (user + syst
   case "$1" in
     spots) out=$dir/out.spots; cmd=("$spots" build "$input" -o "$out" --no-areas --quiet) ;;
     areas) out=$dir/out.areas.spots; cmd=("$spots" build "$input" -o "$out" --quiet) ;;
+    places) out=$dir/out.places.spots; cmd=("$spots" build "$input" -o "$out" --quiet --pipeline "$root/Pipelines/places.json") ;;
+    base_areas) out=$dir/out.base.spots; cmd=("$base" build "$input" -o "$out" --quiet) ;;
     osmium) out=$dir/out.osm.pbf; cmd=(osmium tags-filter "$input" n/amenity n/tourism -o "$out" --overwrite) ;;
     pyosmium) out=$dir/out.py.osm.pbf; cmd=(python3 "$root/Benchmarks/pyosmium_filter.py" "$input" "$out") ;;
     pbf) out=$dir/out.pbf.spots; cmd=("$spots" build "$pbf" -o "$out" --no-areas --quiet) ;;
@@ -131,7 +138,7 @@ for ((r = 1; r <= runs; r++)); do
   done
   echo "  round $r/$runs done"
 done
-rm -f "$dir/out.spots" "$dir/out.areas.spots" "$dir/out.osm.pbf" "$dir/out.py.osm.pbf" "$dir/out.pbf.spots" \
+rm -f "$dir/out.spots" "$dir/out.areas.spots" "$dir/out.places.spots" "$dir/out.base.spots" "$dir/out.osm.pbf" "$dir/out.py.osm.pbf" "$dir/out.pbf.spots" \
   "$dir/out.pbf-areas.spots" "$dir/out.n.osm.pbf" "$dir/out.nwr.osm.pbf" "$dir/out.bz2.spots" "$dir/out.bz2.osm.pbf"
 
 median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
@@ -165,6 +172,12 @@ echo
 echo "spots / osmium tags-filter wall:     $([ "$have_osmium" = 1 ] && ratio "${med[spots]}" "${med[osmium]}" || echo n/a)"
 echo "spots / expat_floor (1 thread) wall: $(ratio "${med[spots]}" "${med[floor1]}")"
 echo "spots with areas / --no-areas wall:  $(ratio "${med[areas]}" "${med[spots]}") (goal <= 1.5; peak RSS goal <= 300 MiB)"
+if [ -n "$base" ]; then
+  echo "default selection / SPOTS_BASE_BIN wall: $(ratio "${med[areas]}" "${med[base_areas]}") (goal <= 1.05)"
+  echo "places.json / SPOTS_BASE_BIN wall:       $(ratio "${med[places]}" "${med[base_areas]}") (goal <= 1.3)"
+else
+  echo "places.json / default selection wall: $(ratio "${med[places]}" "${med[areas]}") (SPOTS_BASE_BIN gives the ratios to an earlier build)"
+fi
 if [ "$have_osmium" = 1 ] && [ "$have_lbzip2" = 1 ]; then
   echo "bzip2 (lbzip2) spots --no-areas / osmium n/ wall: $(ratio "${med[bz2]}" "${med[osmium_bz2]}") (goal <= 0.7)"
 fi

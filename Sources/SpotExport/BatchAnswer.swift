@@ -6,7 +6,7 @@ import SpotSearch
 /// answered, `{"error":"..."}` for a line that is not a valid request.
 public enum BatchAnswer {
     /// The answer to a search request: each result's `osm_type`, `osm_id`, `lat`, `lon`,
-    /// `category`, `name`, `display_name` (for a reader of `language`), `address_line` and
+    /// `category`, `result_type`, `name`, `display_name` (for a reader of `language`), `address_line` and
     /// `distance_m` (null without a point of reference), read from `index` without decoding the
     /// spot, and `match` and `display_name_key` when the request asked why.
     public static func results(_ ranked: [RankedSpot], language: String?, of index: SpotIndexReader) throws -> [UInt8] {

@@ -19,11 +19,11 @@ enum IndexedSpotFields {
         JSONText.appendInteger(ref.id, to: &bytes)
     }
 
-    /// Appends `,"category":…,"name":…,"display_name":…` of spot number `spot`, each null when
+    /// Appends `,"category":…,"result_type":…,"name":…,"display_name":…` of spot number `spot`, each null when
     /// absent.
     static func appendLabel(of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]) throws {
         let label = try index.label(at: spot)
-        try appendCategory(of: spot, in: index, to: &bytes)
+        try appendKind(of: spot, in: index, to: &bytes)
         appendNames(label, to: &bytes)
     }
 
@@ -35,12 +35,12 @@ enum IndexedSpotFields {
         JSONText.appendString(label.displayName?.name, to: &bytes)
     }
 
-    /// Appends `,"category":…,"name":…,"display_name":…,"address_line":…` of spot number `spot` with its `label`
+    /// Appends `,"category":…,"result_type":…,"name":…,"display_name":…,"address_line":…` of spot number `spot` with its `label`
     /// (`SpotIndexReader.labels(of:)`; the line by `AddressLine`), each null when absent.
     static func appendLabel(
         _ label: SpotLabel, of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]
     ) throws {
-        try appendCategory(of: spot, in: index, to: &bytes)
+        try appendKind(of: spot, in: index, to: &bytes)
         appendNames(label, to: &bytes)
         JSONText.appendKey("address_line", to: &bytes)
         // The line's pieces copied as they are, with no line made between.
@@ -52,10 +52,14 @@ enum IndexedSpotFields {
         }
     }
 
-    /// Appends `,"category":…` of spot number `spot`, null when it has none.
-    private static func appendCategory(of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]) throws {
+    /// Appends `,"category":…,"result_type":…` of spot number `spot`, the category null when it
+    /// has none.
+    private static func appendKind(of spot: Int, in index: SpotIndexReader, to bytes: inout [UInt8]) throws {
+        let kind = try index.kind(at: spot)
         JSONText.appendKey("category", to: &bytes)
-        JSONText.appendString(try index.kind(at: spot).category?.rawValue, to: &bytes)
+        JSONText.appendString(kind.category?.rawValue, to: &bytes)
+        JSONText.appendKey("result_type", to: &bytes)
+        JSONText.appendString(kind.resultType.rawValue, to: &bytes)
     }
 
     /// Appends `,"lat":…,"lon":…` with seven decimals.

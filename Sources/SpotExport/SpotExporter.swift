@@ -102,6 +102,7 @@ public struct SpotExporter {
         object.add("mapkit_category", spot.category?.mapKitRawValue)
         object.add("kind", spot.kind)
         object.add("tag", spot.tag)
+        object.add("result_type", spot.resultType.rawValue)
         object.add("name", spot.name)
         object.add("display_name", shown?.name)
         object.add("names", raw: JSONObject.closed(spot.names))
@@ -120,14 +121,17 @@ public struct SpotExporter {
 
     /// The CSV columns: the scalar fields in export order, then the formatted address.
     public static let csvHeader =
-        ["osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name", "display_name"]
+        [
+            "osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "result_type", "name",
+            "display_name",
+        ]
         + Spot.Detail.allCases.map(\.rawValue) + ["address"]
 
     private static func csvRow(_ spot: Spot) -> [String] {
         [
             spot.ref.type.name, String(spot.ref.id), Coordinate.decimalString(spot.coordinate.latitudeE7),
             Coordinate.decimalString(spot.coordinate.longitudeE7), spot.category?.rawValue ?? "",
-            spot.category?.mapKitRawValue ?? "", spot.kind, spot.tag, spot.name ?? "",
+            spot.category?.mapKitRawValue ?? "", spot.kind, spot.tag, spot.resultType.rawValue, spot.name ?? "",
             spot.displayName(language: nil)?.name ?? "",
         ] + Spot.Detail.allCases.map { spot.details[$0] ?? "" } + [AddressLine(spot.address).listing]
     }
@@ -154,6 +158,7 @@ extension Spot.Detail {
         case .wikipedia: "wikipedia"
         case .brand: "brand"
         case .operator: "operator"
+        case .elevation: "ele"
         }
     }
 }

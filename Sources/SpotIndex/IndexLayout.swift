@@ -50,6 +50,8 @@ package enum IndexLayout {
         ]
         /// The spots of each search word line beyond their kinds: optional (FORMAT.md).
         package static let wordLists = tag("WLST")
+        /// The kinds' result types: optional, absent when every kind is a point of interest.
+        package static let resultTypes = tag("KTYP")
         package static let clusters = tag("CLUS")
         package static let clusterTrees = tag("CTRE")
         package static let clusterDetails = tag("CDET")

@@ -53,11 +53,31 @@ public struct IndexMetadata: Equatable, Sendable {
         public var dedupe: Dedupe
         /// The settings of the cluster levels; nil when the build made none.
         public var clusters: ClusterSettings?
+        /// The selecting keys, in order of precedence (stored only when not `defaultSelect`).
+        public var select: [String]
+        /// Whether the build made address points (stored only when it did).
+        public var addresses: Bool
+        /// The categories no rule of the selected keys gives, by name, in `Category` order
+        /// (stored only when not `defaultUnreachedCategories`).
+        public var unreachedCategories: [String]
+
+        /// The selecting keys of a build that records none: `amenity`, then `tourism`.
+        public static let defaultSelect = ["amenity", "tourism"]
+        /// The categories that the built-in table's `amenity` and `tourism` rules never give:
+        /// what an index that records none leaves out. SpotPipeline's tests keep it equal to
+        /// the built-in table's.
+        public static let defaultUnreachedCategories = [
+            "airport", "bakery", "laundry", "stadium", "baseball", "basketball", "beauty", "bowling", "fairground",
+            "fishing", "golf", "goKart", "kayaking", "miniGolf", "skatePark", "skating", "soccer", "tennis",
+            "volleyball",
+        ]
 
         /// Settings as given.
         public init(
             file: String?, sha256: String?, exclude: [String], keepAll: Bool, dedupe: Dedupe,
-            clusters: ClusterSettings? = nil
+            clusters: ClusterSettings? = nil, select: [String] = PipelineSettings.defaultSelect,
+            addresses: Bool = false,
+            unreachedCategories: [String] = defaultUnreachedCategories
         ) {
             self.file = file
             self.sha256 = sha256
@@ -65,6 +85,9 @@ public struct IndexMetadata: Equatable, Sendable {
             self.keepAll = keepAll
             self.dedupe = dedupe
             self.clusters = clusters
+            self.select = select
+            self.addresses = addresses
+            self.unreachedCategories = unreachedCategories
         }
     }
 
@@ -138,6 +161,13 @@ public struct IndexMetadata: Equatable, Sendable {
                 ]),
             ]
             fields["file"] = settings.file.map(JSONValue.string)
+            if settings.select != PipelineSettings.defaultSelect {
+                fields["select"] = .array(settings.select.map(JSONValue.string))
+            }
+            if settings.addresses { fields["addresses"] = .bool(true) }
+            if settings.unreachedCategories != PipelineSettings.defaultUnreachedCategories {
+                fields["unreached_categories"] = .array(settings.unreachedCategories.map(JSONValue.string))
+            }
             fields["sha256"] = settings.sha256.map(JSONValue.string)
             fields["clusters"] = settings.clusters.map { clusters in
                 .object([
@@ -189,7 +219,14 @@ public struct IndexMetadata: Equatable, Sendable {
                     radiusByCategory: try dedupe.member("radius_by_category").members {
                         (radius) throws(JSONFieldError) in try radius.number()
                     }),
-                clusters: try settings.optionalMember("clusters").map(clusterSettings))
+                clusters: try settings.optionalMember("clusters").map(clusterSettings),
+                select: try settings.optionalMember("select")?.array().map { (key) throws(JSONFieldError) in
+                    try key.string()
+                } ?? PipelineSettings.defaultSelect,
+                addresses: try settings.optionalMember("addresses")?.bool() ?? false,
+                unreachedCategories: try settings.optionalMember("unreached_categories")?.array().map {
+                    (name) throws(JSONFieldError) in try name.string()
+                } ?? PipelineSettings.defaultUnreachedCategories)
         }
         return metadata
     }

@@ -111,7 +111,8 @@ public final class SpotIndexReader: @unchecked Sendable {
         otherNameKeys = Set(
             try strings.indices(of: Spot.otherNameKeys.map { Array($0.utf8) }).compactMap { $0.map(UInt32.init) }
                 + namedDetailKeys)
-        kinds = try SelectingTags.decode(try header.requiredBytes(of: Tag.kinds), strings: strings)
+        kinds = try SelectingTags.decode(
+            try header.requiredBytes(of: Tag.kinds), types: header.bytes(of: Tag.resultTypes), strings: strings)
         spots = try SpotRecords(try header.requiredBytes(of: Tag.spots), kindCount: kinds.count)
         count = spots.count
         attributes = AttributeLists(try header.requiredBytes(of: Tag.attributes))
@@ -184,6 +185,7 @@ public final class SpotIndexReader: @unchecked Sendable {
         var spot = Spot(
             ref: try ref(at: number), coordinate: try coordinate(at: number), tagKey: kind.key, kind: kind.value,
             category: kind.category)
+        spot.resultType = kind.resultType
         var pairs = try attributes.pairs(of: number, in: spots)
         while let (key, value) = try pairs.next() {
             spot.setAttribute(key: try attributeString(key), value: try attributeString(value))

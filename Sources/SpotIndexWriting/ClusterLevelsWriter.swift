@@ -23,6 +23,9 @@ struct ClusterLevelsWriter {
     private let hierarchy: ClusterHierarchy
     private let coordinates: [Coordinate]
     private let categories: [Category?]
+    /// The SPOT numbers of the spots clustered (places, not address points), by their number
+    /// in `hierarchy`.
+    private let places: [Int]
     /// Per cluster of `hierarchy`: the box of its spots, and its point (the centroid, rounded
     /// and clamped into the box).
     private var boxes: [GeoBox] = []
@@ -38,12 +41,15 @@ struct ClusterLevelsWriter {
     private var firstMembers: [Int] = []
 
     /// The cluster levels of the spots at `coordinates`, whose categories are `categories`, both
-    /// in SPOT order.
-    init(coordinates: [Coordinate], categories: [Category?], settings: ClusterSettings) {
+    /// in SPOT order, of which those `isPlace` holds for are clustered: the others (address
+    /// points) are in no cluster and shown only past the last zoom of the levels.
+    init(coordinates: [Coordinate], categories: [Category?], isPlace: [Bool], settings: ClusterSettings) {
         self.settings = settings
         self.coordinates = coordinates
         self.categories = categories
-        hierarchy = ClusterHierarchy(coordinates: coordinates, settings: settings)
+        let places = coordinates.indices.filter { isPlace[$0] }
+        self.places = places
+        hierarchy = ClusterHierarchy(coordinates: places.map { coordinates[$0] }, settings: settings)
         placeClusters()
         let hilbert = HilbertKeys(enclosing: coordinates).map { keys in points.map(keys.key) } ?? []
         order = hierarchy.clusters.indices.sorted {
@@ -76,7 +82,7 @@ struct ClusterLevelsWriter {
         for cluster in hierarchy.clusters {
             let children = hierarchy.children[cluster.childRange].map { child in
                 switch child {
-                case .spot(let spot): GeoBox(coordinates[spot])
+                case .spot(let spot): GeoBox(coordinates[places[spot]])
                 case .cluster(let inner): boxes[inner]
                 }
             }
@@ -104,7 +110,7 @@ struct ClusterLevelsWriter {
             var spots: [Int32] = []
             for child in hierarchy.children[hierarchy.clusters[cluster].childRange] {
                 switch child {
-                case .spot(let spot): spots.append(Int32(spot))
+                case .spot(let spot): spots.append(Int32(places[spot]))
                 case .cluster(let cluster): inner.append(cluster)
                 }
             }
@@ -234,9 +240,11 @@ struct ClusterLevelsWriter {
         return section.bytes
     }
 
-    /// The zoom each spot is shown from, then for each box of TREE the lowest of its spots'.
+    /// The zoom each spot is shown from (one past the last level for a spot not clustered),
+    /// then for each box of TREE the lowest of its spots'.
     private func visibilitySection(treeNodeSize: Int) -> [UInt8] {
-        let visible = coordinates.indices.map { UInt8(hierarchy.visibleFrom(spot: $0)) }
+        var visible = [UInt8](repeating: UInt8(settings.maxZoom + 1), count: coordinates.count)
+        for (number, spot) in places.enumerated() { visible[spot] = UInt8(hierarchy.visibleFrom(spot: number)) }
         return visible + PackedTree.levels(over: visible, nodeSize: treeNodeSize, merge: { $0.min()! }).joined()
     }
 }

@@ -49,10 +49,13 @@ public enum SpotIndexWriter {
         let poolSection = BackgroundWork { pool.encoded() }
         let coordinates = ordered.map(\.coordinate)
         let categories = ordered.map(\.category)
+        let isPlace = ordered.map { $0.resultType != .address }
         let clusterLevels = clusters.map { settings in
             BackgroundWork {
-                ClusterLevelsWriter(coordinates: coordinates, categories: categories, settings: settings)
-                    .sections(treeNodeSize: IndexLayout.nodeSize)
+                ClusterLevelsWriter(
+                    coordinates: coordinates, categories: categories, isPlace: isPlace, settings: settings
+                )
+                .sections(treeNodeSize: IndexLayout.nodeSize)
             }
         }
         var kinds = KindTable()
@@ -105,7 +108,8 @@ public enum SpotIndexWriter {
                 (IndexLayout.Tag.postings, text.postings()),
                 (IndexLayout.Tag.qualities, qualities.bytes),
                 (IndexLayout.Tag.wordLists, encodeNamedRankLists(wordLists)),
-            ] + (words == .builtIn ? [] : [(IndexLayout.Tag.words, wordLines.encoded())])
+            ] + (kinds.encodedResultTypes().map { [(IndexLayout.Tag.resultTypes, $0)] } ?? [])
+                + (words == .builtIn ? [] : [(IndexLayout.Tag.words, wordLines.encoded())])
                 + (clusterLevels?.wait() ?? []))
     }
 

@@ -77,6 +77,7 @@ enum StringTableWriter {
 /// Each distinct (selecting key, value, category) once: a spot stores a 16-bit kind number.
 struct KindTable {
     private var numbers: [[UInt32]: UInt16] = [:]
+    /// Each kind's key, value and category string numbers, then its result type's code.
     private var kinds: [[UInt32]] = []
     /// The kind number of each spot, by spot number, as given out.
     private var spotKinds: [UInt16] = []
@@ -88,6 +89,7 @@ struct KindTable {
         let kind = [
             pool.index(of: spot.tagKey), pool.index(of: spot.kind),
             spot.category.map { pool.index(of: $0.rawValue) } ?? IndexLayout.noString,
+            UInt32(ResultTypeCode.code(of: spot.resultType)),
         ]
         let number: UInt16
         if let known = numbers[kind] {
@@ -108,8 +110,15 @@ struct KindTable {
     /// The KIND section.
     func encoded() -> [UInt8] {
         var writer = ByteWriter()
-        for kind in kinds { for value in kind { writer.append(value) } }
+        for kind in kinds { for value in kind.prefix(3) { writer.append(value) } }
         return writer.bytes
+    }
+
+    /// The KTYP section, or nil when every kind is a point of interest (an index without it
+    /// reads so, and the indexes of the default selection stay as they were).
+    func encodedResultTypes() -> [UInt8]? {
+        let codes = kinds.map { UInt8($0[3]) }
+        return codes.allSatisfy({ $0 == ResultTypeCode.code(of: .pointOfInterest) }) ? nil : codes
     }
 }
 

@@ -4,21 +4,33 @@ import Spots
 /// Reads a category table file (Pipelines/categories.json; docs/build.md documents its schema):
 ///
 ///     {"schema_version": 1, "tags": {"amenity": {"cafe": "cafe",
-///         "attraction": {"category": "landmark", "when": [{"tag": "historic=castle", "category": "castle"}]}}}}
+///         "attraction": {"category": "landmark", "when": [{"tag": "historic=castle", "category": "castle"}]}}},
+///      "result_types": {"natural": "physicalFeature"}}
+///
+/// A value mapped to null has a rule that gives no category (`shop=funeral_directors`).
 enum CategoryFile {
     /// The table in `text`, the contents of `file`; refuses anything off-schema with the field's path.
     static func parse(_ text: String, file: String) throws(JSONFieldError) -> CategoryTable {
-        let tags = try PipelineJSON.parse(text, file: file).versioned(key: "tags", allowing: ["about"]).member
+        let versioned = try PipelineJSON.parse(text, file: file).versioned(
+            key: "tags", allowing: ["about", "result_types"])
         var rules: [String: [String: CategoryTable.Rule]] = [:]
-        for (key, values) in try tags.object() {
+        for (key, values) in try versioned.member.object() {
             for (value, entry) in try values.object() {
                 rules[key, default: [:]][value] = try rule(entry)
             }
         }
-        return CategoryTable(rules: rules)
+        var resultTypes: [String: ResultType] = [:]
+        for (key, entry) in try versioned.members["result_types"]?.object() ?? [:] {
+            guard let type = ResultType(rawValue: try entry.string()), type != .address else {
+                throw entry.error("expected \"pointOfInterest\" or \"physicalFeature\"")
+            }
+            resultTypes[key] = type
+        }
+        return CategoryTable(rules: rules, resultTypes: resultTypes)
     }
 
     private static func rule(_ entry: JSONField) throws(JSONFieldError) -> CategoryTable.Rule {
+        if entry.isNull { return CategoryTable.Rule(category: nil) }
         if case .string = entry.value { return CategoryTable.Rule(category: try category(entry)) }
         let fields = try entry.object(allowing: ["category", "when"])
         guard let fallback = fields["category"] else {

@@ -14,6 +14,8 @@ import Spots
 ///    their group's head, whose word sets meet (`DedupeNames`, `WordSets.meet`) and that no
 ///    Wikidata item or house number tells apart (`areApart`).
 ///
+/// Address points take no part: one is never folded into a place, nor a place into one.
+///
 /// Each pass merges as it goes, so a later one compares the places the earlier ones made:
 /// what the exact rule merged stays merged, and a place's word sets are its members'. A grid
 /// with cells one distance wide finds the group heads near a spot (`HeadGrid`), and names are
@@ -36,6 +38,8 @@ struct DedupeStage: Stage {
     /// candidates is made.
     func run(_ candidates: inout [SpotCandidate], report: inout StageReport) {
         guard settings.enabled else { return }
+        let addressPoints = candidates.filter { $0.spot.resultType == .address }
+        if !addressPoints.isEmpty { candidates.removeAll { $0.spot.resultType == .address } }
         var state = DedupeState(candidates: candidates, names: names)
         candidates = []  // the state holds them while it merges
         state.foldAreas(report: &report)
@@ -56,7 +60,7 @@ struct DedupeStage: Stage {
             }
             state.merge(places, rule: .wordSet, report: &report)
         }
-        candidates = state.remaining()
+        candidates = state.remaining() + addressPoints
     }
 
     /// `positions` (in order) grouped by `key`, each group in order; the groups in the order of

@@ -40,9 +40,11 @@ public struct Pipeline: Sendable {
     /// The query words that name categories and OSM values (`category_words`, `value_words`):
     /// the index stores them unless they are the built-in ones, which every reader has.
     public var searchWords: SearchWords
+    /// What makes an object a spot (`select`, `addresses`).
+    public var selection: SpotSelection
     /// Selecting tags ("amenity=bench") whose objects are not places.
     public var exclude: Set<String>
-    /// Keep every amenity/tourism object: no exclusions, unmapped values kept with no category.
+    /// Keep every selected object: no exclusions, unmapped values kept with no category.
     public var keepAll: Bool
     /// Ways and multipolygon relations become spots too (`areas`; `--no-areas` reads nodes only).
     public var areas: Bool
@@ -66,7 +68,14 @@ public struct Pipeline: Sendable {
                 enabled: dedupe.enabled, radius: dedupe.radius,
                 radiusByCategory: Dictionary(
                     uniqueKeysWithValues: dedupe.radiusByCategory.map { ($0.key.rawValue, $0.value) })),
-            clusters: clusters)
+            clusters: clusters, select: selection.keys, addresses: selection.addresses,
+            unreachedCategories: unreachedCategories.map(\.rawValue))
+    }
+
+    /// The categories that no rule of the selected keys gives: what this pipeline's builds never
+    /// produce.
+    public var unreachedCategories: [Category] {
+        categories.unreachedCategories(selecting: selection.keys)
     }
 
     /// The built-in defaults (Pipelines/default.json and categories.json).

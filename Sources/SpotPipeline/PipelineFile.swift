@@ -11,9 +11,8 @@ import Spots
 enum PipelineFile {
     /// The top-level keys a pipeline file may have.
     static let keys = Set([
-        "inputs", "output", "categories", "category_words", "value_words", "exclude", "keep_all", "areas", "dedupe",
-        "clusters",
-        "limits", "overwrite",
+        "inputs", "output", "categories", "category_words", "value_words", "select", "addresses", "exclude", "keep_all",
+        "areas", "dedupe", "clusters", "limits", "overwrite",
     ]).union(PipelineFields.keys)
 
     /// Parses `text` (the contents of `file`), resolving paths against `folder` (nil: the
@@ -53,6 +52,11 @@ enum PipelineFile {
         let exclude = try root.value("exclude", inherited: base?.exclude) { (node) throws(JSONFieldError) in
             Set(try node.array().map { (item) throws(JSONFieldError) in try tag(item).key + "=" + tag(item).value })
         }
+        let selectKeys = try root.value("select", inherited: base?.selection.keys) { (node) throws(JSONFieldError) in
+            try selectingKeys(node)
+        }
+        let selection = SpotSelection(
+            keys: selectKeys, addresses: try root.bool("addresses", inherited: base?.selection.addresses))
         let keepAll = try root.bool("keep_all", inherited: base?.keepAll)
         let areas = try root.bool("areas", inherited: base?.areas)
         let dedupe = try dedupeSettings(
@@ -67,9 +71,28 @@ enum PipelineFile {
             categories: categories,
             searchWords: SearchWords(
                 categories: categoryWords, values: valueWords.words, compounds: valueWords.compounds),
-            exclude: exclude, keepAll: keepAll, areas: areas,
+            selection: selection, exclude: exclude, keepAll: keepAll, areas: areas,
             dedupe: dedupe,
             refreshFields: PipelineFields(of: root, over: base?.refreshFields), clusters: clusters, limits: limits)
+    }
+
+    /// The `select` array: one or more distinct OSM keys, in order of precedence.
+    private static func selectingKeys(_ node: JSONField) throws(JSONFieldError) -> [String] {
+        let items = try node.array()
+        guard !items.isEmpty else { throw node.error("expected at least one key") }
+        var keys: [String] = []
+        for item in items {
+            let key = try item.string()
+            guard !key.isEmpty, !key.contains("="), !key.contains(where: \.isWhitespace) else {
+                throw item.error("expected an OSM key, got \"\(key)\"")
+            }
+            guard !keys.contains(key) else { throw item.error("\"\(key)\" is listed twice") }
+            guard key != SelectingTag.address.key else {
+                throw item.error("address points are selected by \"addresses\": true, not by select")
+            }
+            keys.append(key)
+        }
+        return keys
     }
 
     /// A `key=value` tag string.

@@ -71,7 +71,7 @@ public struct SpotBuild {
     /// The stages after reading, in order.
     var stages: [any Stage] {
         [
-            SelectStage(exclude: pipeline.keepAll ? [] : pipeline.exclude),
+            SelectStage(keys: pipeline.selection.keys, exclude: pipeline.keepAll ? [] : pipeline.exclude),
             CategorizeStage(table: pipeline.categories, keepUnmapped: pipeline.keepAll),
             NormalizeStage(),
             DedupeStage(settings: pipeline.dedupe, names: DedupeNames(words: pipeline.searchWords)),
@@ -122,11 +122,14 @@ public struct SpotBuild {
         let sizes = pipeline.inputs.map(Self.fileSize)
         let total = sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + $1! }
         var extractor = SpotExtractor(
-            contextKeys: pipeline.categories.consultedKeys.union(DedupeNames.contextKeys), areas: pipeline.areas)
+            selection: pipeline.selection,
+            contextKeys: pipeline.categories.consultedKeys(selecting: pipeline.selection.keys)
+                .union(DedupeNames.contextKeys),
+            areas: pipeline.areas)
         var statistics = BuildStatistics()
         var newestTimestamp: String?
         var inputRecords: [IndexMetadata.Input] = []
-        let filter = SpotExtractor.filter(areas: pipeline.areas)
+        let filter = SpotExtractor.filter(pipeline.selection, areas: pipeline.areas)
         for input in pipeline.inputs {
             let done = statistics.inputBytes
             let hasher = SHA256()

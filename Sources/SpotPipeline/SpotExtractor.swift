@@ -3,10 +3,11 @@ import SpotIndex
 import SpotIndexWriting
 import Spots
 
-/// Reads spot candidates out of OSM elements: every node, way and multipolygon relation with an
-/// `amenity` or `tourism` tag (amenity selects when both are there; the tourism value is kept in
-/// the context, for the select stage to fall back on), with its attributes and the tags the
-/// category table consults. It decides nothing else: the stages do. Keys are compared as bytes
+/// Reads spot candidates out of OSM elements: every node, way and multipolygon relation that the
+/// selection selects (`SpotSelection`: a tag of one of its keys, the first present selecting,
+/// the later keys' values kept in the context for the select stage to fall back on; with
+/// address points, a house number), with its attributes and the tags the category table
+/// consults. An address point keeps its `addr:*` tags alone. It decides nothing else: the stages do. Keys are compared as bytes
 /// and Strings made only for selected objects. A node whose coordinate is impossible, or an
 /// object whose id is beyond what the index stores (`SpotIndexWriter.storableIDs`, far beyond
 /// OpenStreetMap's), is counted and skipped.
@@ -17,11 +18,11 @@ import Spots
 /// area candidates after the nodes'. Without, only nodes are read (the reader's filter then
 /// delivers nothing else).
 struct SpotExtractor: OSMElementHandler {
-    /// The tag keys that make an object a spot, in order of precedence.
-    static let selectingKeys = ["amenity", "tourism"]
     /// The keys a spot keeps as they are (`Spot.attributeKeys`), as bytes to compare tags with.
     private static let attributeKeys = Spot.attributeKeys.map { Array($0.utf8) }
 
+    /// What makes an object a spot.
+    let selection: SpotSelection
     /// Keys of other tags to keep as context.
     let contextKeys: [[UInt8]]
     /// The candidates, once `finish()` has made them.
@@ -37,17 +38,18 @@ struct SpotExtractor: OSMElementHandler {
     /// Node locations, way node lists and pending areas; nil for nodes only.
     private var areas: AreaCollector?
 
-    init(contextKeys: Set<String>, areas: Bool) {
+    init(selection: SpotSelection, contextKeys: Set<String>, areas: Bool) {
+        self.selection = selection
         self.contextKeys = contextKeys.sorted().map { Array($0.utf8) }
         self.areas = areas ? AreaCollector() : nil
     }
 
     /// What the reader must deliver: tagged nodes, and with areas every node and way too (bare
     /// when untagged) and tagged relations.
-    static func filter(areas: Bool) -> OSMElementFilter {
+    static func filter(_ selection: SpotSelection, areas: Bool) -> OSMElementFilter {
         areas
-            ? OSMElementFilter(types: [.node, .way, .relation], tagKeys: selectingKeys, bareTypes: [.node, .way])
-            : OSMElementFilter(types: [.node], tagKeys: selectingKeys)
+            ? OSMElementFilter(types: [.node, .way, .relation], tagKeys: selection.readKeys, bareTypes: [.node, .way])
+            : OSMElementFilter(types: [.node], tagKeys: selection.readKeys)
     }
 
     mutating func handle(_ element: OSMElement) {
@@ -62,7 +64,10 @@ struct SpotExtractor: OSMElementHandler {
             }
             guard element.tagCount > 0, let coordinate = accepted(element, at: coordinate) else { return }
             let contextKeys = contextKeys
-            pendingNodes.append(element, at: coordinate) { Self.isCandidateTag($0, contextKeys: contextKeys) }
+            let selection = selection
+            pendingNodes.append(element, at: coordinate) {
+                Self.isCandidateTag($0, selection: selection, contextKeys: contextKeys)
+            }
         case .way:
             areas?.addWay(element)
             guard element.tagCount > 0, let coordinate = accepted(element, at: .origin) else { return }
@@ -103,7 +108,7 @@ struct SpotExtractor: OSMElementHandler {
     /// The coordinate of an element with a selecting tag, when it can be a spot: not when its
     /// coordinate is impossible (nil) or its id cannot be stored, which are counted.
     private mutating func accepted(_ element: OSMElement, at coordinate: Coordinate?) -> Coordinate? {
-        guard element.value(forKey: "amenity") != nil || element.value(forKey: "tourism") != nil else { return nil }
+        guard selection.selects(element) else { return nil }
         guard let coordinate else {
             badCoordinates += 1
             return nil
@@ -116,8 +121,8 @@ struct SpotExtractor: OSMElementHandler {
     }
 
     /// Whether a candidate is made of tags with this key: selecting, attribute or context.
-    private static func isCandidateTag(_ key: OSMBytes, contextKeys: [[UInt8]]) -> Bool {
-        key.equals("amenity") || key.equals("tourism") || key.hasPrefix("name:") || key.hasPrefix("addr:")
+    private static func isCandidateTag(_ key: OSMBytes, selection: SpotSelection, contextKeys: [[UInt8]]) -> Bool {
+        selection.position(ofKey: key) != nil || key.hasPrefix("name:") || key.hasPrefix("addr:")
             || key.equals("wikipedia") || key.hasPrefix("wikipedia:")
             || attributeKeys.contains { $0.elementsEqual(key.buffer) }
             || contextKeys.contains { $0.elementsEqual(key.buffer) }
@@ -126,14 +131,16 @@ struct SpotExtractor: OSMElementHandler {
     /// The candidate of an accepted element at `coordinate` (a placeholder for areas until
     /// `finish()`).
     private func candidate(for element: some TaggedElement, type: OSMType, at coordinate: Coordinate) -> SpotCandidate {
-        let (key, value) =
-            element.value(forKey: "amenity").map { ("amenity", $0) } ?? ("tourism", element.value(forKey: "tourism")!)
+        let (key, value, position) = selection.selectingTag(of: element)
         var candidate = SpotCandidate(
-            spot: Spot(
-                ref: OSMRef(type, element.id), coordinate: coordinate, tagKey: key, kind: value.string, category: nil),
+            spot: Spot(ref: OSMRef(type, element.id), coordinate: coordinate, tagKey: key, kind: value, category: nil),
             version: element.version)
+        let isAddressPoint = position == selection.keys.count
+        if isAddressPoint { candidate.spot.resultType = .address }
         for index in 0..<element.tagCount {
             let tag = element.tag(at: index)
+            // An address point is its address: no name, no details.
+            guard !isAddressPoint || tag.key.hasPrefix("addr:") else { continue }
             if tag.key.hasPrefix("name:") || tag.key.hasPrefix("addr:")
                 || Self.attributeKeys.contains(where: { $0.elementsEqual(tag.key.buffer) })
             {
@@ -141,7 +148,7 @@ struct SpotExtractor: OSMElementHandler {
             } else if tag.key.equals("wikipedia") || tag.key.hasPrefix("wikipedia:") {
                 candidate.spot.hasWikipedia = true
             } else if contextKeys.contains(where: { $0.elementsEqual(tag.key.buffer) })
-                || (key == "amenity" && tag.key.equals("tourism"))
+                || selection.position(ofKey: tag.key).map({ $0 > position }) == true
             {
                 candidate.context[tag.key.string] = tag.value.string
             }

@@ -2,10 +2,12 @@ import Spots
 
 /// Keeps one candidate per OSM object (the higher version; the first on a tie) and drops the
 /// objects whose selecting tag is excluded (street furniture: `amenity=bench`). An object whose
-/// amenity value is excluded but that also has a tourism value that is not (`amenity=shelter`
-/// with `tourism=wilderness_hut`) is selected by its tourism tag instead.
+/// selecting tag is excluded but that also has a tag of a later selecting key that is not
+/// (`amenity=shelter` with `tourism=wilderness_hut`) is selected by that tag instead.
 struct SelectStage: Stage {
     let name = "select"
+    /// The selecting keys, in order of precedence.
+    let keys: [String]
     /// Selecting tags to drop; empty with `--keep-all`.
     let exclude: Set<String>
 
@@ -25,9 +27,12 @@ struct SelectStage: Stage {
         candidates.retain { position, candidate in
             guard !repeated[position] else { return false }
             guard exclude.contains(candidate.spot.tag) else { return true }
-            if let tourism = candidate.context["tourism"], !exclude.contains("tourism=" + tourism) {
-                candidate.spot.tagKey = "tourism"
-                candidate.spot.kind = tourism
+            let later = keys.drop { $0 != candidate.spot.tagKey }.dropFirst()
+            if let key = later.first(where: { key in
+                candidate.context[key].map { !exclude.contains(key + "=" + $0) } ?? false
+            }) {
+                candidate.spot.tagKey = key
+                candidate.spot.kind = candidate.context[key]!
                 return true
             }
             report.drop("excluded", tag: candidate.spot.tag)
@@ -36,10 +41,11 @@ struct SelectStage: Stage {
     }
 }
 
-/// Gives each spot its category from the table. A spot left without one is dropped unless
-/// `keepUnmapped`, and counted by its tag either way: as "unmapped" when the table has no rule
-/// for the value (the to-do list of the table), as "uncategorized" when a rule deliberately
-/// gives none (`tourism=information` that is a signpost, not an office).
+/// Gives each spot its category and result type from the table. A spot left without a category
+/// is dropped unless `keepUnmapped`, and counted by its tag either way: as "unmapped" when the
+/// table has no rule for the value (the to-do list of the table), as "uncategorized" when a
+/// rule deliberately gives none (`tourism=information` that is a signpost, not an office).
+/// Address points have no category and are kept.
 struct CategorizeStage: Stage {
     let name = "categorize"
     let table: CategoryTable
@@ -47,6 +53,8 @@ struct CategorizeStage: Stage {
 
     func run(_ candidates: inout [SpotCandidate], report: inout StageReport) {
         candidates.retain { _, candidate in
+            guard candidate.spot.resultType != .address else { return true }
+            candidate.spot.resultType = table.resultType(ofKey: candidate.spot.tagKey)
             candidate.spot.category = table.category(
                 key: candidate.spot.tagKey, value: candidate.spot.kind, context: candidate.context)
             guard candidate.spot.category == nil else { return true }
@@ -63,7 +71,8 @@ struct CategorizeStage: Stage {
 }
 
 /// Tidies text: trims and collapses white space in every attribute, and removes attributes
-/// left empty. Drops no spot.
+/// left empty; keeps the elevation (`ele`) of physical features alone (a peak's height is what
+/// its card shows, a restaurant's is noise). Drops no spot.
 struct NormalizeStage: Stage {
     let name = "normalize"
 
@@ -73,8 +82,10 @@ struct NormalizeStage: Stage {
             var spot = Spot(
                 ref: original.ref, coordinate: original.coordinate, tagKey: original.tagKey, kind: original.kind,
                 category: original.category, merged: original.merged)
+            spot.resultType = original.resultType
             spot.hasWikipedia = original.hasWikipedia
             for (key, value) in original.attributeTags {
+                guard key != Spot.Detail.elevation.rawValue || spot.resultType == .physicalFeature else { continue }
                 let tidy = Self.tidy(value)
                 if tidy.isEmpty {
                     report.count("empty_attributes", tag: key)

@@ -124,10 +124,25 @@ extension CategoryRow {
     public var group: CategoryGroup { CategoryGroup(category) }
 }
 
+/// A group of spots a report gives coverage figures for: a category, or a result type.
+public protocol CoverageRow {
+    /// Its spots and attributes.
+    var coverage: Coverage { get }
+}
+
 /// The spots of one category and their attribute completeness.
-public struct CategoryCoverage: CategoryRow, Equatable, Sendable {
+public struct CategoryCoverage: CategoryRow, CoverageRow, Equatable, Sendable {
     /// The category; nil for spots without one.
     public let category: Category?
+    /// Its spots and attributes.
+    public let coverage: Coverage
+}
+
+/// The spots of one result type (point of interest, physical feature, address) and their
+/// attribute completeness.
+public struct ResultTypeCoverage: CoverageRow, Equatable, Sendable {
+    /// The result type.
+    public let resultType: ResultType
     /// Its spots and attributes.
     public let coverage: Coverage
 }

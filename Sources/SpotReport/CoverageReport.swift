@@ -11,10 +11,43 @@ public struct IndexSummary: Equatable, Sendable {
     public let buildTime: String?
     /// The names of the inputs it was built from, in build order.
     public let inputs: [String]
+    /// What the build selected; nil when the index records no pipeline settings.
+    public let selection: IndexSelection?
 }
 
-/// What an index covers: totals, categories and their attribute completeness, the values the
-/// category table does not map, names by language, and where the spots are.
+/// What a build selected, as its pipeline settings record it: the selecting keys, whether it
+/// made address points, and the categories that no rule of those keys gives.
+public struct IndexSelection: Equatable, Sendable {
+    /// The selecting keys, in order of precedence ("amenity", "tourism", "shop", ...).
+    public let keys: [String]
+    /// Whether the build made address points.
+    public let addresses: Bool
+    /// The categories no rule of the selected keys gives, by name, in `Category` order.
+    public let unreachedCategories: [String]
+
+    /// The selection that `settings` record.
+    public init(_ settings: IndexMetadata.PipelineSettings) {
+        keys = settings.select
+        addresses = settings.addresses
+        unreachedCategories = settings.unreachedCategories
+    }
+
+    /// The keys, and address points when made: "amenity, tourism, and address points".
+    public var selected: String { keys.joined(separator: ", ") + (addresses ? ", and address points" : "") }
+
+    /// The unreached categories in words: "none: every category has a rule", or
+    /// "19 categories no rule reaches: airport, bakery, ...".
+    public var unreached: String {
+        unreachedCategories.isEmpty
+            ? "none: every category has a rule"
+            : "\(unreachedCategories.count) categories no rule reaches: "
+                + unreachedCategories.joined(separator: ", ")
+    }
+}
+
+/// What an index covers: totals, categories and result types with their attribute
+/// completeness, the values the category table does not map, names by language, and where the
+/// spots are.
 ///
 /// Computed in one pass over the spots (plus the metadata the build stored); every list is in
 /// a fixed order, so that equal indexes give equal reports.
@@ -32,6 +65,8 @@ public struct CoverageReport: Equatable, Sendable {
     /// The categories that have spots, by count (descending), ties by name; "(none)" is spots
     /// without a category.
     public let categories: [CategoryCoverage]
+    /// The result types that have spots, in `ResultType` order.
+    public let resultTypes: [ResultTypeCoverage]
     /// The to-do list of the category table: selecting tags (`amenity=embassy`) with no rule,
     /// by how many spots the build met with them, most frequent first.
     public let unmapped: [Tally]
@@ -63,12 +98,13 @@ public struct CoverageReport: Equatable, Sendable {
         let metadata = try reader.metadata()
         index = IndexSummary(
             file: reader.file, generator: metadata.generator, buildTime: metadata.buildTime,
-            inputs: metadata.inputs.map(\.name))
+            inputs: metadata.inputs.map(\.name), selection: metadata.pipeline.map(IndexSelection.init))
         var points: [MapPoint] = []
         points.reserveCapacity(reader.count)
         var overall = Coverage()
         var byType: [OSMType: Int] = [:]
         var byCategory: [Category?: Coverage] = [:]
+        var byResultType: [ResultType: Coverage] = [:]
         var languages: [String: Int] = [:]
         var merged = 0
         // Only the keys of a spot's attributes matter here: each key number is named and
@@ -85,11 +121,13 @@ public struct CoverageReport: Equatable, Sendable {
                 if let attribute { attributes.insert(attribute) }
                 if let language { languages[language, default: 0] += 1 }
             }
-            let category = try reader.kind(at: position).category
-            points.append(MapPoint(coordinate: try reader.coordinate(at: position), group: CategoryGroup(category)))
+            let kind = try reader.kind(at: position)
+            points.append(
+                MapPoint(coordinate: try reader.coordinate(at: position), group: CategoryGroup(kind.category)))
             overall.add(attributes)
             byType[try reader.ref(at: position).type, default: 0] += 1
-            byCategory[category, default: Coverage()].add(attributes)
+            byCategory[kind.category, default: Coverage()].add(attributes)
+            byResultType[kind.resultType, default: Coverage()].add(attributes)
             merged += try reader.mergedRefs(of: position).count
         }
         self.overall = overall
@@ -97,6 +135,9 @@ public struct CoverageReport: Equatable, Sendable {
         mergedDuplicates = merged
         categories = byCategory.map { CategoryCoverage(category: $0.key, coverage: $0.value) }
             .sorted { ($0.coverage.count, $1.name) > ($1.coverage.count, $0.name) }
+        resultTypes = ResultType.allCases.compactMap { type in
+            byResultType[type].map { ResultTypeCoverage(resultType: type, coverage: $0) }
+        }
         self.languages = Tally.ranked(languages)
         unmapped = Tally.ranked(metadata.tagCounts("unmapped"))
         uncategorized = Tally.ranked(metadata.tagCounts("uncategorized"))
@@ -118,6 +159,6 @@ public struct CoverageReport: Equatable, Sendable {
     /// The spots of OSM type `type`.
     public func count(of type: OSMType) -> Int { byType[type] ?? 0 }
 
-    /// The fraction of all spots that `row` holds.
-    public func share(of row: CategoryCoverage) -> Double { fraction(row.coverage.count, of: total) }
+    /// The fraction of all spots that `row` (a category or a result type) holds.
+    public func share(of row: some CoverageRow) -> Double { fraction(row.coverage.count, of: total) }
 }

@@ -37,7 +37,9 @@ enum HTMLRenderer {
         let title = "Coverage of \(coverage.index.file)"
         var body = [
             HTML.element(
-                "header", [:], HTML.text("h1", title) + HTML.text("p", ["class": "note"], describe(coverage.index)))
+                "header", [:],
+                HTML.text("h1", title) + HTML.text("p", ["class": "note"], describe(coverage.index))
+                    + selection(coverage.index))
         ]
         if let warnings = report.diff.flatMap(warnings) { body.append(warnings) }
         body += [
@@ -65,6 +67,19 @@ enum HTMLRenderer {
     private static func describe(_ index: IndexSummary) -> String {
         "Built \(index.buildTime ?? "at an unknown time") by \(index.generator)"
             + (index.inputs.isEmpty ? "." : " from " + index.inputs.joined(separator: ", ") + ".")
+    }
+
+    /// What the build selected, the keys and the unreached categories also in data attributes
+    /// (comma-separated); empty when the index records no selection.
+    private static func selection(_ index: IndexSummary) -> String {
+        guard let selection = index.selection else { return "" }
+        return HTML.text(
+            "p",
+            [
+                "id": "selection", "class": "note", "data-select": selection.keys.joined(separator: ","),
+                "data-addresses": "\(selection.addresses)",
+                "data-unreached": selection.unreachedCategories.joined(separator: ","),
+            ], "Selects \(selection.selected). Unreached: \(selection.unreached).")
     }
 
     private static func section(_ id: String, _ heading: String, _ content: [String]) -> String {
@@ -111,9 +126,14 @@ enum HTMLRenderer {
     /// The background of a heat-table cell: red for 0 through yellow to green for 1.
     private static func heat(_ share: Double) -> String { "background:hsl(\(Int((share * 120).rounded())),70%,82%)" }
 
-    private static func completeness(_ coverage: CoverageReport) -> String {
-        func cells(_ rowCoverage: Coverage) -> [String] {
-            SpotAttribute.allCases.map { attribute in
+    /// The cells of a row's spots: their count, their share of `total`, and a heat cell per
+    /// attribute, with its count and share in data attributes.
+    private static func figureCells(_ rowCoverage: Coverage, of total: Int) -> [String] {
+        [
+            HTML.text("td", "\(rowCoverage.count)"),
+            HTML.text("td", Figures.percent(fraction(rowCoverage.count, of: total))),
+        ]
+            + SpotAttribute.allCases.map { attribute in
                 let share = rowCoverage.share(with: attribute)
                 return HTML.text(
                     "td",
@@ -122,37 +142,42 @@ enum HTMLRenderer {
                         "data-count": "\(rowCoverage.count(with: attribute))", "data-share": Figures.fraction(share),
                     ], Figures.percent(share))
             }
-        }
+    }
+
+    private static func completeness(_ coverage: CoverageReport) -> String {
+        let total = coverage.total
+        let headings = ["spots", "share"] + SpotAttribute.allCases.map(\.title)
         let rows = coverage.categories.map { row in
-            let share = coverage.share(of: row)
-            return HTML.row(
+            HTML.row(
                 [
                     "data-category": row.category?.rawValue ?? "", "data-group": row.group.rawValue,
-                    "data-count": "\(row.coverage.count)", "data-share": Figures.fraction(share),
+                    "data-count": "\(row.coverage.count)", "data-share": Figures.fraction(coverage.share(of: row)),
                 ],
-                [
-                    HTML.text("td", row.name), HTML.text("td", ["class": "text"], row.group.title),
-                    HTML.text("td", "\(row.coverage.count)"),
-                    HTML.text("td", Figures.percent(share)),
-                ] + cells(row.coverage))
+                [HTML.text("td", row.name), HTML.text("td", ["class": "text"], row.group.title)]
+                    + figureCells(row.coverage, of: total))
         }
         let all = HTML.row(
-            ["class": "all", "data-count": "\(coverage.total)"],
-            [
-                HTML.text("td", "all"), HTML.element("td"), HTML.text("td", "\(coverage.total)"),
-                HTML.text("td", Figures.percent(coverage.total == 0 ? 0 : 1)),
-            ] + cells(coverage.overall))
+            ["class": "all", "data-count": "\(total)"],
+            [HTML.text("td", "all"), HTML.element("td")] + figureCells(coverage.overall, of: total))
+        let typeRows = coverage.resultTypes.map { row in
+            HTML.row(
+                [
+                    "data-result-type": row.resultType.rawValue, "data-count": "\(row.coverage.count)",
+                    "data-share": Figures.fraction(coverage.share(of: row)),
+                ], [HTML.text("td", row.resultType.rawValue)] + figureCells(row.coverage, of: total))
+        }
         return section(
             "completeness", "Attribute completeness",
             [
                 HTML.text(
                     "p", ["class": "note"],
-                    "Share of each category's spots that have the attribute: address is any addr:* tag, localized names any name:xx tag."
+                    "Share of each category's or result type's spots that have the attribute: address is any addr:* tag, localized names any name:xx tag."
                 ),
+                HTML.text("h3", "By category"),
                 HTML.table(
-                    id: "completeness-table",
-                    headings: ["category", "group", "spots", "share"] + SpotAttribute.allCases.map(\.title), rows: rows,
-                    footer: [all]),
+                    id: "completeness-table", headings: ["category", "group"] + headings, rows: rows, footer: [all]),
+                HTML.text("h3", "By result type"),
+                HTML.table(id: "result-types-table", headings: ["result type"] + headings, rows: typeRows),
             ])
     }
 
@@ -172,7 +197,7 @@ enum HTMLRenderer {
         section(
             "unmapped", "To do: values with no category",
             coverage.unmapped.isEmpty
-                ? [HTML.text("p", "Every amenity and tourism value met has a rule in the category table.")]
+                ? [HTML.text("p", "Every selected value met has a rule in the category table.")]
                 : [
                     HTML.text(
                         "p", ["class": "note"],
@@ -241,20 +266,11 @@ enum HTMLRenderer {
             countRow(
                 "moved", "moved", diff.references.moved, note: "by more than \(Int(ReferenceChanges.movedThreshold)) m"),
         ]
-        let rows = diff.categories.map { change in
-            let trend = change.change < 0 ? "fell" : change.change > 0 ? "grew" : ""
-            return HTML.row(
-                [
-                    "data-category": change.category?.rawValue ?? "", "data-before": "\(change.before)",
-                    "data-after": "\(change.after)", "data-change": "\(change.change)",
-                ],
-                [
-                    HTML.text("td", change.name), HTML.text("td", "\(change.before)"),
-                    HTML.text("td", "\(change.after)"),
-                    HTML.text("td", ["class": trend], Figures.signed(change.change)),
-                    HTML.text("td", ["class": trend], Figures.signedPercent(change.relativeChange)),
-                ])
+        let rows = diff.categories.map { changeRow("data-category", $0.category?.rawValue ?? "", $0.name, $0) }
+        let typeRows = diff.resultTypes.map {
+            changeRow("data-result-type", $0.resultType.rawValue, $0.resultType.rawValue, $0)
         }
+        let headings = ["before", "after", "change", "change %"]
         return section(
             "diff", "Changes since \(diff.against.file)",
             [
@@ -263,8 +279,25 @@ enum HTMLRenderer {
                     ? HTML.text("p", "No category fell by more than \(Figures.percent(diff.maxDrop)).")
                     : HTML.text("p", "Warnings: at the top of the page."),
                 HTML.table(id: "diff-totals", headings: [], rows: totals),
-                HTML.table(
-                    id: "diff-categories", headings: ["category", "before", "after", "change", "change %"], rows: rows),
+                HTML.table(id: "diff-categories", headings: ["category"] + headings, rows: rows),
+                HTML.table(id: "diff-result-types", headings: ["result type"] + headings, rows: typeRows),
             ] + changeTables(diff, file: file))
+    }
+
+    /// A row of a count before and after, named `name`, with `key` (a data attribute) `value`.
+    private static func changeRow(_ key: String, _ value: String, _ name: String, _ change: some CountChanging)
+        -> String
+    {
+        let trend = change.change < 0 ? "fell" : change.change > 0 ? "grew" : ""
+        return HTML.row(
+            [
+                key: value, "data-before": "\(change.before)", "data-after": "\(change.after)",
+                "data-change": "\(change.change)",
+            ],
+            [
+                HTML.text("td", name), HTML.text("td", "\(change.before)"), HTML.text("td", "\(change.after)"),
+                HTML.text("td", ["class": trend], Figures.signed(change.change)),
+                HTML.text("td", ["class": trend], Figures.signedPercent(change.relativeChange)),
+            ])
     }
 }

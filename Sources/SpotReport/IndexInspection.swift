@@ -12,6 +12,8 @@ public struct IndexInspection {
     public let spotsByType: [OSMType: Int]
     /// How many spots each category has (its MapKit name), `(none)` for those without one.
     public let spotsByCategory: [String: Int]
+    /// How many spots each result type has.
+    public let spotsByResultType: [ResultType: Int]
 
     /// Reads every spot's reference and kind and verifies every section's checksum. Both passes
     /// give the pages they read back as they go (`releaseResidentPages`), so inspecting an
@@ -21,15 +23,19 @@ public struct IndexInspection {
         let checks = index.verifyChecksums()
         var byType: [OSMType: Int] = [:]
         var byCategory: [String: Int] = [:]
+        var byResultType: [ResultType: Int] = [:]
         for spot in 0..<index.count {
             byType[try index.ref(at: spot).type, default: 0] += 1
-            byCategory[try index.kind(at: spot).category?.rawValue ?? "(none)", default: 0] += 1
+            let kind = try index.kind(at: spot)
+            byCategory[kind.category?.rawValue ?? "(none)", default: 0] += 1
+            byResultType[kind.resultType, default: 0] += 1
             if spot % 65_536 == 65_535 { index.releaseResidentPages() }
         }
         index.releaseResidentPages()
         spotsByType = byType
         spotsByCategory = byCategory
-        var rows = try Self.contents(of: index, byType: byType, byCategory: byCategory)
+        spotsByResultType = byResultType
+        var rows = try Self.contents(of: index, byType: byType, byCategory: byCategory, byResultType: byResultType)
         for check in checks {
             let section = check.section
             let crc = "crc32 \(String(section.checksum, radix: 16)) \(check.isValid ? "ok" : "MISMATCH")"
@@ -50,7 +56,7 @@ public struct IndexInspection {
 
     /// The rows before the checksums: the file, the build's metadata, the spots and the stages.
     private static func contents(
-        of index: SpotIndexReader, byType: [OSMType: Int], byCategory: [String: Int]
+        of index: SpotIndexReader, byType: [OSMType: Int], byCategory: [String: Int], byResultType: [ResultType: Int]
     ) throws(IndexError) -> [(label: String, value: String)] {
         let grouped = NumberText.grouped
         let metadata = try index.metadata()
@@ -70,6 +76,9 @@ public struct IndexInspection {
             let exclusions = pipeline.keepAll ? ", keep all" : ", \(pipeline.exclude.count) excluded tags"
             let dedupe = pipeline.dedupe.enabled ? ", dedupe within \(Int(pipeline.dedupe.radius)) m" : ", no dedupe"
             rows.append(("pipeline", (pipeline.file ?? "built-in defaults") + exclusions + dedupe))
+            let selection = IndexSelection(pipeline)
+            rows.append(("select", selection.selected))
+            rows.append(("unreached", selection.unreached))
         }
         rows.append(("spots", "\(grouped(index.count)) (\(types))"))
         let bbox = metadata.bbox.map(\.description)
@@ -77,6 +86,8 @@ public struct IndexInspection {
         let categories = byCategory.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
         let more = categories.count > 8 ? ", ..." : ""
         rows.append(("categories", "\(categories.count): " + counts(categories.prefix(8)) + more))
+        let resultTypes = ResultType.allCases.compactMap { type in byResultType[type].map { (type.rawValue, $0) } }
+        rows.append(("result types", counts(resultTypes.map { (key: $0.0, value: $0.1) })))
         rows.append(("statistics", counts(metadata.statistics.sorted { $0.key < $1.key })))
         for stage in metadata.stages {
             let dropped = counts(stage.dropped.sorted { $0.key < $1.key })

@@ -22,13 +22,10 @@ enum JSONRenderer {
                 }),
             "attributes": attributes(coverage.overall),
             "categories": .array(
-                coverage.categories.map { row in
-                    .object(
-                        category(row).merging([
-                            "count": .integer(row.coverage.count),
-                            "share": .numberText(Figures.fraction(coverage.share(of: row))),
-                            "attributes": attributes(row.coverage),
-                        ]) { $1 })
+                coverage.categories.map { .object(category($0).merging(figures($0, of: coverage)) { $1 }) }),
+            "result_types": .array(
+                coverage.resultTypes.map {
+                    .object(resultType($0.resultType).merging(figures($0, of: coverage)) { $1 })
                 }),
             "unmapped": tags(coverage.unmapped),
             "uncategorized": tags(coverage.uncategorized),
@@ -47,11 +44,18 @@ enum JSONRenderer {
     /// A string, or null.
     private static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
+    /// Strings as an array.
+    private static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+
     private static func index(_ summary: IndexSummary) -> JSONValue {
-        .object([
+        let selection = summary.selection
+        return .object([
             "file": .string(summary.file), "generator": .string(summary.generator),
             "build_time": optional(summary.buildTime),
-            "inputs": .array(summary.inputs.map(JSONValue.string)),
+            "inputs": strings(summary.inputs),
+            "select": selection.map { strings($0.keys) } ?? .null,
+            "addresses": selection.map { .bool($0.addresses) } ?? .null,
+            "unreached_categories": selection.map { strings($0.unreachedCategories) } ?? .null,
         ])
     }
 
@@ -60,6 +64,19 @@ enum JSONRenderer {
         [
             "category": optional(row.category?.rawValue), "group": .string(row.group.rawValue),
             "mapkit_category": optional(row.category?.mapKitRawValue),
+        ]
+    }
+
+    /// `result_type` of a row.
+    private static func resultType(_ type: ResultType) -> [String: JSONValue] {
+        ["result_type": .string(type.rawValue)]
+    }
+
+    /// `count`, `share` and `attributes` of a category or a result type.
+    private static func figures(_ row: some CoverageRow, of coverage: CoverageReport) -> [String: JSONValue] {
+        [
+            "count": .integer(row.coverage.count), "share": .numberText(Figures.fraction(coverage.share(of: row))),
+            "attributes": attributes(row.coverage),
         ]
     }
 
@@ -114,6 +131,10 @@ enum JSONRenderer {
                     })),
             "max_drop": .numberText(Figures.fraction(diff.maxDrop)),
             "categories": .array(diff.categories.map { .object(category($0).merging(change($0)) { $1 }) }),
+            "result_types": .array(
+                diff.resultTypes.map {
+                    .object(resultType($0.resultType).merging(change($0)) { $1 })
+                }),
             "warnings": .array(
                 diff.warnings.map { row in
                     .object(

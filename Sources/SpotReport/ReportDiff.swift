@@ -40,6 +40,16 @@ public struct CategoryChange: CategoryRow, CountChanging, Equatable, Sendable {
     public let after: Int
 }
 
+/// How the spots of one result type changed in number between two indexes.
+public struct ResultTypeChange: CountChanging, Equatable, Sendable {
+    /// The result type.
+    public let resultType: ResultType
+    /// Its spots in the older index.
+    public let before: Int
+    /// Its spots in the newer index.
+    public let after: Int
+}
+
 /// One spot that changed between two indexes, by its own OSM reference: with its name and
 /// category (the newer ones; the older for a removed spot), and what it was before.
 public struct SpotChange: Equatable, Sendable {
@@ -134,7 +144,8 @@ public struct ReferenceChanges: Equatable, Sendable {
     }
 }
 
-/// What changed from an older index to a newer one: per category, and spot by spot.
+/// What changed from an older index to a newer one: per category, per result type, and spot by
+/// spot.
 public struct ReportDiff: Equatable, Sendable {
     /// The older index.
     public let against: IndexSummary
@@ -145,6 +156,8 @@ public struct ReportDiff: Equatable, Sendable {
     /// Every category of either index: by count after (descending), then count before
     /// (descending), then name.
     public let categories: [CategoryChange]
+    /// Every result type of either index, in `ResultType` order.
+    public let resultTypes: [ResultTypeChange]
     /// The largest fall of a category, as a fraction of its count before, that gives no warning.
     public let maxDrop: Double
 
@@ -162,20 +175,28 @@ public struct ReportDiff: Equatable, Sendable {
         total = CountChange(before: before.total, after: after.total)
         self.references = references
         self.maxDrop = maxDrop
-        let counts = { (report: CoverageReport) in
-            Dictionary(uniqueKeysWithValues: report.categories.map { ($0.category, $0.coverage.count) })
-        }
-        let old = counts(before)
-        let new = counts(after)
+        let old = Self.counts(before.categories, by: \.category)
+        let new = Self.counts(after.categories, by: \.category)
         categories = Set(old.keys).union(new.keys)
             .map { CategoryChange(category: $0, before: old[$0] ?? 0, after: new[$0] ?? 0) }
             .sorted { ($0.after, $0.before, $1.name) > ($1.after, $1.before, $0.name) }
+        let oldTypes = Self.counts(before.resultTypes, by: \.resultType)
+        let newTypes = Self.counts(after.resultTypes, by: \.resultType)
+        resultTypes = ResultType.allCases.filter { oldTypes[$0] != nil || newTypes[$0] != nil }
+            .map { ResultTypeChange(resultType: $0, before: oldTypes[$0] ?? 0, after: newTypes[$0] ?? 0) }
     }
 
-    /// Whether nothing changed: the same references, none moved, every category the same size.
+    /// The spots of each of `rows`, by its `key`.
+    private static func counts<Row: CoverageRow, Key: Hashable>(_ rows: [Row], by key: KeyPath<Row, Key>) -> [Key: Int]
+    {
+        Dictionary(uniqueKeysWithValues: rows.map { ($0[keyPath: key], $0.coverage.count) })
+    }
+
+    /// Whether nothing changed: the same references, none moved, every category and result type
+    /// the same size.
     public var isEmpty: Bool {
         references.added == 0 && references.removed == 0 && references.moved == 0
-            && categories.allSatisfy { $0.change == 0 }
+            && categories.allSatisfy { $0.change == 0 } && resultTypes.allSatisfy { $0.change == 0 }
     }
 }
 

@@ -7,7 +7,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case text
     /// JSON for dashboards, as REPORT-SCHEMA.md describes it (versioned by `schema_version`).
     case json
-    /// CSV (RFC 4180), one row per category, for spreadsheets.
+    /// CSV (RFC 4180), one row per category and per result type, for spreadsheets.
     case csv
     /// One self-contained HTML page with SVG charts, readable offline and on a phone.
     case html

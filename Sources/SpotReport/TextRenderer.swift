@@ -8,9 +8,11 @@ enum TextRenderer {
 
     static func render(_ report: Report) -> String {
         let coverage = report.coverage
-        var lines = ["Coverage of \(coverage.index.file)", "  " + describe(coverage.index), ""]
+        var lines = ["Coverage of \(coverage.index.file)", "  " + describe(coverage.index)]
+        lines += selection(coverage.index) + [""]
         lines += totals(coverage) + [""]
         lines += categories(coverage) + [""]
+        lines += resultTypes(coverage) + [""]
         lines += unmapped(coverage) + [""]
         for (title, tallies) in [("UNCATEGORIZED", coverage.uncategorized), ("EXCLUDED", coverage.excluded)]
         where !tallies.isEmpty {
@@ -28,6 +30,12 @@ enum TextRenderer {
             + (index.inputs.isEmpty ? "" : " from " + index.inputs.joined(separator: ", "))
     }
 
+    /// "select: KEYS" and "unreached: CATEGORIES" of an index that records its selection.
+    private static func selection(_ index: IndexSummary) -> [String] {
+        guard let selection = index.selection else { return [] }
+        return ["  select: " + selection.selected, "  unreached: " + selection.unreached]
+    }
+
     private static func totals(_ coverage: CoverageReport) -> [String] {
         var table = TextTable(alignments: [.left, .right, .left])
         table.rows.append(["spots", "\(coverage.total)", ""])
@@ -42,24 +50,45 @@ enum TextRenderer {
             let count = coverage.categories.filter { $0.group == group }.count
             return count == 0 ? nil : "\(count) \(group.title)"
         }
-        var table = TextTable(
-            header: ["category", "group", "count", "share"] + SpotAttribute.allCases.map(\.title),
-            alignments: [.left, .left, .right, .right] + SpotAttribute.allCases.map { _ in .right })
-        func row(_ name: String, _ group: String, _ rowCoverage: Coverage) -> [String] {
-            [name, group, "\(rowCoverage.count)", Figures.percent(fraction(rowCoverage.count, of: coverage.total))]
-                + SpotAttribute.allCases.map { Figures.percent(rowCoverage.share(with: $0)) }
+        var table = figureTable(["category", "group"])
+        table.rows = coverage.categories.map {
+            [$0.name, $0.group.title] + figureCells($0.coverage, of: coverage.total)
         }
-        table.rows = coverage.categories.map { row($0.name, $0.group.title, $0.coverage) }
-        table.rows.append(row("all", "", coverage.overall))
+        table.rows.append(["all", ""] + figureCells(coverage.overall, of: coverage.total))
         return [
             "CATEGORIES (\(coverage.categories.count): \(groups.joined(separator: ", ")); attribute columns: share of the category's spots)"
         ]
             + table.lines
     }
 
+    private static func resultTypes(_ coverage: CoverageReport) -> [String] {
+        var table = figureTable(["result type"])
+        table.rows = coverage.resultTypes.map {
+            [$0.resultType.rawValue] + figureCells($0.coverage, of: coverage.total)
+        }
+        return ["RESULT TYPES (\(coverage.resultTypes.count); attribute columns: share of the type's spots)"]
+            + table.lines
+    }
+
+    /// The headings of a row's figures: count, share, then each attribute.
+    private static let figureHeadings = ["count", "share"] + SpotAttribute.allCases.map(\.title)
+
+    /// A table of left-aligned columns headed `names`, then right-aligned figures.
+    private static func figureTable(_ names: [String]) -> TextTable {
+        TextTable(
+            header: names + figureHeadings,
+            alignments: names.map { _ in .left } + figureHeadings.map { _ in .right })
+    }
+
+    /// The count of a row's spots, their share of `total`, and the share with each attribute.
+    private static func figureCells(_ rowCoverage: Coverage, of total: Int) -> [String] {
+        ["\(rowCoverage.count)", Figures.percent(fraction(rowCoverage.count, of: total))]
+            + SpotAttribute.allCases.map { Figures.percent(rowCoverage.share(with: $0)) }
+    }
+
     private static func unmapped(_ coverage: CoverageReport) -> [String] {
         guard !coverage.unmapped.isEmpty else {
-            return ["TO DO: every amenity and tourism value met has a rule in the category table"]
+            return ["TO DO: every selected value met has a rule in the category table"]
         }
         var table = TextTable(alignments: [.left, .right])
         table.rows = coverage.unmapped.map { [$0.key, "\($0.count)"] }
@@ -130,20 +159,30 @@ enum TextRenderer {
         if changed.isEmpty {
             lines.append("  no category changed")
         } else {
-            var table = TextTable(
-                header: ["category", "before", "after", "change", "change %"],
-                alignments: [.left, .right, .right, .right, .right])
-            table.rows = changed.map {
-                [
-                    $0.name, "\($0.before)", "\($0.after)", Figures.signed($0.change),
-                    Figures.signedPercent($0.relativeChange),
-                ]
-            }
-            lines += table.lines
+            lines += changeTable("category", changed.map { ($0.name, $0) })
             let unchanged = diff.categories.count - changed.count
             if unchanged > 0 { lines.append("  (\(unchanged) categories unchanged)") }
         }
+        let changedTypes = diff.resultTypes.filter { $0.change != 0 }
+        if !changedTypes.isEmpty {
+            lines += changeTable("result type", changedTypes.map { ($0.resultType.rawValue, $0) })
+        }
         lines += diff.warnings.map { "warning: " + Figures.warning($0, maxDrop: diff.maxDrop) }
         return lines
+    }
+
+    /// The counts before and after of `rows`, each a name (headed `heading`) and its change.
+    private static func changeTable(_ heading: String, _ rows: [(name: String, change: any CountChanging)]) -> [String]
+    {
+        var table = TextTable(
+            header: [heading, "before", "after", "change", "change %"],
+            alignments: [.left, .right, .right, .right, .right])
+        table.rows = rows.map { name, change in
+            [
+                name, "\(change.before)", "\(change.after)", Figures.signed(change.change),
+                Figures.signedPercent(change.relativeChange),
+            ]
+        }
+        return table.lines
     }
 }

@@ -12,7 +12,7 @@ public struct BatchRequestError: Error, CustomStringConvertible {
 }
 
 /// One line of `spots search --batch`: a JSON object with optional near, radius, bbox,
-/// categories, exclude, query, limit, sort, distance_scale, explain and language.
+/// categories, exclude, result_types, query, limit, sort, distance_scale, explain and language.
 public enum SearchBatchRequest {
     /// The request `line` holds.
     public static func parse(_ line: [UInt8]) throws(BatchRequestError) -> SearchRequest {
@@ -44,6 +44,7 @@ public enum SearchBatchRequest {
             request.pointOfInterestFilter =
                 including ? PointOfInterestFilter(including: categories) : PointOfInterestFilter(excluding: categories)
         }
+        if let types = object["result_types"] { request.resultTypes = try BatchFields.resultTypes(types) }
         if let query = object["query"] {
             guard case .string(let text) = query else { throw BatchRequestError("query: expected a string") }
             request.naturalLanguageQuery = text
@@ -83,7 +84,7 @@ public enum SearchBatchRequest {
     public static let keys: [String: BatchValueType] = [
         "near": .numbers, "radius": .number, "bbox": .numbers, "categories": .strings, "exclude": .strings,
         "query": .string, "limit": .number, "sort": .string, "distance_scale": .number, "explain": .bool,
-        "language": .string,
+        "language": .string, "result_types": .strings,
     ]
 }
 
@@ -153,6 +154,19 @@ enum BatchFields {
             categories.insert(category)
         }
         return categories
+    }
+
+    /// The result types of a `result_types` value: an array of names ("poi", "physical",
+    /// "address", or MapKit's "pointOfInterest", "physicalFeature"), at least one.
+    static func resultTypes(_ value: JSONValue) throws(BatchRequestError) -> ResultTypes {
+        let error = BatchRequestError("result_types: expected names among poi, physical and address")
+        guard case .array(let items) = value, !items.isEmpty else { throw error }
+        var types: ResultTypes = []
+        for item in items {
+            guard case .string(let name) = item, let type = ResultType(name: name) else { throw error }
+            types.insert(ResultTypes(type))
+        }
+        return types
     }
 
     /// The numbers of a JSON array of numbers.

@@ -26,6 +26,7 @@ extension SpotSearch {
     /// The clusters and single spots shown at `request.zoom` whose points lie in
     /// `request.region`: clusters first, then spots, each in index order. Every spot the filter
     /// keeps is counted once over the whole world; above the maximum zoom every spot is single.
+    /// Address points are in no cluster, and shown only above the maximum zoom.
     public func clusters(_ request: ClusterRequest) throws -> [ClusterItem] {
         guard request.zoom >= 0 else { throw SearchError(description: "zoom must not be negative") }
         let filter = request.pointOfInterestFilter.map { filter in index.kinds.map { filter.allows($0.category) } }
@@ -36,7 +37,11 @@ extension SpotSearch {
         if let levels = index.clusterLevels, filter == nil {
             return try precomputedClusters(levels, boxes: boxes, zoom: request.zoom)
         }
-        return try queryTimeClusters(boxes: boxes, region: request.region, zoom: request.zoom, allowedKinds: filter)
+        // Clusters are of places: address points are shown only above the maximum zoom.
+        let places =
+            index.kinds.contains { $0.resultType == .address }
+            ? index.kinds.indices.map { index.kinds[$0].resultType != .address && (filter?[$0] ?? true) } : filter
+        return try queryTimeClusters(boxes: boxes, region: request.region, zoom: request.zoom, allowedKinds: places)
     }
 
     /// The clusters and spots cluster `id` splits into at its expansion zoom.

@@ -41,6 +41,9 @@ public struct SearchRequest: Sendable, Equatable {
     public var pointOfInterestFilter: PointOfInterestFilter?
     /// Only spots whose selecting tag (`key=value`) passes this filter.
     public var tagFilter: TagFilter?
+    /// Only spots of these result types (as `MKLocalSearch.Request.resultTypes`); every type
+    /// by default.
+    public var resultTypes: ResultTypes = .all
     /// Measure distances from here and return the nearest first.
     public var near: Coordinate?
     /// Only spots within this many metres of `near`.

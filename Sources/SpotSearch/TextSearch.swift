@@ -2,8 +2,8 @@ import SpotIndex
 import SpotText
 import Spots
 
-/// What every candidate of the exact levels must pass, whatever gathered it: the category
-/// filter, the plan's checked terms (each must start a token of the spot's names or address),
+/// What every candidate of the exact levels must pass, whatever gathered it: the result types,
+/// the category and tag filters, the plan's checked terms (each must start a token of the spot's names or address),
 /// the terms that may be house numbers (`HouseNumberCheck`), and each category phrase (met by
 /// the spot's kind, by the build's list of the phrase's targets, or by its names or address
 /// holding the phrase).
@@ -23,7 +23,8 @@ struct CandidateFilter {
     /// The filter of `request`, parsed as `query` and planned as `plan`.
     init(query: ParsedQuery, plan: QueryPlan, request: SearchRequest, index: SpotIndexReader) {
         allowedKinds = index.kinds.map { kind in
-            (request.pointOfInterestFilter?.allows(kind.category) ?? true)
+            request.resultTypes.contains(kind.resultType)
+                && (request.pointOfInterestFilter?.allows(kind.category) ?? true)
                 && (request.tagFilter?.allows(key: kind.key, value: kind.value) ?? true)
         }
         let words = CandidateWords()

@@ -182,7 +182,8 @@ enum PhotonFeatures {
     /// One feature: `type`, `properties` (those of Photon that apply: `osm_type` N, W or R,
     /// `osm_id`, `osm_key` and `osm_value` (the selecting tag), `type` (the layer), the address
     /// parts, `name` (the display name), `extra` (the detail tags); then Spots' `category`,
-    /// `address_line`, `distance_m` and `match`, each left out when absent), `geometry`.
+    /// `result_type`, `address_line`, `distance_m` and `match`, each left out when absent),
+    /// `geometry`.
     private static func appendFeature(_ result: SearchResult, language: String?, to bytes: inout [UInt8]) {
         let spot = result.spot
         bytes += Array(#"{"type":"Feature","properties":{"osm_type":"#.utf8)
@@ -225,6 +226,7 @@ enum PhotonFeatures {
             bytes.append(UInt8(ascii: "}"))
         }
         add("category", spot.category?.rawValue)
+        add("result_type", spot.resultType.rawValue)
         add("address_line", result.addressLine)
         if let distance = result.distance {
             JSONText.appendKey("distance_m", to: &bytes)

@@ -36,16 +36,37 @@ public struct CategoryTable: Sendable, Equatable {
 
     /// Rules by selecting key ("amenity"), then by value ("cafe").
     public let rules: [String: [String: Rule]]
+    /// The result type of the spots each selecting key selects, where it is not a point of
+    /// interest ("natural": physical feature).
+    public let resultTypes: [String: ResultType]
 
-    /// A table of `rules`.
-    public init(rules: [String: [String: Rule]]) {
+    /// A table of `rules`, with `resultTypes` by selecting key.
+    public init(rules: [String: [String: Rule]], resultTypes: [String: ResultType] = [:]) {
         self.rules = rules
+        self.resultTypes = resultTypes
     }
 
-    /// The keys of the other tags that some condition consults ("historic"): what the build must
-    /// keep of an object, beyond its selecting tag, to categorize it.
-    public var consultedKeys: Set<String> {
-        Set(rules.values.flatMap { $0.values.flatMap { $0.conditions.map(\.key) } })
+    /// The keys of the other tags that the conditions of `selecting` keys' rules consult
+    /// ("historic"): what the build must keep of an object, beyond its selecting tag, to
+    /// categorize it.
+    public func consultedKeys(selecting: [String]) -> Set<String> {
+        Set(selecting.flatMap { rules[$0]?.values.flatMap { $0.conditions.map(\.key) } ?? [] })
+    }
+
+    /// The result type of the spots that `key` selects.
+    public func resultType(ofKey key: String) -> ResultType {
+        resultTypes[key] ?? .pointOfInterest
+    }
+
+    /// The categories that no rule of the `selecting` keys gives, by default or by a condition:
+    /// what a build with that selection can never produce, in declaration order.
+    public func unreachedCategories(selecting: [String]) -> [Category] {
+        let reached = Set(
+            selecting.flatMap { key in
+                (rules[key]?.values ?? [:].values).flatMap { rule in [rule.category] + rule.conditions.map(\.category) }
+            }
+            .compactMap { $0 })
+        return Category.allCases.filter { !reached.contains($0) }
     }
 
     /// Whether the table has a rule for `key=value` (which may still give no category).

@@ -7,12 +7,15 @@ public struct Spot: Hashable, Sendable {
     public var ref: OSMRef
     /// Where the place is.
     public var coordinate: Coordinate
-    /// The key of the selecting tag: "amenity" or "tourism".
+    /// The key of the selecting tag: "amenity", "shop", ….
     public var tagKey: String
     /// The OSM value of the selecting tag, kept whatever the category: "fast_food", "ice_cream".
     public var kind: String
     /// The category the tag maps to, or nil when the value maps to none.
     public var category: Category?
+    /// What kind of thing the spot is: a point of interest unless its selecting key makes it a
+    /// physical feature, or it is an address point.
+    public var resultType: ResultType = .pointOfInterest
     /// The `name` tag.
     public var name: String?
     /// The `name:xx` tags: language code to name.
@@ -20,7 +23,7 @@ public struct Spot: Hashable, Sendable {
     /// The `addr:*` tags, keyed by what follows `addr:` ("street", "housenumber").
     public var address: [String: String]
     /// The scalar detail tags an app shows (phone, website, opening hours, cuisine, wikidata,
-    /// wikipedia, brand, operator).
+    /// wikipedia, brand, operator, a physical feature's elevation).
     public var details: [Detail: String]
     /// Other names the place is known by, searchable but not exported, by OSM key
     /// (`alt_name`, `old_name`, `official_name`, `short_name`, `loc_name`).
@@ -46,6 +49,8 @@ public struct Spot: Hashable, Sendable {
         case openingHours = "opening_hours"
         case cuisine, wikidata, wikipedia, brand
         case `operator`
+        /// The elevation in metres (`ele`), kept for physical features only.
+        case elevation = "ele"
     }
 
     /// A spot with the given fields; attributes default to empty.

@@ -25,13 +25,14 @@ enum BuildCommand {
             names: ["--pipeline"], valueName: "file",
             help: """
                 A pipeline file (Pipelines/NAME.json): inputs, output,
-                categories, exclusions, dedup settings. Inputs, -o
-                and flags given here override it.
+                selecting keys, categories, exclusions, dedup settings
+                (presets: Pipelines/places.json, outdoors.json).
+                Inputs, -o and flags given here override it.
                 """),
         OptionSpec(
             names: ["--keep-all"], valueName: nil,
             help: """
-                Keep every amenity/tourism element: no exclusions,
+                Keep every selected element: no exclusions,
                 values without a category kept with category null.
                 """),
         OptionSpec(

@@ -24,6 +24,9 @@ enum SearchCommand {
         OptionSpec(names: ["--category"], valueName: "c,...", help: "Only these categories (cafe,museum)."),
         OptionSpec(names: ["--exclude-category"], valueName: "c,...", help: "All but these categories."),
         OptionSpec(
+            names: ["--result-types"], valueName: "t,...",
+            help: "Only these result types: poi, physical, address (all by default)."),
+        OptionSpec(
             names: ["--query"], valueName: "text",
             help: """
                 Name words (prefixes; substrings in CJK) and
@@ -74,7 +77,8 @@ enum SearchCommand {
         options: options,
         modes: [
             Help.Mode(optional: [
-                "--near", "--radius", "--bbox", "--category", "--exclude-category", "--query", "--limit", "--sort",
+                "--near", "--radius", "--bbox", "--category", "--exclude-category", "--result-types", "--query",
+                "--limit", "--sort",
                 "--distance-scale", "--explain", "--language", "--format", "--output", "--overwrite",
             ]),
             Help.Mode(required: ["--id"], optional: ["--language", "--format", "--output", "--overwrite"]),
@@ -143,6 +147,12 @@ enum SearchCommand {
                 throw UsageError("give --category or --exclude-category, not both")
             }
             request.pointOfInterestFilter = PointOfInterestFilter(excluding: categories)
+        }
+        if let list = arguments.value("--result-types") {
+            guard let types = ResultTypes(list: list) else {
+                throw UsageError("--result-types: expected names among poi, physical and address, got '\(list)'")
+            }
+            request.resultTypes = types
         }
         request.naturalLanguageQuery = arguments.value("--query")
         if let limit = try arguments.integer("--limit", in: 0...) { request.limit = limit }

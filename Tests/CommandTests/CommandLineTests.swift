@@ -31,8 +31,8 @@ struct CommandLineTests {
         let rows = try String(contentsOfFile: csvPath, encoding: .utf8).components(separatedBy: "\r\n")
         #expect(
             rows.first
-                == "osm_type,osm_id,lat,lon,category,mapkit_category,kind,tag,name,display_name,phone,website,"
-                + "opening_hours,cuisine,wikidata,wikipedia,brand,operator,address"
+                == "osm_type,osm_id,lat,lon,category,mapkit_category,kind,tag,result_type,name,display_name,phone,"
+                + "website,opening_hours,cuisine,wikidata,wikipedia,brand,operator,ele,address"
         )
         #expect(rows.filter { $0.hasPrefix("node,") }.count == 1110)
     }

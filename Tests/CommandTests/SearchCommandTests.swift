@@ -87,7 +87,8 @@ struct SearchCommandTests {
             let first = try #require((lines[0]?["results"] as? [[String: Any]])?.first)
             #expect(
                 Set(first.keys) == [
-                    "osm_type", "osm_id", "lat", "lon", "category", "name", "display_name", "address_line",
+                    "osm_type", "osm_id", "lat", "lon", "category", "result_type", "name", "display_name",
+                    "address_line",
                     "distance_m",
                 ])
         }

@@ -14,12 +14,13 @@ struct CSVTests {
             spot.ref.type.name, String(spot.ref.id), Coordinate.decimalString(spot.coordinate.latitudeE7),
             Coordinate.decimalString(spot.coordinate.longitudeE7), spot.category?.rawValue ?? "",
             spot.category?.mapKitRawValue ?? "",
-            spot.kind, spot.tagKey + "=" + spot.kind, spot.name ?? "",
+            spot.kind, spot.tagKey + "=" + spot.kind, spot.resultType.rawValue, spot.name ?? "",
             spot.name ?? spot.names["en"] ?? spot.names.min { $0.key < $1.key }?.value ?? spot.details[.brand]
                 ?? spot.details[.operator] ?? "",
             spot.details[.phone] ?? "", spot.details[.website] ?? "", spot.details[.openingHours] ?? "",
             spot.details[.cuisine] ?? "", spot.details[.wikidata] ?? "", spot.details[.wikipedia] ?? "",
-            spot.details[.brand] ?? "", spot.details[.operator] ?? "", AddressLine(spot.address).listing,
+            spot.details[.brand] ?? "", spot.details[.operator] ?? "", spot.details[.elevation] ?? "",
+            AddressLine(spot.address).listing,
         ]
     }
 
@@ -55,9 +56,9 @@ struct CSVTests {
     func header() throws {
         #expect(
             SpotExporter.csvHeader == [
-                "osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name",
-                "display_name", "phone", "website", "opening_hours", "cuisine", "wikidata", "wikipedia", "brand",
-                "operator", "address",
+                "osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "result_type",
+                "name", "display_name", "phone", "website", "opening_hours", "cuisine", "wikidata", "wikipedia",
+                "brand", "operator", "ele", "address",
             ])
         let index = try openIndex(of: [])
         let text = try exported(index, as: .csv)
@@ -79,11 +80,11 @@ struct CSVTests {
     @Test("a plain row has each value unquoted, with empty fields where absent")
     func plainRow() throws {
         let rows = [
-            NDJSONTests.bare.ref: "node,-1,-0.0000001,0.0000000,,,bench,amenity=bench,,,,,,,,,,,",
+            NDJSONTests.bare.ref: "node,-1,-0.0000001,0.0000000,,,bench,amenity=bench,pointOfInterest,,,,,,,,,,,,",
             NDJSONTests.full.ref:
                 "way,123456789012,60.1699000,-24.9384000,evCharger,MKPOICategoryEVCharger,charging_station,"
-                + "amenity=charging_station,\"Lataus \"\"A\"\"\",\"Lataus \"\"A\"\"\",+358 1,https://example.fi/?a=1&b=2,"
-                + "24/7,none,Q1,,,,Mannerheimintie 1",
+                + "amenity=charging_station,pointOfInterest,\"Lataus \"\"A\"\"\",\"Lataus \"\"A\"\"\",+358 1,https://example.fi/?a=1&b=2,"
+                + "24/7,none,Q1,,,,,Mannerheimintie 1",
         ]
         let index = try openIndex(of: [NDJSONTests.bare, NDJSONTests.full])
         let lines = try exported(index, as: .csv).components(separatedBy: "\r\n")
@@ -107,7 +108,7 @@ struct CSVTests {
         let lines = try exported(index, as: .csv).components(separatedBy: "\r\n")
         #expect(
             lines[1].hasPrefix(
-                "node,-1,-0.0000001,0.0000000,,,\"a\nb\",\"amenity=a\nb\",\"Fish, Chips & \"\"Co\"\"\","
+                "node,-1,-0.0000001,0.0000000,,,\"a\nb\",\"amenity=a\nb\",pointOfInterest,\"Fish, Chips & \"\"Co\"\"\","
                     + "\"Fish, Chips & \"\"Co\"\"\",\"\"\"\",\",\",")
         )
         try Self.expectRoundTrip([spot])

@@ -44,7 +44,8 @@ struct ClusterFormatTests {
                 + #""bbox":[24.9000000,60.1000000,25.0000000,60.2000000]}"#)
         #expect(
             lines[1] == #"{"cluster":false,"lat":60.1699000,"lon":-24.9384000,"osm_type":"way","#
-                + #""osm_id":123456789012,"category":"evCharger","name":"Lataus \"A\"","display_name":"Lataus \"A\""}"#)
+                + #""osm_id":123456789012,"category":"evCharger","result_type":"pointOfInterest","#
+                + #""name":"Lataus \"A\"","display_name":"Lataus \"A\""}"#)
     }
 
     @Test("a single spot carries the export's reference and label fields, with the same values")
@@ -53,8 +54,11 @@ struct ClusterFormatTests {
             let text = try Self.rendered({ [.spot(try Self.number(of: spot.ref, in: $0))] }, as: .ndjson)
             let object = try OrderedJSON.parse(String(text.dropLast()))
             let exported = try OrderedJSON.parse(ndjsonText(spot))
-            #expect(object.keys == ["cluster", "lat", "lon", "osm_type", "osm_id", "category", "name", "display_name"])
-            for key in ["lat", "lon", "osm_type", "osm_id", "category", "name", "display_name"] {
+            #expect(
+                object.keys == [
+                    "cluster", "lat", "lon", "osm_type", "osm_id", "category", "result_type", "name", "display_name",
+                ])
+            for key in ["lat", "lon", "osm_type", "osm_id", "category", "result_type", "name", "display_name"] {
                 #expect(object[key] == exported[key], "\(spot.ref) \(key)")
             }
         }
@@ -83,7 +87,9 @@ struct ClusterFormatTests {
         #expect(features[1].keys == ["type", "id", "geometry", "properties"])
         #expect(features[1]["id"] == .string("n-1"))
         #expect(
-            features[1]["properties"]?.keys == ["cluster", "osm_type", "osm_id", "category", "name", "display_name"])
+            features[1]["properties"]?.keys == [
+                "cluster", "osm_type", "osm_id", "category", "result_type", "name", "display_name",
+            ])
         #expect(features[1]["properties"]?["category"] == .null)
     }
 

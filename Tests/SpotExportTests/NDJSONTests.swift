@@ -8,9 +8,9 @@ import Testing
 @Suite("NDJSON export")
 struct NDJSONTests {
     static let keyOrder = [
-        "osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "name", "display_name",
-        "names", "address", "address_line", "phone", "website", "opening_hours", "cuisine", "wikidata", "wikipedia",
-        "brand", "operator", "merged",
+        "osm_type", "osm_id", "lat", "lon", "category", "mapkit_category", "kind", "tag", "result_type", "name",
+        "display_name", "names", "address", "address_line", "phone", "website", "opening_hours", "cuisine", "wikidata",
+        "wikipedia", "brand", "operator", "ele", "merged",
     ]
 
     static let full = Spot(

@@ -68,7 +68,8 @@ struct SearchFormatTests {
         let answer = utf8Text(try BatchAnswer.results(ranked, language: nil, of: index))
         let brief =
             #"{"osm_type":"way","osm_id":123456789012,"lat":60.1699000,"lon":-24.9384000,"#
-            + #""category":"evCharger","name":"Lataus \"A\"","display_name":"Lataus \"A\"","#
+            + #""category":"evCharger","result_type":"pointOfInterest","name":"Lataus \"A\"","#
+            + #""display_name":"Lataus \"A\"","#
             + #""address_line":"Mannerheimintie 1","distance_m":"#
         let why = #","match":{"level":"prefix","field":"name:fi","score":1.5},"display_name_key":"name""#
         #expect(answer == "{\"results\":[" + brief + "null}," + brief + "3.0}," + brief + "3.0" + why + "}]}")

@@ -227,7 +227,7 @@ struct SelectCategorizeTests {
 
     @Test("excluded values are dropped and counted by tag; an excluded amenity falls back to its tourism tag")
     func excludes() {
-        let stage = SelectStage(exclude: ["amenity=bench", "amenity=shelter"])
+        let stage = SelectStage(keys: ["amenity", "tourism"], exclude: ["amenity=bench", "amenity=shelter"])
         let (kept, report) = stage.output(for: [
             candidate(1, "amenity=bench"), candidate(2, "amenity=cafe"), candidate(3, "amenity=bench"),
             candidate(4, "amenity=shelter", context: ["tourism": "wilderness_hut"]),
@@ -235,6 +235,18 @@ struct SelectCategorizeTests {
         #expect(kept.map(\.spot.ref.id) == [2, 4])
         #expect(kept[1].spot.tag == "tourism=wilderness_hut")
         #expect(report.dropped == ["excluded": 2] && report.tags["excluded"] == ["amenity=bench": 2])
+    }
+
+    @Test("an excluded tag falls back to the first later selecting key whose tag is not excluded")
+    func fallsBackInKeyOrder() {
+        let stage = SelectStage(
+            keys: ["amenity", "shop", "leisure", "sport"], exclude: ["amenity=bench", "leisure=bleachers"])
+        let (kept, _) = stage.output(for: [
+            candidate(1, "amenity=bench", context: ["leisure": "bleachers", "sport": "soccer"]),
+            candidate(2, "shop=vacant", context: ["leisure": "park"]),
+            candidate(3, "leisure=bleachers", context: ["amenity": "bench"]),
+        ])
+        #expect(kept.map(\.spot.tag) == ["sport=soccer", "shop=vacant"])
     }
 
     @Test("unmapped values are dropped and counted, or kept with no category when asked")

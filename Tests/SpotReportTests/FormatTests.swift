@@ -24,8 +24,13 @@ struct CarriedFigures: Equatable {
     /// Categories in order; "" for spots without a category.
     var categories: [String] = []
     var byCategory: [String: CategoryFigures] = [:]
+    /// Result types in order, with their figures.
+    var resultTypes: [String] = []
+    var byResultType: [String: CategoryFigures] = [:]
     /// With a diff: before and after per category, in order.
     var changes: [String] = []
+    /// With a diff: before and after per result type, in order.
+    var resultTypeChanges: [String] = []
 }
 
 @Suite("Report formats")
@@ -38,11 +43,8 @@ struct FormatTests {
     ]
 
     static func fromModel(_ report: Report) -> CarriedFigures {
-        var figures = CarriedFigures()
-        for row in report.coverage.categories {
-            let key = row.category?.rawValue ?? ""
-            figures.categories.append(key)
-            figures.byCategory[key] = CategoryFigures(
+        func figures(_ row: some CoverageRow) -> CategoryFigures {
+            CategoryFigures(
                 count: row.coverage.count, share: Figures.fraction(report.coverage.share(of: row)),
                 attributes: Dictionary(
                     uniqueKeysWithValues: SpotAttribute.allCases.map {
@@ -52,9 +54,29 @@ struct FormatTests {
                         )
                     }))
         }
-        figures.changes =
+        var carried = CarriedFigures()
+        for row in report.coverage.categories {
+            let key = row.category?.rawValue ?? ""
+            carried.categories.append(key)
+            carried.byCategory[key] = figures(row)
+        }
+        for row in report.coverage.resultTypes {
+            carried.resultTypes.append(row.resultType.rawValue)
+            carried.byResultType[row.resultType.rawValue] = figures(row)
+        }
+        carried.changes =
             report.diff?.categories.map { "\($0.category?.rawValue ?? "") \($0.before) \($0.after)" } ?? []
-        return figures
+        carried.resultTypeChanges =
+            report.diff?.resultTypes.map { "\($0.resultType.rawValue) \($0.before) \($0.after)" } ?? []
+        return carried
+    }
+
+    /// The figures of a JSON category or result type object.
+    static func figures(_ row: [String: Any]) throws -> CategoryFigures {
+        let attributes = try #require(row["attributes"] as? [String: [String: NSNumber]])
+        return CategoryFigures(
+            count: try #require(row["count"] as? Int), share: share(row["share"]),
+            attributes: attributes.mapValues { "\($0["count"]!.intValue) \(share($0["share"]))" })
     }
 
     static func fromJSON(_ text: String) throws -> CarriedFigures {
@@ -64,14 +86,19 @@ struct FormatTests {
             let key = row["category"] as? String ?? ""
             #expect(key != "" || row["category"] is NSNull)
             figures.categories.append(key)
-            let attributes = try #require(row["attributes"] as? [String: [String: NSNumber]])
-            figures.byCategory[key] = CategoryFigures(
-                count: try #require(row["count"] as? Int), share: share(row["share"]),
-                attributes: attributes.mapValues { "\($0["count"]!.intValue) \(share($0["share"]))" })
+            figures.byCategory[key] = try Self.figures(row)
+        }
+        for row in try #require(root["result_types"] as? [[String: Any]]) {
+            let key = try #require(row["result_type"] as? String)
+            figures.resultTypes.append(key)
+            figures.byResultType[key] = try Self.figures(row)
         }
         if let diff = root["diff"] as? [String: Any] {
             figures.changes = try #require(diff["categories"] as? [[String: Any]]).map {
                 "\($0["category"] as? String ?? "") \($0["before"] as! Int) \($0["after"] as! Int)"
+            }
+            figures.resultTypeChanges = try #require(diff["result_types"] as? [[String: Any]]).map {
+                "\($0["result_type"] as! String) \($0["before"] as! Int) \($0["after"] as! Int)"
             }
         }
         return figures
@@ -86,20 +113,33 @@ struct FormatTests {
         for record in records.dropFirst() {
             #expect(record.count == header.count)
             let field = Dictionary(uniqueKeysWithValues: zip(header, record))
-            let key = field["category"]!
+            let resultType = field["result_type"]!
+            let key = resultType.isEmpty ? field["category"]! : resultType
             let count = try #require(Int(field["count"]!))
+            // An unreached category with spots in neither index: not in the model's lists.
+            if count == 0 && field["unreached"] == "true" && (field["before"] ?? "0") == "0" { continue }
             if let before = field["before"] {
-                figures.changes.append("\(key) \(before) \(count)")
+                if resultType.isEmpty {
+                    figures.changes.append("\(key) \(before) \(count)")
+                } else {
+                    figures.resultTypeChanges.append("\(key) \(before) \(count)")
+                }
                 #expect(Int(field["change"]!) == count - Int(before)!)
-                if count == 0 { continue }  // a category only the older index has
+                if count == 0 { continue }  // a category or result type only the older index has
             }
-            figures.categories.append(key)
-            figures.byCategory[key] = CategoryFigures(
+            let carried = CategoryFigures(
                 count: count, share: field["share"]!,
                 attributes: Dictionary(
                     uniqueKeysWithValues: SpotAttribute.allCases.map {
                         ($0.rawValue, "\(field[$0.rawValue]!) \(field[$0.rawValue + "_share"]!)")
                     }))
+            if resultType.isEmpty {
+                figures.categories.append(key)
+                figures.byCategory[key] = carried
+            } else {
+                figures.resultTypes.append(key)
+                figures.byResultType[key] = carried
+            }
         }
         return figures
     }
@@ -112,20 +152,30 @@ struct FormatTests {
         (node as? XMLElement)?.attribute(forName: name)?.stringValue
     }
 
+    /// The figures of a row of the HTML completeness tables.
+    static func figures(_ row: XMLNode) throws -> CategoryFigures {
+        var attributes: [String: String] = [:]
+        for cell in try row.nodes(forXPath: "td[@data-attribute]") {
+            attributes[attribute(cell, "data-attribute")!] =
+                "\(attribute(cell, "data-count")!) \(attribute(cell, "data-share")!)"
+        }
+        return CategoryFigures(
+            count: try #require(Int(attribute(row, "data-count") ?? "")), share: attribute(row, "data-share") ?? "",
+            attributes: attributes)
+    }
+
     static func fromHTML(_ text: String) throws -> CarriedFigures {
         let document = try html(text)
         var figures = CarriedFigures()
         for row in try document.nodes(forXPath: "//table[@id='completeness-table']/tbody/tr") {
             let key = try #require(attribute(row, "data-category"))
             figures.categories.append(key)
-            var attributes: [String: String] = [:]
-            for cell in try row.nodes(forXPath: "td[@data-attribute]") {
-                attributes[attribute(cell, "data-attribute")!] =
-                    "\(attribute(cell, "data-count")!) \(attribute(cell, "data-share")!)"
-            }
-            figures.byCategory[key] = CategoryFigures(
-                count: try #require(Int(attribute(row, "data-count") ?? "")), share: attribute(row, "data-share") ?? "",
-                attributes: attributes)
+            figures.byCategory[key] = try Self.figures(row)
+        }
+        for row in try document.nodes(forXPath: "//table[@id='result-types-table']/tbody/tr") {
+            let key = try #require(attribute(row, "data-result-type"))
+            figures.resultTypes.append(key)
+            figures.byResultType[key] = try Self.figures(row)
         }
         let bars = try document.nodes(forXPath: "//svg[@class='bars']/g")
         #expect(
@@ -137,10 +187,15 @@ struct FormatTests {
         figures.changes = try document.nodes(forXPath: "//table[@id='diff-categories']/tbody/tr").map {
             "\(attribute($0, "data-category")!) \(attribute($0, "data-before")!) \(attribute($0, "data-after")!)"
         }
+        figures.resultTypeChanges = try document.nodes(forXPath: "//table[@id='diff-result-types']/tbody/tr").map {
+            "\(attribute($0, "data-result-type")!) \(attribute($0, "data-before")!) \(attribute($0, "data-after")!)"
+        }
         return figures
     }
 
-    @Test("JSON, CSV and HTML carry the model's figures, category by category", arguments: 0..<cases.count)
+    @Test(
+        "JSON, CSV and HTML carry the model's figures, category by category and result type by result type",
+        arguments: 0..<cases.count)
     func sameFigures(_ number: Int) throws {
         let report = try Fixtures.report(Self.cases[number].0, against: Self.cases[number].1)
         let expected = Self.fromModel(report)
@@ -230,8 +285,15 @@ struct FormatTests {
         #expect(
             Set(json.keys) == [
                 "schema_version", "index", "total", "by_osm_type", "merged_duplicates", "dropped", "attributes",
-                "categories", "unmapped", "uncategorized", "excluded", "languages", "where", "diff",
+                "categories", "result_types", "unmapped", "uncategorized", "excluded", "languages", "where", "diff",
             ])
+        let index = try #require(json["index"] as? [String: Any])
+        #expect(
+            Set(index.keys) == [
+                "file", "generator", "build_time", "inputs", "select", "addresses", "unreached_categories",
+            ])
+        let resultType = try #require((json["result_types"] as? [[String: Any]])?.first)
+        #expect(Set(resultType.keys) == ["result_type", "count", "share", "attributes"])
         #expect(json["schema_version"] as? Int == 2 && ReportFormat.jsonSchemaVersion == 2)
         let category = try #require((json["categories"] as? [[String: Any]])?.first)
         #expect(Set(category.keys) == ["category", "group", "mapkit_category", "count", "share", "attributes"])
@@ -242,8 +304,10 @@ struct FormatTests {
         #expect(
             Set(diff.keys) == [
                 "against", "total", "added", "removed", "moved", "moved_threshold_m", "changes", "max_drop",
-                "categories", "warnings",
+                "categories", "result_types", "warnings",
             ])
+        let typeChange = try #require((diff["result_types"] as? [[String: Any]])?.first)
+        #expect(Set(typeChange.keys) == ["result_type", "before", "after", "change", "change_percent"])
         let change = try #require((diff["categories"] as? [[String: Any]])?.first)
         #expect(
             Set(change.keys) == ["category", "group", "mapkit_category", "before", "after", "change", "change_percent"])

@@ -415,6 +415,7 @@ struct PhotonAPITests {
             + #""street":"Pohjoisesplanadi","district":"Kluuvi","city":"Helsinki","country":"Finland","#
             + #""postcode":"00100","countrycode":"FI","extra":{"website":"https://aalto.example","#
             + #""opening_hours":"Mo-Su 09:00-21:00","cuisine":"coffee_shop"},"category":"cafe","#
+            + #""result_type":"pointOfInterest","#
             + #""address_line":"Pohjoisesplanadi 39, 00100 Helsinki","distance_m":0.0,"#
             + #""match":{"level":"\#(match.level.name)","field":"name","score":\#(String(format: "%.4g", match.score))}},"#
             + #""geometry":{"type":"Point","coordinates":[24.9400000,60.1700000]}}]}"#

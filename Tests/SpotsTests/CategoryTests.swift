@@ -118,8 +118,21 @@ struct CategoryTableTests {
         #expect(table.category(key: "tourism", value: "attraction", context: ["historic": "manor"]) == .landmark)
     }
 
-    @Test("the consulted keys are those the conditions name")
+    @Test("the consulted keys are those the selected keys' conditions name")
     func consultedKeys() {
-        #expect(table.consultedKeys == ["historic", "ruins"])
+        #expect(table.consultedKeys(selecting: ["amenity", "tourism"]) == ["historic", "ruins"])
+        #expect(table.consultedKeys(selecting: ["amenity"]).isEmpty)
+    }
+
+    @Test("result types by selecting key; unreached categories by selection")
+    func resultTypesAndReach() {
+        let physical = CategoryTable(
+            rules: ["natural": ["peak": .init(category: .landmark)], "amenity": ["cafe": .init(category: .cafe)]],
+            resultTypes: ["natural": .physicalFeature])
+        #expect(physical.resultType(ofKey: "natural") == .physicalFeature)
+        #expect(physical.resultType(ofKey: "amenity") == .pointOfInterest)
+        let unreached = physical.unreachedCategories(selecting: ["amenity"])
+        #expect(!unreached.contains(.cafe) && unreached.contains(.landmark))
+        #expect(!physical.unreachedCategories(selecting: ["amenity", "natural"]).contains(.landmark))
     }
 }

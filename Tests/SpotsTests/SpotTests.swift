@@ -157,7 +157,7 @@ struct SpotTests {
     func detailKeys() {
         #expect(
             Spot.Detail.allCases.map(\.rawValue) == [
-                "phone", "website", "opening_hours", "cuisine", "wikidata", "wikipedia", "brand", "operator",
+                "phone", "website", "opening_hours", "cuisine", "wikidata", "wikipedia", "brand", "operator", "ele",
             ])
     }
 
