@@ -6,8 +6,8 @@
 /// (`init(parsing:)`, errors naming the byte and the JSON path); files people write are checked
 /// by one validator (`JSONField`, errors `FILE: PATH: what is wrong`); everything is written by
 /// one writer (`JSONText` for values appended in a fixed order, `text(_:escaping:)` for a tree
-/// with sorted keys). Foundation's JSON is left in one place, SpotPipeline's `PipelineJSON`:
-/// the fallback that keeps pipeline files as lenient as they have been.
+/// with sorted keys). Pipeline files are read by the same parser (SpotPipeline's
+/// `PipelineJSON`, which turns the byte into a line and column); no Foundation JSON is left.
 ///
 /// Numbers are `Double`s (`.number`), but for two kinds kept as their text (`.numberText`): a
 /// number to be written with a fixed number of decimals ("0.1240", which a `Double` cannot

@@ -19,8 +19,8 @@ public struct BuildStatistics: Sendable {
     public var nodes = 0, ways = 0, relations = 0
     /// Elements marked deleted in the inputs, skipped.
     public var deletedElements = 0
-    /// Raw input bytes read, and bytes after inflating (XML text, PBF blocks).
-    public var inputBytes = 0, xmlBytes = 0
+    /// Raw input bytes read; XML text read (after inflating); PBF blocks' bytes decoded.
+    public var inputBytes = 0, xmlBytes = 0, pbfBytes = 0
     /// Pieces of XML parsed apart (on the parsing threads, or on the caller's thread with one
     /// thread), and pieces parsed in order by the sequential parser (the prolog, the root's end,
     /// and regions whose element boundaries could not be proven). Not stored in the index: its
@@ -34,13 +34,21 @@ public struct BuildStatistics: Sendable {
     public var stages: [StageReport] = []
     /// Spots written.
     public var spots: Int { stages.last?.output ?? 0 }
+    /// Spots written with a MapKit category, with a Spots extension category, and with none
+    /// (`--keep-all`, address points). Not stored: the index's kinds say it.
+    public var mapKitSpots = 0, extensionSpots = 0, uncategorizedSpots = 0
 
-    /// The read counters by their snake_case names, as the index metadata stores them.
+    /// The read counters by their snake_case names, as the index metadata stores them: the
+    /// XML and PBF byte counts each only when that format was read (`xml_bytes` also for no
+    /// input at all, as before PBF).
     var byName: [String: Int] {
-        [
+        var names = [
             "nodes": nodes, "ways": ways, "relations": relations, "deleted_elements": deletedElements,
-            "input_bytes": inputBytes, "xml_bytes": xmlBytes, "spots": spots,
+            "input_bytes": inputBytes, "spots": spots,
         ]
+        if xmlBytes > 0 || pbfBytes == 0 { names["xml_bytes"] = xmlBytes }
+        if pbfBytes > 0 { names["pbf_bytes"] = pbfBytes }
+        return names
     }
 }
 
@@ -88,6 +96,13 @@ public struct SpotBuild {
         var candidates = read.takeCandidates()
         for stage in stages { statistics.stages.append(stage.run(&candidates)) }
         let spots = candidates.map(\.spot)
+        for spot in spots {
+            switch spot.category?.isMapKit {
+            case true?: statistics.mapKitSpots += 1
+            case false?: statistics.extensionSpots += 1
+            case nil: statistics.uncategorizedSpots += 1
+            }
+        }
         candidates = []  // the spots share their attributes; the candidates' own memory goes now
         let metadata = IndexMetadata(
             generator: Self.generator,
@@ -142,7 +157,11 @@ public struct SpotBuild {
             statistics.relations += summary.relations
             statistics.deletedElements += summary.deleted
             statistics.inputBytes += summary.inputBytes
-            statistics.xmlBytes += summary.xmlBytes
+            if summary.pbfBlocks > 0 {
+                statistics.pbfBytes += summary.xmlBytes
+            } else {
+                statistics.xmlBytes += summary.xmlBytes
+            }
             statistics.parallelPieces += summary.parallelPieces
             statistics.sequentialPieces += summary.sequentialPieces
             statistics.plainElements += summary.plainElements

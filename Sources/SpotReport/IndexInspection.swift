@@ -1,8 +1,9 @@
 import SpotIndex
 import Spots
 
-/// What `spots inspect` shows of an index: the file, the build's metadata, the spots by OSM
-/// type and category, the stages, and each section with its checksum verdict, as labelled rows.
+/// What `spots inspect` shows of an index, as labelled rows: the file, the spots by OSM type,
+/// category and result type, the extent and the data's date, the build's metadata and stages,
+/// then (verbose) each section with its checksum, and the checksums' verdict.
 public struct IndexInspection {
     /// The rows in order: a label ("spots", "section SPOT") and its value.
     public let rows: [(label: String, value: String)]
@@ -18,8 +19,9 @@ public struct IndexInspection {
     /// Reads every spot's reference and kind and verifies every section's checksum. Both passes
     /// give the pages they read back as they go (`releaseResidentPages`), so inspecting an
     /// index of any size holds little of it at once: a server verifying a newly published index
-    /// beside the one it serves grows by little.
-    public init(_ index: SpotIndexReader) throws(IndexError) {
+    /// beside the one it serves grows by little. With `verbose`, the rows also give the format
+    /// and each section with its checksum; the verdict on the checksums is always the last row.
+    public init(_ index: SpotIndexReader, verbose: Bool = false) throws(IndexError) {
         let checks = index.verifyChecksums()
         var byType: [OSMType: Int] = [:]
         var byCategory: [String: Int] = [:]
@@ -35,8 +37,9 @@ public struct IndexInspection {
         spotsByType = byType
         spotsByCategory = byCategory
         spotsByResultType = byResultType
-        var rows = try Self.contents(of: index, byType: byType, byCategory: byCategory, byResultType: byResultType)
-        for check in checks {
+        var rows = try Self.contents(
+            of: index, byType: byType, byCategory: byCategory, byResultType: byResultType, verbose: verbose)
+        for check in checks where verbose {
             let section = check.section
             let crc = "crc32 \(String(section.checksum, radix: 16)) \(check.isValid ? "ok" : "MISMATCH")"
             let place = "offset \(section.offset), \(NumberText.grouped(section.length)) bytes"
@@ -54,20 +57,36 @@ public struct IndexInspection {
         return rows.map { $0.label.padding(toLength: width, withPad: " ", startingAt: 0) + $0.value + "\n" }.joined()
     }
 
-    /// The rows before the checksums: the file, the build's metadata, the spots and the stages.
+    /// The rows before the checksums, for a person first: the file; what it holds (spots,
+    /// categories, result types, bounding box, the data's date); how it was built (program,
+    /// inputs, settings, counters, stages, the tags left out); with `verbose`, the format.
     private static func contents(
-        of index: SpotIndexReader, byType: [OSMType: Int], byCategory: [String: Int], byResultType: [ResultType: Int]
+        of index: SpotIndexReader, byType: [OSMType: Int], byCategory: [String: Int],
+        byResultType: [ResultType: Int], verbose: Bool
     ) throws(IndexError) -> [(label: String, value: String)] {
         let grouped = NumberText.grouped
         let metadata = try index.metadata()
         let types = OSMType.allCases.map { "\(grouped(byType[$0] ?? 0)) \($0.name)s" }.joined(separator: ", ")
-        let sections = "\(grouped(index.fileSize)) bytes, \(index.sections.count) sections"
-        var rows: [(label: String, value: String)] = [
-            ("index", index.file),
-            ("format", "spots index version \(SpotIndexReader.formatVersion), \(sections)"),
-            ("generator", metadata.generator),
-            ("built", metadata.buildTime ?? "unknown (no timestamps in the inputs)"),
-        ]
+        var rows: [(label: String, value: String)] = [("index", index.file)]
+        if verbose {
+            let sections = "\(grouped(index.fileSize)) bytes, \(index.sections.count) sections"
+            rows.append(("format", "spots index version \(SpotIndexReader.formatVersion), \(sections)"))
+        }
+        rows.append(("spots", "\(grouped(index.count)) (\(types))"))
+        let categories = byCategory.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        let more = categories.count > 8 ? ", ..." : ""
+        rows.append(("categories", "\(categories.count): " + counts(categories.prefix(8)) + more))
+        let resultTypes = ResultType.allCases.compactMap { type in byResultType[type].map { (type.rawValue, $0) } }
+        rows.append(("result types", counts(resultTypes.map { (key: $0.0, value: $0.1) })))
+        let bbox = metadata.bbox.map(\.description)
+        rows.append(("bbox", bbox.map { $0 + "  (MINLON,MINLAT,MAXLON,MAXLAT)" } ?? "none"))
+        rows.append(
+            (
+                "data timestamp",
+                metadata.buildTime.map { $0 + " (the newest edit in the inputs, or SOURCE_DATE_EPOCH)" }
+                    ?? "unknown (no timestamps in the inputs)"
+            ))
+        rows.append(("generator", metadata.generator))
         for input in metadata.inputs {
             let hash = input.sha256.map { ", sha256 \($0)" } ?? ""
             rows.append(("input", "\(input.name) (\(grouped(input.bytes)) bytes\(hash))"))
@@ -80,14 +99,6 @@ public struct IndexInspection {
             rows.append(("select", selection.selected))
             rows.append(("unreached", selection.unreached))
         }
-        rows.append(("spots", "\(grouped(index.count)) (\(types))"))
-        let bbox = metadata.bbox.map(\.description)
-        rows.append(("bbox", bbox.map { $0 + "  (MINLON,MINLAT,MAXLON,MAXLAT)" } ?? "none"))
-        let categories = byCategory.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-        let more = categories.count > 8 ? ", ..." : ""
-        rows.append(("categories", "\(categories.count): " + counts(categories.prefix(8)) + more))
-        let resultTypes = ResultType.allCases.compactMap { type in byResultType[type].map { (type.rawValue, $0) } }
-        rows.append(("result types", counts(resultTypes.map { (key: $0.0, value: $0.1) })))
         rows.append(("statistics", counts(metadata.statistics.sorted { $0.key < $1.key })))
         for stage in metadata.stages {
             let dropped = counts(stage.dropped.sorted { $0.key < $1.key })

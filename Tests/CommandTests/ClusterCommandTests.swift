@@ -224,8 +224,8 @@ struct ClusterCommandTests {
         try Data(#"{"clusters": {"max_zoom": 10, "radius": 40}}"#.utf8).write(to: pipeline)
         let index = folder.path("city.spots")
         #expect(try SpotsCLI.run(["build", helsinki, "-o", index, "--pipeline", pipeline.path, "-q"]).status == 0)
-        let inspect = try SpotsCLI.run(["inspect", index]).output
-        #expect(inspect.contains("CLUS"))
+        let inspect = try SpotsCLI.run(["inspect", index, "--verbose"]).output
+        #expect(inspect.contains("section CLUS"))
         let above = try Self.objects(
             try SpotsCLI.run(["cluster", index, "--bbox", "-180,-90,180,90", "--zoom", "11", "--format", "ndjson"]))
         #expect(

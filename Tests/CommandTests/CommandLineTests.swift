@@ -88,7 +88,7 @@ struct CommandLineTests {
         #expect(
             try SpotsCLI.run(["build", helsinki, "-o", index, "-q", "--keep-all", "--no-dedupe", "--no-areas"]).status
                 == 0)
-        let run = try SpotsCLI.run(["inspect", index])
+        let run = try SpotsCLI.run(["inspect", index, "--verbose"])
         #expect(run.status == 0)
         for expected in [
             "spots index version 5", "1,110 (1,110 nodes, 0 ways, 0 relations)",

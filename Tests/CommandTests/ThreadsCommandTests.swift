@@ -11,7 +11,8 @@ struct ThreadsCommandTests {
     )] {
         try threads.map { count in
             let output = folder.url.appendingPathComponent("threads-\(count).spots")
-            let run = try SpotsCLI.run(["build"] + inputs + ["-o", output.path, "-O", "--threads", String(count)])
+            let run = try SpotsCLI.run(
+                ["build"] + inputs + ["-o", output.path, "-O", "--verbose", "--threads", String(count)])
             #expect(run.status == 0, "build with \(count) threads: \(run.stderr)")
             return (try Data(contentsOf: output), run.stderr)
         }

@@ -109,11 +109,17 @@ struct PipelineFileTests {
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
     }
 
-    @Test("JSON that does not parse is refused as a whole")
+    @Test("JSON that does not parse is refused as a whole, naming the line and column")
     func refusesBadJSON() {
         let error = pipelineError(#"{"dedupe": {"radius": 30,}"#)
         #expect(error?.path == nil)
         #expect(error?.message.hasPrefix("not valid JSON") == true)
+        let trailing = pipelineError("{\n  \"keep\": 3,\n  \"dedupe\": {\"radius\": 30,}\n}\n")
+        #expect(
+            trailing?.message == "not valid JSON: line 3, column 27 (in .dedupe): expected a key in double quotes")
+        #expect(
+            pipelineError("{\"keep\": 3,}")?.message
+                == "not valid JSON: line 1, column 12: expected a key in double quotes")
     }
 
     @Test(
