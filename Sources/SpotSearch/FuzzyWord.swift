@@ -160,73 +160,87 @@ struct TokenMatch: Equatable {
 /// between the token's first *d* scalars and the word's first *j*.
 struct EditRows {
     private let word: [UInt32]
-    /// The rows, each `word.count + 1` cells, one after the other.
+    /// `word.count + 1`: the cells of a row.
+    private let width: Int
+    /// The path's length: rows 0 through `depth` are the table's.
+    private var depth = 0
+    /// The rows, each `width` cells, one after the other; the storage past row `depth` is
+    /// spare (rows are written over, not appended, so moving along the sorted tokens costs no
+    /// allocation: `truncate` only lowers `depth`).
     private var cells: [Int]
-    /// The token's scalars read so far.
-    private var path: [UInt32] = []
-    /// Per depth, the fewest edits between the whole word and a prefix of the path up to it.
+    /// The token's scalars read so far: the first `depth`.
+    private var path: [UInt32]
+    /// Per depth up to `depth`, the fewest edits between the whole word and a prefix of the
+    /// path up to it.
     private var bestPrefixEdits: [Int]
-    /// Per depth, the fewest cells of its row (`minimum`).
-    private var rowMinimums: [Int] = [0]
+    /// Per depth up to `depth`, the fewest cells of its row (`minimum`).
+    private var rowMinimums: [Int]
 
     /// The table of `word` against the empty token, with room for the rows of `depth` scalars
     /// (more grow it).
     init(word: [UInt32], depth: Int = 16) {
         self.word = word
-        cells = Array(0...word.count)
-        cells.reserveCapacity((depth + 1) * (word.count + 1))
-        path.reserveCapacity(depth)
-        bestPrefixEdits = [word.count]
-        bestPrefixEdits.reserveCapacity(depth + 1)
-        rowMinimums.reserveCapacity(depth + 1)
+        width = word.count + 1
+        cells = Array(0...word.count) + [Int](repeating: 0, count: depth * (word.count + 1))
+        path = [UInt32](repeating: 0, count: depth)
+        bestPrefixEdits = [word.count] + [Int](repeating: 0, count: depth)
+        rowMinimums = [Int](repeating: 0, count: depth + 1)
     }
 
     /// Drops the rows past the path's first `depth` scalars.
     mutating func truncate(toDepth depth: Int) {
-        path.removeSubrange(depth...)
-        bestPrefixEdits.removeSubrange((depth + 1)...)
-        rowMinimums.removeSubrange((depth + 1)...)
-        cells.removeSubrange(((depth + 1) * (word.count + 1))...)
+        self.depth = Swift.min(self.depth, depth)
     }
 
     /// Adds the row of the token's next scalar.
     mutating func push(_ scalar: UInt32) {
-        let width = word.count + 1
-        let depth = path.count + 1
-        let above = (depth - 1) * width
-        path.append(scalar)
-        cells.append(depth)
+        if depth == path.count { grow() }
+        depth += 1
+        path[depth - 1] = scalar
+        let row = depth * width
+        let above = row - width
+        let previous = depth > 1 ? path[depth - 2] : 0
+        cells[row] = depth
         var rowMinimum = depth
         for j in 1..<width {
+            let letter = word[j - 1]
             var cell = Swift.min(
-                cells[above + j] + 1, cells[above + width + j - 1] + 1,
-                cells[above + j - 1] + (word[j - 1] == scalar ? 0 : 1))
-            if depth > 1, j > 1, word[j - 1] == path[depth - 2], word[j - 2] == scalar {
+                cells[above + j] + 1, cells[row + j - 1] + 1, cells[above + j - 1] + (letter == scalar ? 0 : 1))
+            if depth > 1, j > 1, letter == previous, word[j - 2] == scalar {
                 cell = Swift.min(cell, cells[above - width + j - 2] + 1)
             }
-            cells.append(cell)
+            cells[row + j] = cell
             rowMinimum = Swift.min(rowMinimum, cell)
         }
-        rowMinimums.append(rowMinimum)
-        bestPrefixEdits.append(Swift.min(bestPrefixEdits[depth - 1], cells[cells.count - 1]))
+        rowMinimums[depth] = rowMinimum
+        bestPrefixEdits[depth] = Swift.min(bestPrefixEdits[depth - 1], cells[row + width - 1])
+    }
+
+    /// Doubles the room for rows.
+    private mutating func grow() {
+        let more = Swift.max(path.count, 8)
+        cells += [Int](repeating: 0, count: more * width)
+        path += [UInt32](repeating: 0, count: more)
+        bestPrefixEdits += [Int](repeating: 0, count: more)
+        rowMinimums += [Int](repeating: 0, count: more)
     }
 
     /// The fewest cells of the last row: no token that starts with the path is nearer the word.
-    var minimum: Int { rowMinimums[rowMinimums.count - 1] }
+    var minimum: Int { rowMinimums[depth] }
 
     /// The least scalar from `least` on after which some cell of the next row is at most
     /// `maxEdits`, when every cell of this one is at least `maxEdits`; nil when none is. A cell
     /// keeps its value only along a diagonal, from a cell of `maxEdits` whose word letter is the
     /// next scalar, or by swapping the word's letter back with the path's last.
     func letterKeepingWithin(_ maxEdits: Int, atLeast least: UInt32) -> UInt32? {
-        let width = word.count + 1
-        let row = cells.count - width
+        let row = depth * width
         var best: UInt32?
         func consider(_ letter: UInt32) {
             if letter >= least && best.map({ letter < $0 }) ?? true { best = letter }
         }
         for j in 1..<width where cells[row + j - 1] <= maxEdits { consider(word[j - 1]) }
-        if let last = path.last {
+        if depth > 0 {
+            let last = path[depth - 1]
             for j in stride(from: 2, to: width, by: 1)
             where word[j - 1] == last && cells[row - width + j - 2] + 1 <= maxEdits {
                 consider(word[j - 2])
@@ -238,15 +252,15 @@ struct EditRows {
     /// The edits between the word and the path read as a whole token: with `isPrefix`, the
     /// fewest between it and a prefix of the path; 0 once the path starts with the word.
     func editsOfToken(isPrefix: Bool) -> Int {
-        let best = bestPrefixEdits[bestPrefixEdits.count - 1]
-        return isPrefix || best == 0 ? best : cells[cells.count - 1]
+        let best = bestPrefixEdits[depth]
+        return isPrefix || best == 0 ? best : cells[depth * width + width - 1]
     }
 
     /// The edits of every token that starts with the path, when it is the same for all of them:
     /// when a prefix of the path already matches the word (as a prefix, or with no edit) and no
     /// longer token can come nearer.
     func editsOfEveryLongerToken(isPrefix: Bool) -> Int? {
-        let best = bestPrefixEdits[bestPrefixEdits.count - 1]
+        let best = bestPrefixEdits[depth]
         return (isPrefix || best == 0) && minimum >= best ? best : nil
     }
 }
