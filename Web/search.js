@@ -2,7 +2,7 @@
 // around the map's centre through /v1/search; with no text the map browses /v1/clusters. Each
 // search's timings (sent, drawn) are kept in `window.spotsTimings` for Benchmarks/web.sh.
 import { api, apiURL, refOf, metresBetween, distanceText } from "./api.js";
-import { t, categoryLook, nameLanguage } from "./strings.js";
+import { t, categoryLook, nameLanguage, titleOf } from "./strings.js";
 
 /** Milliseconds of quiet typing before a search is sent. */
 const debounceMilliseconds = 150;
@@ -199,7 +199,7 @@ export class SearchView {
         const distance = distanceText(metresBetween(from, [spot.lat, spot.lon]));
         item.innerHTML = `<div class="pin" style="background:${look.colour}"><span>${look.glyph}</span></div><div>
           <div class="name"></div><div class="meta"></div><div class="address"></div></div>`;
-        item.querySelector(".name").textContent = spot.display_name || spot.name || t("unnamed");
+        item.querySelector(".name").textContent = titleOf(spot);
         item.querySelector(".meta").textContent = `${look.name} · ${distance}`;
         item.querySelector(".address").textContent = spot.address_line || "";
         item.addEventListener("click", () => this.onSpot(item.dataset.ref));

@@ -2,7 +2,7 @@
 // category, address, opening hours, phone, website, Wikipedia and Wikidata, directions and a
 // link to OpenStreetMap. Its address is shareable: /#n123456 opens it.
 import { api } from "./api.js";
-import { t, categoryLook, nameLanguage } from "./strings.js";
+import { t, categoryLook, nameLanguage, titleOf } from "./strings.js";
 
 const osmTypes = { n: "node", w: "way", r: "relation" };
 
@@ -89,7 +89,7 @@ export class SheetView {
       }
       return a;
     };
-    const title = make("h2", spot.display_name || spot.name || t("unnamed"));
+    const title = make("h2", titleOf(spot));
     const category = make("p", categoryLook(spot.category).name, "category");
     const facts = make("dl");
     const fact = (label, value) => {

@@ -172,6 +172,11 @@ const categories = {
   zoo: ["leisure", "Z", "Zoo", "動物園"],
 };
 
+/** What a result is called: its name, else (an address point, a place with no name) its address. */
+export function titleOf(spot) {
+  return spot.display_name || spot.name || spot.address_line || t("unnamed");
+}
+
 /** How `category` is shown: its name in the interface's language, glyph and colour. */
 export function categoryLook(category) {
   const entry = categories[category];
