@@ -60,10 +60,13 @@ public struct Pipeline: Sendable {
     /// `--max-value-bytes`): an input over them is refused.
     public var limits: OSMReadLimits
 
-    /// The settings as the index metadata records them.
+    /// The settings as the index metadata records them. The pipeline file is recorded by its
+    /// name (last path component) and SHA-256, not its path as typed, so that the same inputs
+    /// give the same index whether the file was named by a relative or an absolute path.
     public var settings: IndexMetadata.PipelineSettings {
         IndexMetadata.PipelineSettings(
-            file: file, sha256: fileSHA256, exclude: keepAll ? [] : exclude.sorted(), keepAll: keepAll,
+            file: file.map { URL(fileURLWithPath: $0).lastPathComponent }, sha256: fileSHA256,
+            exclude: keepAll ? [] : exclude.sorted(), keepAll: keepAll,
             dedupe: .init(
                 enabled: dedupe.enabled, radius: dedupe.radius,
                 radiusByCategory: Dictionary(

@@ -86,6 +86,7 @@ public struct Refresh {
     /// lock held elsewhere, unreadable inputs (OSMInputError), or files that cannot be written.
     public func run() throws -> RefreshResult {
         let generations = generations
+        try checkFolder()
         let lock = try log.timed("lock") { (try RefreshLock(output: output), [:], nil) }
         defer { withExtendedLifetime(lock) {} }
         let held = RefreshStatus.read(generations.status)?.held ?? false
@@ -178,37 +179,61 @@ public struct Refresh {
         }
     }
 
-    /// Records how a run that began at `started` ended: NAME.status.json and, when `metrics`
-    /// names a file, the Prometheus metrics (both atomically; a file that cannot be written is
-    /// logged as an error), then the log's result line. The hold is set by a rollback and a held
-    /// run, lifted by `liftedHold`, else kept.
+    /// The output's folder, where the lock, the generations and the status file go.
+    private var folder: String { URL(fileURLWithPath: output).deletingLastPathComponent().path }
+
+    private var folderExists: Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue
+    }
+
+    /// Throws, naming the folder as the cause, when the output's folder is missing: before the
+    /// lock file, the build and the status file fail on it.
+    private func checkFolder() throws(RefreshError) {
+        guard folderExists else {
+            throw RefreshError(
+                .cannotPublish, file: folder, "the output folder does not exist (the pipeline's \"output\"); create it")
+        }
+    }
+
+    /// The spots of the published index, nil when none is published or it is unreadable.
+    public var publishedSpots: Int? { (try? SpotIndexReader(path: output))?.count }
+
+    /// Records how a run that began at `started` ended: NAME.status.json (unless the output's
+    /// folder is missing, the failure already named) and, when `metrics` names a file, the
+    /// Prometheus metrics (both atomically; a file that cannot be written is logged as an error),
+    /// then the log's result line with `reason`, why a failed run failed. The hold is set by a
+    /// rollback and a held run, lifted by `liftedHold`, else kept.
     public func record(
-        _ ending: RefreshEnding, exitCode: Int32, started: Date, liftedHold: Bool = false, gateFailures: [String] = [],
-        dropGateOverridden: Bool = false, metrics: String?
+        _ ending: RefreshEnding, exitCode: Int32, started: Date, reason: String? = nil, liftedHold: Bool = false,
+        gateFailures: [String] = [], dropGateOverridden: Bool = false, metrics: String?
     ) {
         let previous = RefreshStatus.read(generations.status)
         let now = ISO8601DateFormatter().string(from: Date())
         let published = try? SpotIndexReader(path: output)
-        let endedWith = ending == .refused ? try? SpotIndexReader(path: generations.rejected) : published
+        let refused = ending == .refused ? try? SpotIndexReader(path: generations.rejected) : nil
         let status = RefreshStatus(
             pipeline: name, outcome: ending, exitCode: exitCode, time: now,
-            durationSeconds: (Date().timeIntervalSince(started) * 1000).rounded() / 1000, spots: published?.count,
-            inputs: RefreshStatus.inputs(of: try? endedWith?.metadata()), gateFailures: gateFailures,
+            durationSeconds: (Date().timeIntervalSince(started) * 1000).rounded() / 1000, index: output,
+            spots: published?.count, refused: refused.map { .init(index: generations.rejected, spots: $0.count) },
+            reason: reason, inputs: RefreshStatus.inputs(of: try? (refused ?? published)?.metadata()),
+            gateFailures: gateFailures,
             held: [.rolledBack, .held].contains(ending) || (!liftedHold && previous?.held == true),
             dropGateOverridden: dropGateOverridden,
             lastSuccess: ending.isSuccess ? now : previous?.lastSuccess)
         do {
-            try status.write(to: generations.status)
+            if folderExists { try status.write(to: generations.status) }
             if let metrics { try RefreshMetrics.write(status, to: metrics) }
         } catch {
             log.event("status", level: .error, message: "\(error)")
         }
-        log.result(ending, exitCode: exitCode)
+        log.result(ending, exitCode: exitCode, reason: reason)
     }
 
     /// Makes the previous generation current again, keeping the replaced index as
     /// NAME.rolledback.spots; the caller records the hold (`record(.rolledBack…)`).
     public func rollback() throws {
+        try checkFolder()
         let lock = try log.timed("lock") { (try RefreshLock(output: output), [:], nil) }
         defer { withExtendedLifetime(lock) {} }
         try log.timed("rollback") { () -> ((), counts: [String: Int], message: String?) in

@@ -54,14 +54,15 @@ public struct RefreshLog: Sendable {
         }
     }
 
-    /// Logs the last line of a run: how it ended and its exit code.
-    public func result(_ ending: RefreshEnding, exitCode: Int32) {
+    /// Logs the last line of a run: how it ended, its exit code and, in JSON, why it failed (in
+    /// text the error line that follows says why).
+    public func result(_ ending: RefreshEnding, exitCode: Int32, reason: String? = nil) {
         let level: Level = ending == .failed ? .error : ending == .refused || ending == .locked ? .warning : .info
         switch format {
         case .text: line("result  \(ending.rawValue)  exit \(exitCode)")
         case .json:
-            object(
-                level: level, event: "result", [("outcome", Self.json(ending.rawValue)), ("exit_code", "\(exitCode)")])
+            let fields = [("outcome", Self.json(ending.rawValue)), ("exit_code", "\(exitCode)")]
+            object(level: level, event: "result", fields + (reason.map { [("reason", Self.json($0))] } ?? []))
         }
     }
 

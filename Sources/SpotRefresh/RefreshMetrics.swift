@@ -30,6 +30,10 @@ public enum RefreshMetrics {
             "outcome", "1 for how the last refresh run ended, 0 for the other outcomes.",
             RefreshEnding.allCases.map { ("\(label),outcome=\"\($0.rawValue)\"", $0 == status.outcome ? 1 : 0) })
         gauge("gate_failures", "Gates the last build failed.", [(label, Double(status.gateFailures.count))])
+        gauge(
+            "failure_info",
+            "1, labelled with why the last refresh run failed; no sample after a run that did not fail.",
+            status.reason.map { [("\(label),reason=\"\(escaped($0))\"", 1)] } ?? [])
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -40,6 +40,14 @@ public struct RefreshStatus: Sendable, Equatable {
         public var sha256: String?
     }
 
+    /// A build a gate refused: where it is kept and its spots.
+    public struct Refused: Sendable, Equatable {
+        /// NAME.rejected.spots.
+        public var index: String
+        /// Its spots.
+        public var spots: Int
+    }
+
     /// The pipeline's name: its output's file name without `.spots`.
     public var pipeline: String
     /// How the last run ended.
@@ -50,8 +58,14 @@ public struct RefreshStatus: Sendable, Equatable {
     public var time: String
     /// How long it took, in seconds.
     public var durationSeconds: Double
+    /// The published index `spots` counts: the output path.
+    public var index: String
     /// The spots of the published index after it, nil when nothing is published.
     public var spots: Int?
+    /// The build the last run refused, when it refused one.
+    public var refused: Refused?
+    /// Why the last run failed (the error line, or what `--record-failure` gave), when it failed.
+    public var reason: String?
     /// The inputs of the index it ended with (published, or refused), with their SHA-256.
     public var inputs: [Input]
     /// The gates the last build failed, one line each.
@@ -80,7 +94,7 @@ public struct RefreshStatus: Sendable, Equatable {
     private var json: JSONValue {
         var members: [String: JSONValue] = [
             "pipeline": .string(pipeline), "outcome": .string(outcome.rawValue), "exit_code": .integer(exitCode),
-            "time": .string(time), "duration_s": .number(durationSeconds),
+            "time": .string(time), "duration_s": .number(durationSeconds), "index": .string(index),
             "inputs": .array(
                 inputs.map { input in
                     .object(
@@ -92,6 +106,10 @@ public struct RefreshStatus: Sendable, Equatable {
             "drop_gate_overridden": .bool(dropGateOverridden),
         ]
         if let spots { members["spots"] = .integer(spots) }
+        if let refused {
+            members["refused"] = .object(["index": .string(refused.index), "spots": .integer(refused.spots)])
+        }
+        if let reason { members["reason"] = .string(reason) }
         if let lastSuccess { members["last_success"] = .string(lastSuccess) }
         return .object(members)
     }
@@ -116,7 +134,12 @@ extension RefreshStatus {
         exitCode = Int32(clamping: try json.member("exit_code").wholeNumber())
         time = try json.member("time").string()
         durationSeconds = try json.member("duration_s").number()
+        index = try json.optionalMember("index")?.string() ?? ""
         spots = try json.optionalMember("spots")?.wholeNumber()
+        refused = try json.optionalMember("refused").map { (refused) throws(JSONFieldError) in
+            Refused(index: try refused.member("index").string(), spots: try refused.member("spots").wholeNumber())
+        }
+        reason = try json.optionalMember("reason")?.string()
         inputs = try json.member("inputs").array().map { (input) throws(JSONFieldError) in
             Input(
                 path: try input.member("path").string(), bytes: try input.member("bytes").wholeNumber(),

@@ -15,6 +15,20 @@ enum RefreshCommand {
                 gates.max_drop and keep (generations).
                 """),
         OptionSpec(
+            names: ["--input"], valueName: "file",
+            help: """
+                Build from this file instead of the pipeline's first
+                input, for this run (a fresh download; the caller
+                replaces the input after it is published).
+                """),
+        OptionSpec(
+            names: ["--record-failure"], valueName: "reason",
+            help: """
+                Build nothing: record a failed run, for this reason,
+                in the status file, the metrics and the log (a cron
+                wrapper's download failed); exit 69.
+                """),
+        OptionSpec(
             names: ["--force"], valueName: nil,
             help: """
                 Rebuild even when the inputs and the pipeline file
@@ -68,8 +82,10 @@ enum RefreshCommand {
             Help.Mode(
                 required: ["--pipeline"],
                 optional: [
-                    "--force", "--rollback", "--resume", "--accept-drop", "--metrics", "--log-format", "--threads",
-                ])
+                    "--input", "--force", "--rollback", "--resume", "--accept-drop", "--metrics", "--log-format",
+                    "--threads",
+                ]),
+            Help.Mode(required: ["--pipeline", "--record-failure"], optional: ["--metrics", "--log-format"]),
         ],
         discussion: """
             Holds a lock beside the output (a second refresh exits 75 at once). Skips the build
@@ -79,7 +95,8 @@ enum RefreshCommand {
             report diff printed, and the exit code is 3; the published index is untouched.
             Publishing renames over the output and keeps `keep` generations (NAME.1.spots, ...).
             --rollback also holds the pipeline: later runs build nothing (outcome held, exit 0)
-            until --resume or --force. Every run writes NAME.status.json beside the output.
+            until --resume or --force. Every run writes NAME.status.json beside the output, and
+            so does --record-failure, for a failure before spots ran (a download).
             Logs go to standard error, one line per step and a last result line; a summary line
             to standard output (with --log-format json, one JSON object each, and the refused
             build's report in NAME.rejected.json).
@@ -96,34 +113,47 @@ enum RefreshCommand {
         let started = Date()
         var refresh: Refresh?
         var summary = RunSummary(ending: .failed)
+        let recorded = arguments.value("--record-failure")
+        if let recorded, recorded.isEmpty || recorded.contains("\n") {
+            throw UsageError("'--record-failure' needs a reason of one line")
+        }
         do {
-            let pipeline = try Pipeline.load(file)
+            var pipeline = try Pipeline.load(file)
+            if let input = arguments.value("--input") { pipeline = pipeline.replacingFirstInput(with: input) }
             let made = try Refresh(
                 pipeline: pipeline, log: log, force: arguments.flag("--force"), resume: arguments.flag("--resume"),
                 acceptDrop: arguments.flag("--accept-drop"), threads: try arguments.threads())
             refresh = made
-            summary = try run(made, rollback: arguments.flag("--rollback"), text: format == .text)
+            summary =
+                try recorded.map { RunSummary(ending: .failed, error: RecordedFailure(reason: $0)) }
+                ?? run(made, rollback: arguments.flag("--rollback"), text: format == .text)
         } catch {
             summary = RunSummary(ending: (error as? RefreshError)?.kind == .locked ? .locked : .failed, error: error)
         }
-        let code = summary.error.map(exitCode(for:)) ?? .ok
+        let code = summary.error.map { $0 is RecordedFailure ? .unavailable : exitCode(for: $0) } ?? .ok
+        let reason = summary.ending == .failed ? summary.error.map { "\($0)" } : nil
         if let error = summary.error, format == .json {
             log.event("failure", level: .error, message: "\(error)")
         }
         if let refresh {
             refresh.record(
-                summary.ending, exitCode: code.rawValue, started: started, liftedHold: summary.liftedHold,
-                gateFailures: summary.gateFailures, dropGateOverridden: summary.dropGateOverridden,
+                summary.ending, exitCode: code.rawValue, started: started, reason: reason,
+                liftedHold: summary.liftedHold, gateFailures: summary.gateFailures,
+                dropGateOverridden: summary.dropGateOverridden,
                 metrics: arguments.value("--metrics") ?? refresh.settings.metrics)
         } else {
-            log.result(summary.ending, exitCode: code.rawValue)
+            log.result(summary.ending, exitCode: code.rawValue, reason: reason)
         }
         switch format {
         case .text: if let line = summary.line { print(line) }
         case .json: print(summary.json(output: refresh?.output, exitCode: code.rawValue))
         }
         // Text mode keeps the one error line `spots: …`; JSON mode has logged it as JSON.
-        if let error = summary.error { throw format == .text ? error : ReportedFailure(code: code) }
+        guard let error = summary.error else { return }
+        guard format == .text else { throw ReportedFailure(code: code) }
+        guard error is RecordedFailure else { throw error }
+        printError("spots: \(error)")
+        throw ReportedFailure(code: code)
     }
 
     /// Runs `refresh` (or rolls it back) and says how it ended; in text mode a refused build's
@@ -149,10 +179,13 @@ enum RefreshCommand {
         case .rejected(let report, let reasons):
             if text { print(ReportFormat.text.render(report), terminator: "") }
             let why = reasons.joined(separator: "; ")
+            let published = refresh.publishedSpots
+            let kept = "\(refresh.rejectedPath) (\(report.coverage.total) spots)"
+            let stays = published.map { "; the published index keeps \($0) spots" } ?? ""
             summary = RunSummary(
-                ending: .refused, spots: report.coverage.total, gateFailures: reasons,
-                error: RefreshError(
-                    .gateRefused, file: output, "not published, kept as \(refresh.rejectedPath): " + why))
+                ending: .refused, spots: published, gateFailures: reasons,
+                error: RefreshError(.gateRefused, file: output, "not published, kept as \(kept)\(stays): " + why))
+            summary.refused = (refresh.rejectedPath, report.coverage.total)
         case .held:
             summary = RunSummary(
                 ending: .held, line: "held: \(output) is held since a rollback; --resume lifts the hold")
@@ -173,8 +206,10 @@ enum RefreshCommand {
 /// How a refresh run ended, as the command prints and records it.
 private struct RunSummary {
     var ending: RefreshEnding
-    /// The spots of the index the run ended with.
+    /// The spots of the published index.
     var spots: Int?
+    /// The build a gate refused: where it is kept and its spots.
+    var refused: (index: String, spots: Int)?
     /// The text summary line, when the run has one.
     var line: String?
     var gateFailures: [String] = []
@@ -200,6 +235,10 @@ private struct RunSummary {
         var fields = [("outcome", RefreshLog.json(ending.rawValue)), ("exit_code", "\(exitCode)")]
         if let output { fields.append(("output", RefreshLog.json(output))) }
         if let spots { fields.append(("spots", "\(spots)")) }
+        if let refused {
+            let counted = [("index", RefreshLog.json(refused.index)), ("spots", "\(refused.spots)")]
+            fields.append(("refused", JSONText.object(counted, escaping: .short)))
+        }
         if !gateFailures.isEmpty {
             fields.append(("gate_failures", "[" + gateFailures.map(RefreshLog.json).joined(separator: ",") + "]"))
         }
@@ -207,4 +246,13 @@ private struct RunSummary {
         if let message = line ?? error.map({ "\($0)" }) { fields.append(("message", RefreshLog.json(message))) }
         return JSONText.object(fields, escaping: .short)
     }
+}
+
+/// A failure before `spots` ran, which the caller (a cron wrapper whose download failed) asks
+/// to have recorded with `--record-failure`: the run ends as failed, exit 69.
+private struct RecordedFailure: Error, CustomStringConvertible {
+    /// Why the run failed, as the caller put it.
+    let reason: String
+
+    var description: String { reason }
 }

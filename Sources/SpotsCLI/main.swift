@@ -3,6 +3,9 @@ import SpotOutput
 import SpotPipeline
 import Spots
 
+/// The subcommands' names, in the order `spots --help` lists them.
+let subcommands = ["build", "cluster", "export", "inspect", "refresh", "report", "search", "serve"]
+
 /// The subcommand named `name`: its help, options and body.
 func command(named name: String) -> (help: Help, run: (Arguments) throws -> Void)? {
     switch name {
@@ -54,6 +57,15 @@ func main(_ arguments: [String]) -> ExitCode {
     if first == "--version" {
         print("spots \(SpotsVersion.version)")
         return .ok
+    }
+    if first == "help", arguments[1].hasPrefix("-") {
+        do {
+            print(try HelpDocument.text(Array(arguments.dropFirst())), terminator: "")
+            return .ok
+        } catch {
+            printError("spots: \(error)\nUSAGE: spots help [<subcommand>] | --man | --completions bash|zsh")
+            return .usage
+        }
     }
     if first == "help", let command = command(named: arguments[1]) {
         print(command.help.text, terminator: "")

@@ -209,17 +209,38 @@ struct PrometheusText {
             } else {
                 let name = String(line.prefix { $0 != "{" && $0 != " " })
                 try #require(metrics[name]?.type.isEmpty == false, "a sample before its TYPE: \(line)")
-                var labels: [String: String] = [:]
-                if let open = line.firstIndex(of: "{"), let close = line.firstIndex(of: "}") {
-                    for pair in line[line.index(after: open)..<close].split(separator: ",") {
-                        let parts = pair.split(separator: "=", maxSplits: 1)
-                        labels[String(parts[0])] = String(parts[1].dropFirst().dropLast())
-                    }
-                }
+                let labels = try Self.labels(line)
                 let value = try #require(Double(String(line.split(separator: " ").last!)), "\(line)")
                 metrics[name]!.samples.append((labels, value))
             }
         }
+    }
+
+    /// The labels of a sample line, `name{key="value",…} number`: values are quoted, with `\\`,
+    /// `\"` and `\n` escaped, and may hold commas and braces.
+    private static func labels(_ line: String) throws -> [String: String] {
+        guard let open = line.firstIndex(of: "{") else { return [:] }
+        var labels: [String: String] = [:]
+        var rest = line[line.index(after: open)...]
+        while let equals = rest.firstIndex(of: "="), rest.first != "}" {
+            let key = String(rest[..<equals])
+            rest = rest[rest.index(after: equals)...]
+            let quote = rest.popFirst()
+            try #require(quote == "\"", "a label value opens with a quote: \(line)")
+            var value = ""
+            while let character = rest.popFirst(), character != "\"" {
+                guard character == "\\" else {
+                    value.append(character)
+                    continue
+                }
+                let next = rest.popFirst()
+                let escaped = try #require(next, "an escape at the end: \(line)")
+                value.append(escaped == "n" ? "\n" : escaped)
+            }
+            labels[key] = value
+            if rest.first == "," { rest = rest.dropFirst() }
+        }
+        return labels
     }
 
     /// The value of `name`'s one sample.
@@ -249,7 +270,8 @@ struct CronWrapperTests {
     }
 
     @Test(
-        "a download, a refresh, and failures (a missing download, a cut gzip) all log JSON lines ending with a result")
+        "a download, a refresh, and failures (a missing download, a cut gzip) all log JSON lines ending with the summary"
+    )
     func jsonLines() throws {
         let folder = try RefreshFolder()
         defer { folder.remove() }
@@ -264,11 +286,12 @@ struct CronWrapperTests {
         #expect(published.lines.last?["outcome"] as? String == "published", "the summary line ends the run")
         let missing = try Self.runWrapper(folder.url.appendingPathComponent("absent.osm.gz").absoluteString, in: folder)
         #expect(missing.status == 69)
-        #expect(missing.lines.last?["event"] as? String == "result" && missing.lines.last?["exit_code"] as? Int == 69)
+        #expect(missing.lines.contains { $0["event"] as? String == "result" && $0["exit_code"] as? Int == 69 })
+        #expect(missing.lines.last?["outcome"] as? String == "failed" && missing.lines.last?["exit_code"] as? Int == 69)
         let cut = folder.url.appendingPathComponent("cut.osm.gz")
         try Data(try Data(contentsOf: sample).prefix(1000)).write(to: cut)
         let truncated = try Self.runWrapper(cut.absoluteString, in: folder)
         #expect(truncated.status == 65)
-        #expect(truncated.lines.contains { $0["event"] as? String == "gzip_test" && $0["level"] as? String == "error" })
+        #expect(truncated.lines.contains { $0["event"] as? String == "failure" && $0["level"] as? String == "error" })
     }
 }
