@@ -98,7 +98,8 @@ let package = Package(
             dependencies: ["Spots", "SpotIndex", "SpotSearch", "SpotCluster", "SpotText", "SpotOutput", "SpotJSON"]),
         // Requests as programs write them: batch lines (JSON), a query string's parameters read
         // as a batch line's keys, points, boxes and zooms; each refusal names the key.
-        .target(name: "SpotRequests", dependencies: ["SpotSearch", "Spots", "SpotJSON"]),
+        .target(
+            name: "SpotRequests", dependencies: ["SpotSearch", "Spots", "SpotJSON", "SpotText", "SpotBuiltInWords"]),
         // `spots serve`: the index over HTTP (libmicrohttpd), with Photon's API and Spots' own,
         // reloading when a new index is published under its path, with metrics and limits, and
         // the map page of Web/, compiled in by the EmbedFiles plugin.

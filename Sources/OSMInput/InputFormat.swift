@@ -1,7 +1,8 @@
 import InputStreams
 
 /// What an input is, told from its first bytes whatever its name: OSM XML (plain, gzip or bzip2),
-/// OSM PBF, or a format Spots does not read.
+/// OSM PBF, a format Spots does not read, or one that holds no OSM data (an index, an archive,
+/// an image, a database, JSON).
 enum InputFormat: Equatable {
     /// OSM XML: plain (anything not recognised as another format; expat judges it), in one or
     /// more gzip members (magic bytes 1F 8B) or in one or more bzip2 streams (`BZh` and a level
@@ -11,6 +12,8 @@ enum InputFormat: Equatable {
     case pbf
     /// A known format that is not read, by name (xz, zstd).
     case unsupported(String)
+    /// A known format that holds no OSM data, as people call it ("a spots index").
+    case notOSM(String)
 
     /// How many first bytes `init(head:)` looks at.
     static let headLength = 16
@@ -28,10 +31,27 @@ enum InputFormat: Equatable {
             self = .unsupported("xz")
         } else if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) {
             self = .unsupported("zstd")
+        } else if let name = Self.notOSM.first(where: { head.starts(with: $0.magic) })?.name {
+            self = .notOSM(name)
+        } else if let first = head.dropFirst(head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+            .drop(while: { [0x20, 0x09, 0x0A, 0x0D].contains($0) }).first,
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        {
+            // JSON: its first character after a byte order mark and white space.
+            self = .notOSM("JSON text (GeoJSON, perhaps)")
         } else {
             self = .xml(.none)
         }
     }
+
+    /// The first bytes of formats people give by mistake, and their names.
+    static let notOSM: [(magic: [UInt8], name: String)] = [
+        // SpotIndex's IndexLayout.magic, "\x89SPOT\r\n\x1A".
+        ([0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A], "a spots index"),
+        (Array("PK\u{3}\u{4}".utf8), "a zip archive"), (Array("PK\u{5}\u{6}".utf8), "a zip archive"),
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a PNG image"), ([0xFF, 0xD8, 0xFF], "a JPEG image"),
+        (Array("SQLite format 3\u{0}".utf8), "an SQLite database (a GeoPackage, perhaps)"),
+    ]
 
     /// The inputs Spots reads, as error messages name them.
     static let supported = "OSM XML (plain, gzip or bzip2) or OSM PBF"

@@ -146,6 +146,8 @@ public struct OSMReader {
             return try readPBF(input, into: &handler, progress: progress)
         case .unsupported(let name):
             throw OSMInputError(.malformed, file: file, "\(name) input is not supported; give \(InputFormat.supported)")
+        case .notOSM(let name):
+            throw OSMInputError(.malformed, file: file, "this is \(name), not OSM data; give \(InputFormat.supported)")
         case .xml(let compression):
             return try readXML(input, compression: compression, into: &handler, progress: progress)
         }

@@ -48,7 +48,10 @@ struct ParseState {
         switch context {
         case .prolog:
             guard equal(name, "osm") else {
-                halt("expected <osm> as the root element, found <\(String(cString: name))>")
+                halt(
+                    equal(name, "osmChange")
+                        ? "this is an osmChange file (edits to apply), not OSM data; give \(InputFormat.supported)"
+                        : "expected <osm> as the root element, found <\(String(cString: name))>")
                 return
             }
             context = .root

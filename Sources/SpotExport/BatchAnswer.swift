@@ -8,8 +8,11 @@ public enum BatchAnswer {
     /// The answer to a search request: each result's `osm_type`, `osm_id`, `lat`, `lon`,
     /// `category`, `result_type`, `name`, `display_name` (for a reader of `language`), `address_line` and
     /// `distance_m` (null without a point of reference), read from `index` without decoding the
-    /// spot, and `match` and `display_name_key` when the request asked why.
-    public static func results(_ ranked: [RankedSpot], language: String?, of index: SpotIndexReader) throws -> [UInt8] {
+    /// spot, and `match` and `display_name_key` when the request asked why; then `warnings`
+    /// (`appendWarnings`).
+    public static func results(
+        _ ranked: [RankedSpot], language: String?, warnings: [String] = [], of index: SpotIndexReader
+    ) throws -> [UInt8] {
         var bytes = Array("{\"results\":[".utf8)
         let labels = try index.labels(of: ranked.map(\.spot), language: language)
         for (position, result) in ranked.enumerated() {
@@ -18,7 +21,7 @@ public enum BatchAnswer {
             IndexedSpotFields.appendLatitudeLongitude(try index.coordinate(at: result.spot), to: &bytes)
             try IndexedSpotFields.appendLabel(labels[position], of: result.spot, in: index, to: &bytes)
             JSONText.appendKey("distance_m", to: &bytes)
-            JSONText.appendDecimal(result.distance, to: &bytes)
+            JSONText.appendTenths(result.distance, to: &bytes)
             if let match = result.match {
                 JSONText.appendKey("match", to: &bytes)
                 bytes += MatchJSON.object(match)
@@ -27,17 +30,36 @@ public enum BatchAnswer {
             }
             bytes.append(UInt8(ascii: "}"))
         }
-        return bytes + Array("]}".utf8)
+        return closed(bytes, warnings: warnings)
     }
 
-    /// The answer to a cluster request: the NDJSON objects of `spots cluster`, comma-separated.
-    public static func results(_ items: [ClusterItem], of index: SpotIndexReader) throws -> [UInt8] {
+    /// The answer to a cluster request: the NDJSON objects of `spots cluster`, comma-separated;
+    /// then `warnings` (`appendWarnings`).
+    public static func results(
+        _ items: [ClusterItem], warnings: [String] = [], of index: SpotIndexReader
+    ) throws -> [UInt8] {
         var bytes = Array("{\"results\":[".utf8)
         for (position, item) in items.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
             try ClusterJSON.appendObject(item, of: index, to: &bytes)
         }
-        return bytes + Array("]}".utf8)
+        return closed(bytes, warnings: warnings)
+    }
+
+    /// The answer `bytes` (up to its results' last) closed: `]`, then `,"warnings":[...]` when
+    /// there are `warnings` (an answer without keeps its bytes), then `}`.
+    private static func closed(_ bytes: [UInt8], warnings: [String]) -> [UInt8] {
+        var bytes = bytes + [UInt8(ascii: "]")]
+        if !warnings.isEmpty {
+            JSONText.appendKey("warnings", to: &bytes)
+            bytes.append(UInt8(ascii: "["))
+            for (position, warning) in warnings.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONText.appendString(warning, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        return bytes + [UInt8(ascii: "}")]
     }
 
     /// The answer to a line that is not a valid request, saying why.

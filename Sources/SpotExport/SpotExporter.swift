@@ -84,7 +84,11 @@ public struct SpotExporter {
     private static func addResultFields(
         to object: inout JSONObject, shown: DisplayName?, distance: Double??, match: SearchMatch??
     ) {
-        if let distance { object.add("distance_m", raw: JSONText.number(distance)) }
+        if let distance {
+            var metres: [UInt8] = []
+            JSONText.appendTenths(distance, to: &metres)
+            object.add("distance_m", raw: metres)
+        }
         if let match {
             object.add("match", raw: MatchJSON.object(match))
             object.add("display_name_key", shown?.key)

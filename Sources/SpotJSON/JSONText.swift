@@ -126,40 +126,15 @@ public enum JSONText {
         "{" + members.map { string($0.key, escaping: escaping) + ":" + $0.value }.joined(separator: ",") + "}"
     }
 
-    /// A number as JSON: Swift's shortest decimal that reads back to the same Double ("25.0"
-    /// for a whole one), or null for none (or one that is not finite). Search answers write
-    /// distances so.
-    public static func number(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "null" }
-        return value.description
-    }
-
-    /// Appends `number(value)`, which the standard library writes straight into the bytes, with
-    /// no String between (`Double.write(to:)` prints what `description` returns).
-    public static func appendDecimal(_ value: Double?, to bytes: inout [UInt8]) {
-        guard let value, value.isFinite else {
+    /// Appends `value` rounded to the nearest tenth, with exactly one decimal ("138.3", "0.0"),
+    /// or null for none (or one that is not finite or beyond 10^17): how answers write
+    /// distances in metres, since the index stores coordinates to 10^-7 degrees, about 1 cm.
+    public static func appendTenths(_ value: Double?, to bytes: inout [UInt8]) {
+        guard let value, value.isFinite, abs(value) < 1e17 else {
             bytes.append(contentsOf: "null".utf8)
             return
         }
-        var stream = ByteStream()
-        swap(&stream.bytes, &bytes)
-        value.write(to: &stream)
-        swap(&stream.bytes, &bytes)
-    }
-
-    /// Bytes as a text stream: what a number writes of itself is appended to them.
-    private struct ByteStream: TextOutputStream {
-        var bytes: [UInt8] = []
-
-        mutating func write(_ string: String) {
-            bytes.append(contentsOf: string.utf8)
-        }
-
-        /// What the standard library's numbers write with: their ASCII digits as they are, where
-        /// `write(_:)` would be given a String made of them.
-        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-            bytes.append(contentsOf: buffer)
-        }
+        appendDigits(Int64((value * 10).rounded()), decimals: 1, to: &bytes)
     }
 
     /// Appends a finite number as Foundation's encoder wrote one: the shortest decimal that

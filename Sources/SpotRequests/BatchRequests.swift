@@ -1,5 +1,6 @@
 import SpotJSON
 import SpotSearch
+import SpotText
 import Spots
 
 /// Why a batch line (or the query string of a request to the server) is not a valid request,
@@ -80,12 +81,29 @@ public enum SearchBatchRequest {
         return request
     }
 
+    /// `request`, refused when it asks for nothing in particular (`SearchRequest.asksSomething`),
+    /// which would answer with arbitrary spots.
+    public static func checked(_ request: SearchRequest) throws(BatchRequestError) -> SearchRequest {
+        guard request.asksSomething else { throw BatchRequestError("give query, near, bbox or categories") }
+        return request
+    }
+
     /// The keys a request may have, with the JSON type of each value.
     public static let keys: [String: BatchValueType] = [
         "near": .numbers, "radius": .number, "bbox": .numbers, "categories": .strings, "exclude": .strings,
         "query": .string, "limit": .number, "sort": .string, "distance_scale": .number, "explain": .bool,
         "language": .string, "result_types": .strings,
     ]
+}
+
+extension SearchRequest {
+    /// Whether the request names what it looks for: words (`query`), a point (`near`), a
+    /// region (`bbox`) or categories to include. An excluding filter or result types alone only
+    /// narrow the whole index, whose first spots would be arbitrary.
+    public var asksSomething: Bool {
+        !SearchText.words(naturalLanguageQuery ?? "").isEmpty || near != nil || region != nil
+            || pointOfInterestFilter?.mode == .including
+    }
 }
 
 /// One line of `spots cluster --batch`: `{"bbox":[...],"zoom":z,"categories":[...]}`.
@@ -148,8 +166,11 @@ enum BatchFields {
         }
         var categories: Set<Category> = []
         for item in items {
-            guard case .string(let name) = item, let category = Category(rawValue: name) else {
-                throw BatchRequestError("\(key): expected known category names")
+            guard case .string(let name) = item else {
+                throw BatchRequestError("\(key): expected an array of category names")
+            }
+            guard let category = Category(rawValue: name) else {
+                throw BatchRequestError("\(key): " + Suggestions.unknownCategory(name))
             }
             categories.insert(category)
         }

@@ -230,7 +230,7 @@ enum PhotonFeatures {
         add("address_line", result.addressLine)
         if let distance = result.distance {
             JSONText.appendKey("distance_m", to: &bytes)
-            JSONText.appendDecimal(distance, to: &bytes)
+            JSONText.appendTenths(distance, to: &bytes)
         }
         if let match = result.match {
             JSONText.appendKey("match", to: &bytes)

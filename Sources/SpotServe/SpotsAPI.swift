@@ -25,7 +25,9 @@ enum SpotsAPI {
             return try json(searchAnswer(SearchBatchRequest.parse(object), on: search))
         case .clusters:
             let parsed = try ClusterBatchRequest.parse(parameters(request, keys: ClusterBatchRequest.keys))
-            return try json(BatchAnswer.results(try search.clusters(parsed), of: search.index))
+            let warnings = FarPlace.warnings(
+                near: nil, region: parsed.region, extent: search.index.tree.bounds, option: false)
+            return try json(BatchAnswer.results(try search.clusters(parsed), warnings: warnings, of: search.index))
         case .clusterChildren(let id):
             _ = try parameters(request, keys: [:])
             return try json(BatchAnswer.results(try known { try search.children(ofCluster: id) }, of: search.index))
@@ -60,13 +62,18 @@ enum SpotsAPI {
         }
     }
 
-    /// The answer line of one search request, refused past the server's limits.
+    /// The answer line of one search request (with its warnings), refused when it asks for
+    /// nothing or goes past the server's limits.
     static func searchAnswer(_ request: SearchRequest, on search: SpotSearch) throws -> [UInt8] {
         guard request.limit <= maximumLimit else { throw BatchRequestError("limit: at most \(maximumLimit)") }
         guard (request.naturalLanguageQuery?.utf8.count ?? 0) <= maximumQueryBytes else {
             throw BatchRequestError("query: at most \(maximumQueryBytes) bytes")
         }
-        return try BatchAnswer.results(try search.rankedSpots(request), language: request.language, of: search.index)
+        let request = try SearchBatchRequest.checked(request)
+        let warnings = FarPlace.warnings(
+            near: request.near, region: request.region, extent: search.index.tree.bounds, option: false)
+        return try BatchAnswer.results(
+            try search.rankedSpots(request), language: request.language, warnings: warnings, of: search.index)
     }
 
     /// `POST /v1/batch`: one search request per line of the body, one answer line per request,

@@ -65,7 +65,7 @@ extension Arguments {
         var categories: Set<Category> = []
         for word in text.split(separator: ",") {
             guard let category = Category(rawValue: String(word)) else {
-                throw UsageError("\(name): unknown category '\(word)'")
+                throw UsageError("\(name): " + Suggestions.unknownCategory(String(word)))
             }
             categories.insert(category)
         }

@@ -1,3 +1,5 @@
+import SpotRequests
+
 /// A command-line mistake: names the bad argument; exit 64, with the command's usage line.
 struct UsageError: Error, CustomStringConvertible {
     let description: String
@@ -29,7 +31,7 @@ struct Arguments {
             }
             let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
             guard let option = options.first(where: { $0.names.contains(parts[0]) }) else {
-                throw UsageError("unknown option '\(parts[0])'")
+                throw UsageError("unknown option '\(parts[0])'" + Self.suggestion(for: parts[0], among: options))
             }
             if option.valueName == nil {
                 guard parts.count == 1 else { throw UsageError("option '\(parts[0])' takes no value") }
@@ -42,6 +44,15 @@ struct Arguments {
                 throw UsageError("option '\(parts[0])' needs a value")
             }
         }
+    }
+
+    /// "; did you mean -o / --output?" for the option of `options` one of whose names is nearest
+    /// `name`, every name of it given; else "".
+    private static func suggestion(for name: String, among options: [OptionSpec]) -> String {
+        guard let nearest = Suggestions.nearest(to: name, among: options.flatMap(\.names)),
+            let option = options.first(where: { $0.names.contains(nearest) })
+        else { return "" }
+        return "; did you mean \(option.names.joined(separator: " / "))?"
     }
 
     /// The one positional argument a command takes, described as `name` in errors.

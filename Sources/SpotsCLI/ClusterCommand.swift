@@ -77,13 +77,19 @@ enum ClusterCommand {
         if case .batch(let file) = question { batchFile = [file] } else { batchFile = [] }
         let output = try arguments.output(inputs: [path] + batchFile)
         let search = try SpotSearch(index: try SpotIndexReader(path: path))
+        let extent = search.index.tree.bounds
         let items: [ClusterItem]
         switch question {
         case .batch(let file):
             return try BatchLines.run(file, to: output) { line in
-                try BatchAnswer.results(try search.clusters(try ClusterBatchRequest.parse(line)), of: search.index)
+                let request = try ClusterBatchRequest.parse(line)
+                let warnings = FarPlace.warnings(near: nil, region: request.region, extent: extent, option: false)
+                return try BatchAnswer.results(try search.clusters(request), warnings: warnings, of: search.index)
             }
         case .viewport(let request):
+            for warning in FarPlace.warnings(near: nil, region: request.region, extent: extent, option: true) {
+                printError("spots: warning: " + warning)
+            }
             items = try search.clusters(request)
         case .children(let id):
             items = try naming("--children") { try search.children(ofCluster: id) }

@@ -94,10 +94,12 @@ enum SearchCommand {
             nearest first; docs/search.md, "Typos"). Batch
             requests: {"near":[lat,lon],"radius":m,"bbox":[minlon,minlat,maxlon,maxlat],
             "categories":[...],"exclude":[...],"query":"...","limit":n,"sort":"relevance",
-            "distance_scale":m,"explain":true,"language":"ca"}, every key optional; a bad line gives
-            {"error":"..."} and the rest go on. Without --format, -o's extension chooses: .ndjson or
-            .jsonl NDJSON, .geojson or .json GeoJSON, .txt the table (.csv and .html are refused),
-            any other the table.
+            "distance_scale":m,"explain":true,"language":"ca"}, each key optional but one of query,
+            near, bbox or categories needed (as one of --query, --near, --bbox, --category or --id
+            is); a bad line gives {"error":"..."} and the rest go on. A point or box over 100 km
+            from the index's spots gets a warning (docs/search.md, "Mistakes"). Without --format,
+            -o's extension chooses: .ndjson or .jsonl NDJSON, .geojson or .json GeoJSON, .txt the
+            table (.csv and .html are refused), any other the table.
             """)
 
     static func run(_ arguments: Arguments) throws {
@@ -106,11 +108,14 @@ enum SearchCommand {
         let batch = arguments.value("--batch")
         let output = try arguments.output(inputs: [path] + (batch.map { [$0] } ?? []))
         let search = try SpotSearch(index: try SpotIndexReader(path: path))
+        let extent = search.index.tree.bounds
         if let batch {
             return try BatchLines.run(batch, to: output) { line in
-                let request = try SearchBatchRequest.parse(line)
+                let request = try SearchBatchRequest.checked(SearchBatchRequest.parse(line))
+                let warnings = FarPlace.warnings(
+                    near: request.near, region: request.region, extent: extent, option: false)
                 return try BatchAnswer.results(
-                    try search.rankedSpots(request), language: request.language, of: search.index)
+                    try search.rankedSpots(request), language: request.language, warnings: warnings, of: search.index)
             }
         }
         let results: [SearchResult]
@@ -123,7 +128,11 @@ enum SearchCommand {
                 return SearchResult(spot: spot, distance: nil, language: try language(from: arguments))
             }
         } else {
-            results = try search.search(try request(from: arguments))
+            let request = try request(from: arguments)
+            for warning in FarPlace.warnings(near: request.near, region: request.region, extent: extent, option: true) {
+                printError("spots: warning: " + warning)
+            }
+            results = try search.search(request)
         }
         let sink = try OutputSink(output)
         try sink.write(format.render(results, explain: arguments.flag("--explain")))
@@ -160,6 +169,7 @@ enum SearchCommand {
         request.explain = arguments.flag("--explain")
         if let scale = try arguments.number("--distance-scale", in: 1...) { request.distanceScale = scale }
         request.language = try language(from: arguments)
+        guard request.asksSomething else { throw UsageError("give --query, --near, --bbox, --category or --id") }
         return request
     }
 

@@ -3,9 +3,6 @@ import SpotOutput
 import SpotPipeline
 import Spots
 
-/// The subcommands' names, in the order `spots --help` lists them.
-let subcommands = ["build", "cluster", "export", "inspect", "refresh", "report", "search", "serve"]
-
 /// The subcommand named `name`: its help, options and body.
 func command(named name: String) -> (help: Help, run: (Arguments) throws -> Void)? {
     switch name {
@@ -72,7 +69,7 @@ func main(_ arguments: [String]) -> ExitCode {
         return .ok
     }
     guard let command = command(named: first) else {
-        printError("spots: unknown subcommand '\(first)'; see 'spots --help'")
+        printError(unknownSubcommand(first))
         return .usage
     }
     do {

@@ -76,4 +76,20 @@ struct SearchFormatTests {
         #expect(utf8Text(try BatchAnswer.results([ClusterItem](), of: index)) == "{\"results\":[]}")
         #expect(utf8Text(BatchAnswer.error("unknown key \"x\"\n")) == #"{"error":"unknown key \"x\"\n"}"#)
     }
+
+    @Test("distances are written to the nearest 0.1 m; warnings follow the results only when there are some")
+    func roundedDistancesAndWarnings() throws {
+        let index = try openIndex(of: [NDJSONTests.full])
+        let ranked = [RankedSpot(spot: 0, distance: 1234.5678901234, match: nil)]
+        let plain = utf8Text(try BatchAnswer.results(ranked, language: nil, of: index))
+        #expect(plain.hasSuffix(#""distance_m":1234.6}]}"#))
+        let warned = utf8Text(try BatchAnswer.results(ranked, language: nil, warnings: ["a \"b\"", "c"], of: index))
+        #expect(warned == String(plain.dropLast()) + #","warnings":["a \"b\"","c"]}"#)
+        let clusters = utf8Text(try BatchAnswer.results([ClusterItem](), warnings: ["far"], of: index))
+        #expect(clusters == #"{"results":[],"warnings":["far"]}"#)
+        let result = SearchResult(spot: NDJSONTests.full, distance: 0.04999)
+        #expect(utf8Text(SearchFormat.ndjson.render([result])).hasSuffix(#""distance_m":0.0}"# + "\n"))
+        let geojson = utf8Text(SearchFormat.geojson.render([SearchResult(spot: NDJSONTests.full, distance: 99.95)]))
+        #expect(geojson.contains(#""distance_m":100.0}"#))
+    }
 }

@@ -40,21 +40,21 @@ struct JSONWriterTests {
         let numbers = [25, 0.1, 1e20, 1e-7, 123_456_789_012_345_680, -0.0, 1.5e300, 1e-6, 100_000, 1e16, 2.5e-5, -3.75]
         let written = JSONValue.array(numbers.map(JSONValue.number)).text(.compact)
         #expect(written == (try foundation(numbers, [])))
-        #expect(JSONText.number(25) == "25.0" && JSONText.number(nil) == "null" && JSONText.number(.nan) == "null")
     }
 
-    @Test("a decimal is appended as its description; fixed points and integers at their limits")
+    @Test("a distance is appended to the nearest tenth; fixed points and integers at their limits")
     func appendedNumbers() {
         func appended(_ write: (inout [UInt8]) -> Void) -> String {
             var bytes = Array("x".utf8)
             write(&bytes)
             return String(decoding: bytes, as: UTF8.self)
         }
-        for value in [0.06644907619133239, 25, -0.0, 1e-7, 1.5e300, 9.151814112605868, .pi] {
-            #expect(appended { JSONText.appendDecimal(value, to: &$0) } == "x" + value.description)
-        }
-        #expect(appended { JSONText.appendDecimal(nil, to: &$0) } == "xnull")
-        #expect(appended { JSONText.appendDecimal(.infinity, to: &$0) } == "xnull")
+        let tenths: [(Double?, String)] = [
+            (0.06644907619133239, "0.1"), (25, "25.0"), (-0.0, "0.0"), (0.04, "0.0"), (138.3464927451561, "138.3"),
+            (183.25, "183.3"), (6_098_123.96, "6098124.0"), (nil, "null"), (.infinity, "null"), (.nan, "null"),
+            (1.5e300, "null"),
+        ]
+        for (value, text) in tenths { #expect(appended { JSONText.appendTenths(value, to: &$0) } == "x" + text) }
         let fixed: [(Int32, String)] = [
             (0, "0.0000000"), (-5, "-0.0000005"), (557_275_569, "55.7275569"), (.min, "-214.7483648"),
             (.max, "214.7483647"), (-10_000_000, "-1.0000000"),

@@ -160,7 +160,10 @@ struct PhotonAPITests {
             let biased = try PhotonAnswer(.search, [("q", query), Self.lat, Self.lon])
             let plain = try ranked(request(query))
             #expect(biased.refs == plain)
-            let distances = try PhotonFixtures.helsinki.search.rankedSpots(request(query)).map(\.distance)
+            // Distances to the nearest 0.1 m.
+            let distances = try PhotonFixtures.helsinki.search.rankedSpots(request(query)).map {
+                $0.distance.map { ($0 * 10).rounded() / 10 }
+            }
             #expect(biased.features.map { $0["distance_m"]?.double } == distances)
             // Zoom 12: Photon's radius 2.2^6 × 0.1 km.
             let zoomed = try PhotonAnswer(.search, [("q", query), Self.lat, Self.lon, ("zoom", "12")]).refs
