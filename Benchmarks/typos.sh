@@ -219,7 +219,7 @@ fi
   "$spots" export "$plain" --format csv -o "$dir/pois$copies.csv" -O
 
 # The index's distinct tokens: the string count, the first 4 bytes (little-endian) of TOKN.
-offset=$("$spots" inspect "$index" | sed -n 's/^section TOKN *offset \([0-9]*\),.*/\1/p')
+offset=$("$spots" inspect "$index" --verbose | sed -n 's/^section TOKN *offset \([0-9]*\),.*/\1/p')
 [ -n "$offset" ] || { echo "typos.sh: 'spots inspect' names no TOKN section" >&2; exit 1; }
 tokens=$(od -An -t u4 --endian=little -j "$offset" -N 4 "$index" | tr -d ' ')
 
