@@ -18,29 +18,6 @@ func command(named name: String) -> (help: Help, run: (Arguments) throws -> Void
     }
 }
 
-let overview = """
-    OVERVIEW: Build and query offline place-search indexes from OpenStreetMap extracts.
-
-    USAGE: spots <subcommand>
-
-    SUBCOMMANDS:
-      build                   Build an index from OSM extracts (XML, plain, gzip or bzip2; PBF).
-      cluster                 Cluster an index's spots for a map viewport and zoom.
-      export                  Export an index's spots as NDJSON, GeoJSON or CSV.
-      inspect                 Show an index's header, counts and metadata; verify checksums.
-      refresh                 Rebuild a published index nightly; publish only what passes the gates.
-      report                  Report category coverage (text, JSON, CSV, HTML) and changes.
-      search                  Search an index: nearby, region, text, category, references.
-      serve                   Serve an index over HTTP: Photon's API and Spots' own.
-
-    OPTIONS:
-      -h, --help              Show help information.
-      --version               Show the version.
-
-      See 'spots help <subcommand>' for a subcommand's help.
-
-    """
-
 /// Runs the command line and returns the exit code.
 func main(_ arguments: [String]) -> ExitCode {
     guard let first = arguments.first else {
