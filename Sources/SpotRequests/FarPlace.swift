@@ -52,7 +52,7 @@ public struct FarPlace: Sendable, Equatable {
             return option ? "--\(key) \(list)" : "\(key) [\(list)]"
         }
         let meant = swapped.map { "; did you mean \(written($0))?" } ?? ""
-        return "\(written(numbers)) is \(Self.grouped(kilometres)) km from the index's spots\(meant)"
+        return "\(written(numbers)) is \(NumberText.grouped(kilometres)) km from the index's spots\(meant)"
     }
 
     /// The far place of `box`, or nil when it is within `limit` of `extent`.
@@ -106,13 +106,5 @@ public struct FarPlace: Sendable, Equatable {
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text
-    }
-
-    /// A whole number with commas between groups of three digits ("6,098").
-    private static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        return digits.enumerated().map { position, digit in
-            position > 0 && (digits.count - position) % 3 == 0 ? ",\(digit)" : String(digit)
-        }.joined()
     }
 }

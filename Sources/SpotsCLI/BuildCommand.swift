@@ -3,6 +3,7 @@ import SpotOutput
 import SpotPipeline
 import SpotRefresh
 import SpotReport
+import Spots
 
 /// `spots build INPUT... -o OUT.spots`: reads OSM extracts and writes an index.
 enum BuildCommand {
