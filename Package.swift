@@ -62,13 +62,19 @@ let package = Package(
         .target(
             name: "SpotIndexWriting",
             dependencies: ["SpotIndex", "Spots", "SpotCluster", "SpotText", "SpotBuiltInWords"]),
+        // The state an index keeps beside it for updates from change files (NAME.state): every
+        // node's location, every way's node list, the selected objects' records, in checked
+        // blocks, and the pair's publishing.
+        .target(
+            name: "SpotState",
+            dependencies: ["OSMInput", "OSMGeometry", "SpotIndex", "SpotOutput", "SpotJSON", "CZlib"]),
         // The build: OSM elements to spots to an index. Carries Pipelines/default.json and
         // categories.json, compiled in by the EmbedFiles plugin.
         .target(
             name: "SpotPipeline",
             dependencies: [
                 "OSMInput", "OSMGeometry", "Spots", "SpotIndex", "SpotIndexWriting", "SpotText", "SpotBuiltInWords",
-                "SpotCluster", "SpotJSON", "CCrypto",
+                "SpotCluster", "SpotJSON", "CCrypto", "SpotState", "SpotOutput",
                 "ProcessSupport",
             ],
             plugins: ["EmbedFiles"]),
@@ -123,7 +129,7 @@ let package = Package(
             dependencies: [
                 "OSMInput", "Spots", "SpotIndex", "SpotPipeline", "SpotSearch", "SpotExport", "SpotReport",
                 "SpotRefresh", "SpotOutput", "InputStreams", "SpotJSON", "SpotRequests", "SpotServe",
-                "ProcessSupport",
+                "ProcessSupport", "SpotState",
             ]),
 
         // What the test targets share: the random spot factory, a CSV reader, temporary folders,

@@ -12,18 +12,8 @@
 /// orders (hand-edited files, several inputs) are sorted once by `finish()`, and of two
 /// entries for one id the later one wins.
 public final class NodeLocationStore {
-    /// One stored node in the sparse layout: 12 bytes.
-    struct Entry: BitwiseCopyable {
-        var low: UInt32
-        var latitudeE7: Int32
-        var longitudeE7: Int32
-    }
-
-    /// Where the entries with one value of the high 32 bits of the id start.
-    struct Run {
-        var high: Int32
-        var start: Int
-    }
+    typealias Entry = SparseNodeLayout.Entry
+    typealias Run = SparseNodeLayout.Run
 
     /// A node's coordinates in the dense layout: 8 bytes.
     struct Location: BitwiseCopyable {
@@ -104,26 +94,34 @@ public final class NodeLocationStore {
             let location = dense.base!.assumingMemoryBound(to: Location.self)[Int(offset)]
             return location.latitudeE7 == .min ? nil : (location.latitudeE7, location.longitudeE7)
         }
-        let high = Int32(truncatingIfNeeded: id >> 32)
-        let low = UInt32(truncatingIfNeeded: id)
-        // The run of `high`: the last run starting at or below it.
-        var lower = 0
-        var upper = runs.count
-        while lower < upper {
-            let middle = (lower + upper) / 2
-            if runs[middle].high <= high { lower = middle + 1 } else { upper = middle }
+        return withSparseLayout { $0.location(of: id) }
+    }
+
+    /// Calls `body` with every stored node, in id order, one entry per id (the later of two
+    /// for one id). Only after `finish()`.
+    public func forEachNode(_ body: (_ id: Int64, _ latitudeE7: Int32, _ longitudeE7: Int32) throws -> Void) rethrows {
+        precondition(finished, "NodeLocationStore.forEachNode before finish()")
+        if let dense {
+            let locations = UnsafeBufferPointer(
+                start: dense.base?.assumingMemoryBound(to: Location.self),
+                count: dense.count / MemoryLayout<Location>.stride)
+            for (offset, location) in locations.enumerated() where location.latitudeE7 != .min {
+                try body(denseBase + Int64(offset), location.latitudeE7, location.longitudeE7)
+            }
+            return
         }
-        guard lower > 0, runs[lower - 1].high == high else { return nil }
-        let runEnd = lower < runs.count ? runs[lower].start : count
-        var start = runs[lower - 1].start
-        var end = runEnd
-        while start < end {
-            let middle = (start + end) / 2
-            if entry(at: middle).low < low { start = middle + 1 } else { end = middle }
+        try withSparseLayout { layout in try layout.forEachNode(body) }
+    }
+
+    /// The sparse layout's runs and entries as a `SparseNodeLayout`.
+    private func withSparseLayout<Result>(_ body: (SparseNodeLayout) throws -> Result) rethrows -> Result {
+        try runs.withUnsafeBufferPointer { runs in
+            try body(
+                SparseNodeLayout(
+                    runs: runs,
+                    entries: UnsafeBufferPointer(start: entries.base?.assumingMemoryBound(to: Entry.self), count: count)
+                ))
         }
-        guard start < runEnd else { return nil }
-        let found = entry(at: start)
-        return found.low == low ? (found.latitudeE7, found.longitudeE7) : nil
     }
 
     private func entry(at index: Int) -> Entry {
@@ -132,13 +130,7 @@ public final class NodeLocationStore {
 
     /// The full id of entry `index` (sorted layout: its run is found by binary search).
     private func id(at index: Int) -> Int64 {
-        var lower = 0
-        var upper = runs.count
-        while lower < upper {
-            let middle = (lower + upper) / 2
-            if runs[middle].start <= index { lower = middle + 1 } else { upper = middle }
-        }
-        return Int64(runs[lower - 1].high) << 32 | Int64(entry(at: index).low)
+        withSparseLayout { $0.id(at: index) }
     }
 
     /// Sorts the entries by id, the later of two entries for one id kept, and rebuilds the runs.

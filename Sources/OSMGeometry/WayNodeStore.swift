@@ -28,6 +28,12 @@ public struct WayNodeStore {
         if let last = ids.last, id <= last { isSorted = false }
         ids.append(id)
         starts.append(bytes.count)
+        Self.encode(nodes, into: &bytes)
+    }
+
+    /// Appends `nodes` to `bytes` as zigzag varints of the differences between successive ids
+    /// (from 0 for the first): the form every way's list is kept in, here and in state files.
+    public static func encode(_ nodes: some Sequence<Int64>, into bytes: inout [UInt8]) {
         var previous: Int64 = 0
         for node in nodes {
             let delta = node &- previous
@@ -39,6 +45,29 @@ public struct WayNodeStore {
             bytes.append(UInt8(zigzag))
             previous = node
         }
+    }
+
+    /// The node ids `encode` wrote into `bytes`, the whole of it; nil when `bytes` ends inside a
+    /// varint or one runs over 10 bytes (damaged bytes, read from a file).
+    public static func decode(_ bytes: UnsafeRawBufferPointer) -> [Int64]? {
+        var nodes: [Int64] = []
+        var previous: Int64 = 0
+        var offset = 0
+        while offset < bytes.count {
+            var zigzag: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                guard offset < bytes.count, shift < 70 else { return nil }
+                let byte = bytes[offset]
+                offset += 1
+                zigzag |= UInt64(byte & 0x7F) << shift
+                shift += 7
+                if byte < 0x80 { break }
+            }
+            previous = previous &+ (Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
+            nodes.append(previous)
+        }
+        return nodes
     }
 
     /// Ends appending; sorts an order of the ways when they came out of id order (the later of two
@@ -59,24 +88,23 @@ public struct WayNodeStore {
         guard lower > 0 else { return nil }
         let (found, index) = position(lower - 1)
         guard found == id else { return nil }
-        let end = index + 1 < starts.count ? starts[index + 1] : bytes.count
-        var nodes: [Int64] = []
-        var previous: Int64 = 0
-        var offset = starts[index]
-        while offset < end {
-            var zigzag: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                let byte = bytes[offset]
-                offset += 1
-                zigzag |= UInt64(byte & 0x7F) << shift
-                shift += 7
-                if byte < 0x80 { break }
-            }
-            previous = previous &+ (Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
-            nodes.append(previous)
+        return nodes(at: index)
+    }
+
+    /// Calls `body` with every way stored and its node references, in id order, one list per id
+    /// (the later of two for one id). Only after `finish()`.
+    public func forEachWay(_ body: (_ id: Int64, _ nodes: [Int64]) throws -> Void) rethrows {
+        for rank in ids.indices {
+            let (id, index) = position(rank)
+            guard rank + 1 == ids.count || position(rank + 1).id != id else { continue }
+            try body(id, nodes(at: index))
         }
-        return nodes
+    }
+
+    /// The node references of the way stored at `index`.
+    private func nodes(at index: Int) -> [Int64] {
+        let end = index + 1 < starts.count ? starts[index + 1] : bytes.count
+        return bytes[starts[index]..<end].withUnsafeBytes { Self.decode($0)! }
     }
 
     /// The id and storage index of the way at `rank` in id order.

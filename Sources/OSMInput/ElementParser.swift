@@ -25,14 +25,15 @@ final class ElementParser {
     /// wherever the input was split (expat may refuse a lead byte before its sequence is whole).
     private var partialCharacter: [UInt8] = []
 
-    /// A parser for the input named `file` that keeps what `filter` asks for, within `limits`.
-    init(file: String, filter: OSMElementFilter, limits: OSMReadLimits) {
+    /// A parser for the input named `file`, an extract or an osmChange file (`form`), that
+    /// keeps what `filter` asks for, within `limits`.
+    init(file: String, filter: OSMElementFilter, limits: OSMReadLimits, form: OSMReadForm = .extract) {
         self.file = file
         // The encoding is forced to UTF-8 whatever the document declares: bytes that are not
         // UTF-8 are an error, never silently converted.
         parser = XML_ParserCreate("UTF-8")
         state = .allocate(capacity: 1)
-        state.initialize(to: ParseState(parser: parser, filter: filter, limits: limits))
+        state.initialize(to: ParseState(parser: parser, filter: filter, limits: limits, form: form))
         XML_SetUserData(parser, UnsafeMutableRawPointer(state))
         XML_SetElementHandler(
             parser,

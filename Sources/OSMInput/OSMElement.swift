@@ -55,6 +55,10 @@ public struct OSMElement: OSMTagged {
     /// absent, not a number or out of Int32.
     public var longitudeE7: Int32? { record.longitudeE7 }
 
+    /// What an osmChange file does to the object: its block's action, `.delete` too for an
+    /// element marked `visible="false"`; nil for an element of an extract (`OSMReadForm`).
+    public var action: OSMChangeAction? { record.action }
+
     /// How many `<tag>` children the element has (0 for an element delivered bare).
     public var tagCount: Int { Int(record.tagCount) }
 
@@ -122,6 +126,8 @@ struct TagRecord {
 /// An element in a batch, pointing into the batch's arena and tag list.
 struct ElementRecord: BitwiseCopyable {
     var type: OSMElementType
+    /// The osmChange action; one byte beside `type`, so that the record stays 72 bytes.
+    var action: OSMChangeAction?
     var id: Int64
     var version: Int64
     var line: Int

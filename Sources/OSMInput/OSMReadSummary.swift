@@ -5,7 +5,9 @@
 public struct OSMReadSummary: Sendable, Equatable {
     /// Top-level elements of each type, deleted ones included.
     public var nodes = 0, ways = 0, relations = 0
-    /// Elements marked deleted (`visible="false"` or JOSM's `action="delete"`); never delivered.
+    /// Elements of an extract marked deleted (`visible="false"` or JOSM's `action="delete"`);
+    /// never delivered. Always 0 for an osmChange file, whose deletions are delivered
+    /// (`OSMElement.action`).
     public var deleted = 0
     /// The newest timestamp in the input (`timestamp` attributes, Overpass's `osm_base`) as
     /// written there ("2021-04-21T20:21:46Z"), or nil when it has none.

@@ -9,6 +9,9 @@
 // - The XML tokenizers (`PieceCutter`, `PieceScanner`, `PlainCursor`) read text only through
 //   `XMLBytes`, one checked view with its unchecked fast paths named; PBF's protobuf only
 //   through `WireReader`, which checks every read against its end.
+// - An osmChange file (`OSMReadForm.changes`) is read by the same parser, its action blocks one
+//   more level of structure (`ParseState+Changes.swift`), and only by the sequential parser: the
+//   cutter's proofs assume top-level elements directly inside the root. Change files are small.
 
 import Foundation
 import InputStreams
@@ -45,6 +48,12 @@ public struct OSMReadProgress: Sendable {
 /// sees the same elements in the same order, and an error reads the same, whatever the thread
 /// count (`read(into:progress:rawBytes:)` says which pieces are parsed in order, and why).
 /// Memory stays bounded whatever the input's size (`ringBudget`).
+///
+/// In the `.changes` form the reader reads an osmChange file instead (XML only, plain, gzip or
+/// bzip2): the elements of its `<create>`, `<modify>` and `<delete>` blocks, read as an
+/// extract's top-level elements are, each with its block's action (`OSMElement.action`), and
+/// deletions delivered (bare when no wanted key is present) rather than skipped. Its pieces all
+/// go to the sequential parser, in order.
 public struct OSMReader {
     /// XML bytes handed to expat at a time: each parser's own buffer holds about this much.
     public static let chunkSize = 1 << 18
@@ -67,6 +76,8 @@ public struct OSMReader {
     public let filter: OSMElementFilter
     /// Bounds on one element; an input over them is refused as malformed.
     public let limits: OSMReadLimits
+    /// An extract, or an osmChange file.
+    public let form: OSMReadForm
     /// Parsing threads; with 1, none runs: the caller's thread parses every piece, in order,
     /// those that can be parsed apart as a parsing thread would.
     public let threads: Int
@@ -76,26 +87,28 @@ public struct OSMReader {
     /// parses every piece with the one sequential parser, expat alone, for the tests' reference.
     let parsesApart: Bool
 
-    /// A reader of `file` ("-" is standard input) keeping what `filter` asks for, within
-    /// `limits`, parsing on `threads` threads (1 to `maxThreads`; by default one per active core).
+    /// A reader of `file` ("-" is standard input), an extract or, with `form` `.changes`, an
+    /// osmChange file, keeping what `filter` asks for, within `limits`, parsing on `threads`
+    /// threads (1 to `maxThreads`; by default one per active core).
     public init(
         file: String, filter: OSMElementFilter, limits: OSMReadLimits = .standard,
-        threads: Int = ProcessInfo.processInfo.activeProcessorCount
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount, form: OSMReadForm = .extract
     ) {
         let threads = Self.parsingThreads(threads)
         let pieceSize = min(Self.defaultPieceSize, Self.ringBudget / Self.ringSlots(threads: threads))
-        self.init(file: file, filter: filter, limits: limits, threads: threads, pieceSize: pieceSize)
+        self.init(file: file, filter: filter, limits: limits, threads: threads, pieceSize: pieceSize, form: form)
     }
 
     /// A reader that cuts pieces of `pieceSize` bytes (at least 64): small pieces put cuts
     /// everywhere, for tests and the fuzz targets; without `parsesApart`, expat alone parses.
     init(
         file: String, filter: OSMElementFilter, limits: OSMReadLimits = .standard, threads: Int, pieceSize: Int,
-        parsesApart: Bool = true
+        parsesApart: Bool = true, form: OSMReadForm = .extract
     ) {
         self.file = file
         self.filter = filter
         self.limits = limits
+        self.form = form
         self.threads = Self.parsingThreads(threads)
         self.pieceSize = max(64, pieceSize)
         self.parsesApart = parsesApart
@@ -143,6 +156,9 @@ public struct OSMReader {
         input.observer = rawBytes
         switch InputFormat(head: try input.peek(InputFormat.headLength)) {
         case .pbf:
+            guard form == .extract else {
+                throw OSMInputError(.malformed, file: file, "osmChange files are XML; this is OSM PBF")
+            }
             return try readPBF(input, into: &handler, progress: progress)
         case .unsupported(let name):
             throw OSMInputError(.malformed, file: file, "\(name) input is not supported; give \(InputFormat.supported)")
@@ -160,6 +176,8 @@ public struct OSMReader {
     ) throws(OSMInputError) -> OSMReadSummary {
         let stream = try DecodedStream(input, compression: compression, threads: threads)
         let totalBytes = input.size
+        // An osmChange file's elements are not directly inside its root: no cut is proven there.
+        let parsesApart = parsesApart && form == .extract
         let parallel = threads > 1 && parsesApart
         let slots = Self.ringSlots(threads: threads)
         let pipeline = ReadPipeline<Piece, PieceResult>(slots: slots)
@@ -181,7 +199,7 @@ public struct OSMReader {
         }
         defer { pipeline.stop() }
 
-        let sequential = ElementParser(file: file, filter: filter, limits: limits)
+        let sequential = ElementParser(file: file, filter: filter, limits: limits, form: form)
         var summary = OSMReadSummary()
         // With parsing threads: where the next piece starts in the input; the piece that would
         // directly follow the sequential parser's input, and where the first piece parsed apart

@@ -9,8 +9,13 @@ enum ParseContext: BitwiseCopyable {
     /// Before the root element's start tag: the prolog (XML declaration, comments, a DOCTYPE).
     /// For the size limit the prolog counts as a top-level element (`ElementExtent.prolog`).
     case prolog
-    /// Directly inside the root element, between top-level elements.
+    /// Directly inside the root element, between top-level elements (an extract's) or between
+    /// action blocks (an osmChange file's).
     case root
+    /// Directly inside a `<create>`, `<modify>` or `<delete>` block of an osmChange file, between
+    /// its elements, which are read as an extract's top-level elements; `ParseState.action` says
+    /// which block.
+    case actionBlock
     /// Inside a top-level element of a type the filter wants, being copied into the batch
     /// (`ParseState.open`) and dropped again at its end when the filter keeps it not even bare.
     case element(ElementExtent)
@@ -44,7 +49,9 @@ struct OpenElement: BitwiseCopyable {
     var record: ElementRecord
     /// Where the element's bytes start in the batch's arena.
     var arenaStart: Int
-    /// Whether the element is marked deleted (`visible="false"` or JOSM's `action="delete"`).
+    /// Whether the element of an extract is marked deleted (`visible="false"` or JOSM's
+    /// `action="delete"`): skipped and counted. Never set in an osmChange file, whose deletions
+    /// are delivered (`ElementRecord.action`).
     var isDeleted = false
     /// Whether the element has a tag the filter asks for, or the filter asks for none.
     var matchesFilter: Bool

@@ -35,7 +35,8 @@ extension ParseState {
     }
 
     /// Ends the top-level element `open`: hands it to the batch when the filter keeps it (bare,
-    /// without its tags, when only its type is kept), or takes its bytes back out.
+    /// without its tags, when only its type is kept, or when it is an osmChange deletion, which
+    /// is always delivered), or takes its bytes back out.
     mutating func finishElement() {
         let element = open.record
         if open.isDeleted {
@@ -43,7 +44,7 @@ extension ParseState {
         }
         if open.matchesFilter && !open.isDeleted {
             batch.elements.append(element)
-        } else if bareTypes & 1 << element.type.rawValue != 0 && !open.isDeleted {
+        } else if (bareTypes & 1 << element.type.rawValue != 0 || element.action == .delete) && !open.isDeleted {
             // Delivered without its tags; their bytes stay in the arena until the batch is emptied.
             batch.tags.removeLast(batch.tags.count - Int(element.firstTag))
             var bare = element
@@ -69,16 +70,19 @@ extension ParseState {
     }
 
     /// Starts copying an element of `type` with `attributes` (its id read) whose start tag is
-    /// on `line` into the batch, as `open`: its tags, node references and members follow.
+    /// on `line` into the batch, as `open`: its tags, node references and members follow. In an
+    /// osmChange block it takes the block's action, `.delete` when it is marked deleted.
     @inline(__always)
     private mutating func openElement(_ type: OSMElementType, _ attributes: ElementAttributes, line: Int) {
+        let action = self.action.map { attributes.isDeleted ? .delete : $0 }
         open = OpenElement(
             record: ElementRecord(
-                type: type, id: attributes.id ?? 0, version: attributes.version, line: line,
+                type: type, action: action, id: attributes.id ?? 0, version: attributes.version, line: line,
                 latitudeE7: attributes.latitudeE7, longitudeE7: attributes.longitudeE7,
                 firstTag: Int32(batch.tags.count), tagCount: 0, firstRef: Int32(batch.refs.count),
                 firstMember: Int32(batch.members.count)),
-            arenaStart: batch.bytes.count, isDeleted: attributes.isDeleted, matchesFilter: tagKeys.isEmpty)
+            arenaStart: batch.bytes.count, isDeleted: action == nil && attributes.isDeleted,
+            matchesFilter: tagKeys.isEmpty)
     }
 
     /// Counts and, when the filter asks for it, keeps a plain element read without expat, whose

@@ -13,8 +13,9 @@ typealias ExpatAttributes = UnsafeMutablePointer<UnsafePointer<CChar>?>
 /// The state behind expat's user-data pointer: where the parser stands (`ParseContext`), the
 /// batch it fills, the counts, and the stop when a rule of OSM XML was broken.
 ///
-/// This file follows the document's structure and the size limit; ParseState+Elements.swift
-/// reads the elements, their children and timestamps into the batch.
+/// This file follows the document's structure and the size limit; ParseState+Changes.swift, an
+/// osmChange file's root and action blocks; ParseState+Elements.swift reads the elements, their
+/// children and timestamps into the batch.
 struct ParseState {
     let parser: XML_Parser
     /// The wanted types, one bit per `OSMElementType.rawValue` (no hashing per element).
@@ -23,6 +24,10 @@ struct ParseState {
     let bareTypes: UInt8
     let tagKeys: [[UInt8]]
     let limits: OSMReadLimits
+    /// An extract, or an osmChange file.
+    let form: OSMReadForm
+    /// The action of the osmChange block the parser is in; nil outside blocks, and in an extract.
+    var action: OSMChangeAction?
     var batch = ElementBatch()
     var summary = OSMReadSummary()
     var stop: ParseStop?
@@ -35,9 +40,10 @@ struct ParseState {
     /// The newest timestamp so far, as its bytes (`summary.newestTimestamp` as text).
     var newestTimestamp: [UInt8] = []
 
-    init(parser: XML_Parser, filter: OSMElementFilter, limits: OSMReadLimits) {
+    init(parser: XML_Parser, filter: OSMElementFilter, limits: OSMReadLimits, form: OSMReadForm = .extract) {
         self.parser = parser
         self.limits = limits
+        self.form = form
         types = filter.types.reduce(0) { $0 | 1 << $1.rawValue }
         bareTypes = filter.bareTypes.reduce(0) { $0 | 1 << $1.rawValue }
         tagKeys = filter.tagKeys.map { Array($0.utf8) }
@@ -47,6 +53,10 @@ struct ParseState {
     mutating func start(_ name: UnsafePointer<CChar>, _ attributes: ExpatAttributes) {
         switch context {
         case .prolog:
+            if form == .changes {
+                startChangeRoot(name, attributes)
+                return
+            }
             guard equal(name, "osm") else {
                 halt(
                     equal(name, "osmChange")
@@ -57,6 +67,12 @@ struct ParseState {
             context = .root
             noteTimestamp(attributes, key: "timestamp")
         case .root:
+            if form == .changes {
+                startChangeChild(name, attributes)
+            } else {
+                startTopLevel(name, attributes)
+            }
+        case .actionBlock:
             startTopLevel(name, attributes)
         case .element(var extent):
             checkSize(of: extent)
@@ -79,6 +95,9 @@ struct ParseState {
             break  // in the prolog only after the root element was refused, which stopped the parser
         case .root:
             beginEpilog()
+        case .actionBlock:
+            action = nil
+            context = .root
         case .element(var extent):
             checkSize(of: extent)
             guard extent.depth == 0 else {
@@ -86,7 +105,7 @@ struct ParseState {
                 context = .element(extent)
                 return
             }
-            context = .root
+            context = action == nil ? .root : .actionBlock
             finishElement()
         case .ignoredElement(var extent):
             checkSize(of: extent)
@@ -95,7 +114,7 @@ struct ParseState {
                 context = .ignoredElement(extent)
                 return
             }
-            context = .root
+            context = action == nil ? .root : .actionBlock
         }
     }
 
@@ -167,9 +186,9 @@ struct ParseState {
         context = .epilog(position)
     }
 
-    /// Notes where a top-level element starts, refusing a start tag larger than the limit, and
-    /// starts reading it.
-    private mutating func startTopLevel(_ name: UnsafePointer<CChar>, _ attributes: ExpatAttributes) {
+    /// Notes where a top-level element starts (an element of an osmChange block too), refusing
+    /// a start tag larger than the limit, and starts reading it.
+    mutating func startTopLevel(_ name: UnsafePointer<CChar>, _ attributes: ExpatAttributes) {
         let extent = ElementExtent(start: Int(XML_GetCurrentByteIndex(parser)), position: currentPosition)
         checkSize(of: extent)
         context = .ignoredElement(extent)
@@ -186,7 +205,7 @@ struct ParseState {
         switch context {
         case .prolog: .prolog
         case .element(let extent), .ignoredElement(let extent): extent
-        case .root, .epilog: nil
+        case .root, .actionBlock, .epilog: nil
         }
     }
 

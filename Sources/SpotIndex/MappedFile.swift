@@ -6,12 +6,12 @@
 
 /// A whole file mapped read-only into memory: opening costs the same whatever the file's size,
 /// and pages are read only when touched.
-final class MappedFile: @unchecked Sendable {
+package final class MappedFile: @unchecked Sendable {
     /// The file's bytes. Immutable for the object's lifetime.
-    let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
 
     /// Maps `path`, or throws `IndexError.unreadable` with the system's reason.
-    init(path: String) throws(IndexError) {
+    package init(path: String) throws(IndexError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.failure(path) }
         defer { close(descriptor) }
@@ -35,7 +35,7 @@ final class MappedFile: @unchecked Sendable {
     /// that this process has made resident, as a pass over the whole file does: the mapping is
     /// read-only and never written, so they are read again from the page cache when next
     /// touched, and only those count as this process's memory.
-    func releaseResidentPages(offset: Int = 0, length: Int? = nil) {
+    package func releaseResidentPages(offset: Int = 0, length: Int? = nil) {
         guard let address = bytes.baseAddress else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let start = max(0, offset) / page * page

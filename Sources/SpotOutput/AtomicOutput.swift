@@ -19,6 +19,13 @@ public struct OutputError: Error, CustomStringConvertible, Sendable {
     /// The system's reason.
     public let message: String
 
+    /// An error of `kind` about `file`.
+    public init(kind: Kind, file: String, message: String) {
+        self.kind = kind
+        self.file = file
+        self.message = message
+    }
+
     /// `FILE: what is wrong`.
     public var description: String { "\(file): \(message)" }
 }

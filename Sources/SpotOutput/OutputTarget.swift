@@ -26,6 +26,12 @@ public struct OutputTarget: Sendable {
 
     /// The output as it was given (`-`, a path).
     public let path: String
+    /// Whether the output is a regular file (written beside and renamed), not a descriptor or
+    /// a FIFO or device.
+    public var isRegularFile: Bool {
+        if case .file = destination { return true }
+        return false
+    }
     /// How the bytes reach it.
     public let destination: Destination
 

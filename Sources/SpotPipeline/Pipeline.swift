@@ -35,6 +35,9 @@ public struct Pipeline: Sendable {
     public var output: String?
     /// An existing output may be replaced (`overwrite`; `-O`/`--overwrite`).
     public var overwrite: Bool
+    /// The build also writes the index's state file, for updates from change files (`state`;
+    /// `--keep-state`).
+    public var keepState: Bool
     /// The tag-to-category table.
     public var categories: CategoryTable
     /// The query words that name categories and OSM values (`category_words`, `value_words`):

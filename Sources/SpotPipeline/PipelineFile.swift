@@ -12,7 +12,7 @@ enum PipelineFile {
     /// The top-level keys a pipeline file may have.
     static let keys = Set([
         "inputs", "output", "categories", "category_words", "value_words", "select", "addresses", "exclude", "keep_all",
-        "areas", "dedupe", "clusters", "limits", "overwrite",
+        "areas", "dedupe", "clusters", "limits", "overwrite", "state",
     ]).union(PipelineFields.keys)
 
     /// Parses `text` (the contents of `file`), resolving paths against `folder` (nil: the
@@ -35,6 +35,7 @@ enum PipelineFile {
             ?? base?.inputs ?? []
         let output = try root["output"].map(resolve) ?? base?.output
         let overwrite = try root.bool("overwrite", inherited: base?.overwrite ?? false)
+        let keepState = try root.bool("state", inherited: base?.keepState ?? false)
         let categories = try root.value("categories", inherited: base?.categories) { (node) throws(JSONFieldError) in
             let text = try dataFile(node, folder: folder, builtIn: BuiltInPipelineFiles.categories)
             return try CategoryFile.parse(text, file: try node.string())
@@ -67,7 +68,7 @@ enum PipelineFile {
         let limits = try readLimits(
             try root.object("limits", allowing: Set(limitKeys), required: base == nil), base: base?.limits)
         return Pipeline(
-            file: nil, fileSHA256: nil, inputs: inputs, output: output, overwrite: overwrite,
+            file: nil, fileSHA256: nil, inputs: inputs, output: output, overwrite: overwrite, keepState: keepState,
             categories: categories,
             searchWords: SearchWords(
                 categories: categoryWords, values: valueWords.words, compounds: valueWords.compounds),

@@ -3,6 +3,7 @@ import OSMInput
 import ProcessSupport
 import SpotIndex
 import SpotIndexWriting
+import SpotState
 import Spots
 
 /// How far a build has read: bytes of all inputs, and their total when every input is a file.
@@ -91,9 +92,28 @@ public struct SpotBuild {
     /// Throws `OSMInputError` for an input that cannot be read.
     public func run(progress: ((BuildProgress) -> Void)? = nil) throws -> (index: [UInt8], statistics: BuildStatistics)
     {
-        var read = try readInputs(progress: progress)
+        let (index, statistics, _) = try run(keepingState: false, progress: progress)
+        return (index, statistics)
+    }
+
+    /// Reads every input and returns the index's bytes, what the build did and, when
+    /// `keepingState`, what the index's state file holds (`BuildState`).
+    public func run(
+        keepingState: Bool, progress: ((BuildProgress) -> Void)? = nil
+    ) throws -> (index: [UInt8], statistics: BuildStatistics, state: BuildState?) {
+        var read = try readInputs(keepingState: keepingState, progress: progress)
         var statistics = read.statistics
         var candidates = read.takeCandidates()
+        let index = encode(
+            &candidates, statistics: &statistics, newestTimestamp: read.newestTimestamp, inputs: read.inputs)
+        return (index, statistics, read.state)
+    }
+
+    /// Runs the stages over `candidates` and encodes the index, counting in `statistics`.
+    func encode(
+        _ candidates: inout [SpotCandidate], statistics: inout BuildStatistics, newestTimestamp: String?,
+        inputs: [IndexMetadata.Input]
+    ) -> [UInt8] {
         for stage in stages { statistics.stages.append(stage.run(&candidates)) }
         let spots = candidates.map(\.spot)
         for spot in spots {
@@ -106,15 +126,14 @@ public struct SpotBuild {
         candidates = []  // the spots share their attributes; the candidates' own memory goes now
         let metadata = IndexMetadata(
             generator: Self.generator,
-            buildTime: sourceDateEpoch.map(Self.iso8601) ?? read.newestTimestamp,
-            inputs: read.inputs,
+            buildTime: sourceDateEpoch.map(Self.iso8601) ?? newestTimestamp,
+            inputs: inputs,
             bbox: GeoBox(enclosing: spots.map(\.coordinate)),
             statistics: statistics.byName,
             stages: statistics.stages,
             pipeline: pipeline.settings)
-        let index = SpotIndexWriter.encode(
+        return SpotIndexWriter.encode(
             consume spots, metadata: metadata, words: pipeline.searchWords, clusters: pipeline.clusters)
-        return (index, statistics)
     }
 
     /// What reading the inputs gave: the candidates, the read's statistics (its stage report
@@ -124,6 +143,8 @@ public struct SpotBuild {
         let statistics: BuildStatistics
         let newestTimestamp: String?
         let inputs: [IndexMetadata.Input]
+        /// What the state file holds, when asked for.
+        let state: BuildState?
 
         /// The candidates, handed over: they are most of a build's memory, so none stay here.
         mutating func takeCandidates() -> [SpotCandidate] {
@@ -133,14 +154,10 @@ public struct SpotBuild {
     }
 
     /// Reads every input into candidates, before any stage.
-    func readInputs(progress: ((BuildProgress) -> Void)? = nil) throws -> InputsRead {
+    func readInputs(keepingState: Bool = false, progress: ((BuildProgress) -> Void)? = nil) throws -> InputsRead {
         let sizes = pipeline.inputs.map(Self.fileSize)
         let total = sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + $1! }
-        var extractor = SpotExtractor(
-            selection: pipeline.selection,
-            contextKeys: pipeline.categories.consultedKeys(selecting: pipeline.selection.keys)
-                .union(DedupeNames.contextKeys),
-            areas: pipeline.areas)
+        var extractor = SpotExtractor(maker: candidateMaker, areas: pipeline.areas)
         var statistics = BuildStatistics()
         var newestTimestamp: String?
         var inputRecords: [IndexMetadata.Input] = []
@@ -170,18 +187,36 @@ public struct SpotBuild {
             inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }
         ProcessMemory.releaseFreed()
-        extractor.finish()
+        extractor.areas?.finish()
+        let areas = extractor.areas
+        let (candidates, failures) = try extractor.records.withTable { table in
+            try candidateMaker.candidates(of: table.records, areas: areas)
+        }
         var read = StageReport(stage: "read")
-        read.dropped = extractor.areaFailures
+        read.dropped = failures
         if extractor.badCoordinates > 0 { read.dropped["bad_coordinates"] = extractor.badCoordinates }
         if extractor.badIDs > 0 { read.dropped["bad_ids"] = extractor.badIDs }
         if extractor.otherRelations > 0 { read.dropped["not_multipolygons"] = extractor.otherRelations }
-        read.output = extractor.candidates.count
+        read.output = candidates.count
         read.input = read.output + read.dropped.values.reduce(0, +)
         statistics.stages = [read]
+        let state =
+            keepingState
+            ? BuildState(
+                records: extractor.records, areas: areas,
+                metadata: StateMetadata(generator: Self.generator, areas: pipeline.areas, timestamp: newestTimestamp))
+            : nil
         return InputsRead(
-            candidates: extractor.takeCandidates(), statistics: statistics, newestTimestamp: newestTimestamp,
-            inputs: inputRecords)
+            candidates: candidates, statistics: statistics, newestTimestamp: newestTimestamp, inputs: inputRecords,
+            state: state)
+    }
+
+    /// How candidates are made of the records read, by this pipeline.
+    var candidateMaker: CandidateMaker {
+        CandidateMaker(
+            selection: pipeline.selection,
+            contextKeys: pipeline.categories.consultedKeys(selecting: pipeline.selection.keys)
+                .union(DedupeNames.contextKeys))
     }
 
     private static func fileSize(_ path: String) -> Int? {
@@ -191,7 +226,7 @@ public struct SpotBuild {
         return (attributes[.size] as? NSNumber)?.intValue
     }
 
-    private static func iso8601(_ seconds: Int) -> String {
+    static func iso8601(_ seconds: Int) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))

@@ -28,7 +28,7 @@ public struct SpotSelection: Sendable, Equatable {
     var readKeys: [String] { keys + (addresses ? [SelectingTag.address.key] : []) }
 
     /// Whether the element is selected: it has a selecting key or, with `addresses`, a house number.
-    func selects(_ element: some TaggedElement) -> Bool {
+    func selects(_ element: some OSMTagged) -> Bool {
         selectingPosition(of: element) != nil
     }
 
@@ -39,7 +39,7 @@ public struct SpotSelection: Sendable, Equatable {
 
     /// The tag that selects a selected element: its first selecting key's (with the key's
     /// position in `keys`), else the address point kind's (position `keys.count`).
-    func selectingTag(of element: some TaggedElement) -> (key: String, value: String, position: Int) {
+    func selectingTag(of element: some OSMTagged) -> (key: String, value: String, position: Int) {
         let (position, tag) = selectingPosition(of: element)!
         guard position < keys.count else { return (SelectingTag.address.key, SelectingTag.address.value, position) }
         return (keys[position], element.tag(at: tag).value.string, position)
@@ -48,7 +48,7 @@ public struct SpotSelection: Sendable, Equatable {
     /// The position in `keys` of the element's first selecting key (`keys.count` for an
     /// address point) and the number of its tag, read in one pass over the tags; nil when the
     /// element is not selected.
-    private func selectingPosition(of element: some TaggedElement) -> (position: Int, tag: Int)? {
+    private func selectingPosition(of element: some OSMTagged) -> (position: Int, tag: Int)? {
         var best: (position: Int, tag: Int)?
         for index in 0..<element.tagCount {
             let key = element.tag(at: index).key

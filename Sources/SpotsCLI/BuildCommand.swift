@@ -3,6 +3,7 @@ import SpotOutput
 import SpotPipeline
 import SpotRefresh
 import SpotReport
+import SpotState
 import Spots
 
 /// `spots build INPUT... -o OUT.spots`: reads OSM extracts and writes an index.
@@ -47,6 +48,13 @@ enum BuildCommand {
             help: """
                 Read nodes only: no spots for ways and multipolygon
                 relations, and no node locations kept (faster).
+                """),
+        OptionSpec(
+            names: ["--keep-state"], valueName: nil,
+            help: """
+                Also write NAME.state beside the index (pipeline:
+                state): what 'spots update' needs to apply change
+                files to it. A regular file output only.
                 """),
         OptionSpec(
             names: ["--no-clusters"], valueName: nil,
@@ -121,6 +129,7 @@ enum BuildCommand {
         if arguments.flag("--no-dedupe") { pipeline.dedupe.enabled = false }
         if arguments.flag("--no-areas") { pipeline.areas = false }
         if arguments.flag("--no-clusters") { pipeline.clusters = nil }
+        if arguments.flag("--keep-state") { pipeline.keepState = true }
         if let bytes = try arguments.integer("--max-element-bytes", in: 1...) {
             pipeline.limits.maxElementBytes = bytes
         }
@@ -142,15 +151,18 @@ enum BuildCommand {
             arguments.value("--pipeline") == nil ? "-O/--overwrite" : "-O/--overwrite or \"overwrite\": true"
         let target = try OutputTarget(
             path: outputPath, inputs: pipeline.inputs, overwrite: pipeline.overwrite, replaceWith: replaceWith)
+        guard !pipeline.keepState || target.isRegularFile else {
+            throw UsageError("--keep-state writes a state file beside the index: give -o a file, not \(outputPath)")
+        }
         let output = try OutputSink(target)
         let progress = ProgressBar(enabled: !quiet)
         defer { progress.finish() }
         let build = SpotBuild(pipeline: pipeline, sourceDateEpoch: sourceDateEpoch, threads: threads)
-        let (index, statistics) = try build.run { step in
+        let (index, statistics, state) = try build.run(keepingState: pipeline.keepState) { step in
             progress.update(done: step.bytesRead, total: step.totalBytes)
         }
         try output.write(index)
-        try output.finish()
+        try output.finish(index: index, at: outputPath, pairedWith: state?.write)
         progress.finish()
         if statistics.spots == 0 {
             let keys = pipeline.selection.keys.joined(separator: ", ")

@@ -6,6 +6,7 @@ import SpotPipeline
 import SpotRefresh
 import SpotSearch
 import SpotServe
+import SpotState
 import Spots
 
 /// How the program ends: the codes of BSD's sysexits.h where one fits, as docs/refresh.md's "Exit
@@ -60,6 +61,8 @@ func exitCode(for error: Error) -> ExitCode {
     case is OutputFormatError: return .usage
     case let error as PipelineError: return error.isUnreadable ? .noInput : .badConfiguration
     case is SearchError: return .usage
+    case let error as StateError: return error.kind == .unreadable ? .noInput : .dataError
+    case is UpdateError: return .dataError
     case is HTTPServer.StartError: return .unavailable
     case let error as RefreshError:
         switch error.kind {

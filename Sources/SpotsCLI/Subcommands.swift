@@ -4,7 +4,7 @@ import SpotRequests
 // only when the program runs, not when a test or `spots help --man` reads them first.)
 
 /// The subcommands' names, in the order `spots --help` lists them.
-let subcommands = ["build", "cluster", "export", "inspect", "refresh", "report", "search", "serve"]
+let subcommands = ["build", "cluster", "export", "inspect", "refresh", "report", "search", "serve", "update"]
 
 /// What `spots --help` prints.
 let overview = """
@@ -21,6 +21,7 @@ let overview = """
       report                  Report category coverage (text, JSON, CSV, HTML) and changes.
       search                  Search an index: nearby, region, text, category, references.
       serve                   Serve an index over HTTP: Photon's API and Spots' own.
+      update                  Apply osmChange files to an index built with --keep-state.
 
     OPTIONS:
       -h, --help              Show help information.

@@ -1,6 +1,7 @@
 import Foundation
 import SpotOutput
 import SpotPipeline
+import SpotState
 
 /// Writes a line to standard error; a closed standard error loses it, and nothing else happens.
 func printError(_ line: String) {
@@ -39,6 +40,21 @@ final class OutputSink {
     func finish() throws {
         try flush()
         try file.commit()
+    }
+
+    /// Makes the written `index` the output at `path` and, with `state`, the state file written
+    /// by it its pair beside it (`StatePair`: the state first as NAME.state.next, then the index,
+    /// then the state renamed into place).
+    func finish(index: [UInt8], at path: String, pairedWith state: ((StateWriter) throws -> Void)?) throws {
+        guard let state else { return try finish() }
+        let pending = try StatePair.prepare(forIndex: path, identity: Array(index.prefix(32)), write: state)
+        do {
+            try finish()
+        } catch {
+            pending.discard()
+            throw error
+        }
+        try pending.finish()
     }
 
     private func flush() throws {

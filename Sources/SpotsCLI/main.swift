@@ -14,6 +14,7 @@ func command(named name: String) -> (help: Help, run: (Arguments) throws -> Void
     case "refresh": (RefreshCommand.help, RefreshCommand.run)
     case "search": (SearchCommand.help, SearchCommand.run)
     case "serve": (ServeCommand.help, ServeCommand.run)
+    case "update": (UpdateCommand.help, UpdateCommand.run)
     default: nil
     }
 }

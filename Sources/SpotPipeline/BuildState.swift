@@ -1,0 +1,44 @@
+import OSMGeometry
+import SpotState
+
+extension RecordTable {
+    /// Every record, in table order; views valid while the table's storage is.
+    var records: [StateRecord] { (0..<count).map { self[$0] } }
+}
+
+/// What a build keeps for its index's state file (`--keep-state`): the selected objects' records
+/// and, with areas, every node's location and every way's node list.
+public struct BuildState {
+    let records: RecordArena
+    let areas: BuildAreaSource?
+    /// The state's own description.
+    public let metadata: StateMetadata
+
+    /// Writes the state's sections: its metadata, the nodes and ways in id order (none without
+    /// areas), and the records in OSM type then id order, one per object (the later of two).
+    public func write(to writer: StateWriter) throws {
+        try metadata.write(to: writer)
+        var nodes = try StateNodes.Writer(writer)
+        try areas?.nodes.forEachNode { try nodes.append(id: $0, latitudeE7: $1, longitudeE7: $2) }
+        try nodes.finish()
+        var ways = try StateWays.Writer(writer)
+        try areas?.ways.forEachWay { try ways.append(id: $0, nodes: $1) }
+        try ways.finish()
+        try records.withTable { table in try RecordArena(copying: Self.byObject(table.records)).write(to: writer) }
+    }
+
+    /// `records` in OSM type then id order, the later of two records of one object kept.
+    static func byObject(_ records: [StateRecord]) -> [StateRecord] {
+        let order = records.indices.sorted {
+            (records[$0].header.typeCode, records[$0].header.id, $0) < (
+                records[$1].header.typeCode, records[$1].header.id, $1
+            )
+        }
+        return order.indices.compactMap { rank in
+            let record = records[order[rank]]
+            guard rank + 1 < order.count else { return record }
+            let next = records[order[rank + 1]].header
+            return (next.typeCode, next.id) == (record.header.typeCode, record.header.id) ? nil : record
+        }
+    }
+}

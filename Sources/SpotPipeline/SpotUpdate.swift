@@ -1,0 +1,179 @@
+import Foundation
+import OSMInput
+import SpotIndex
+import SpotState
+import Spots
+
+/// An update of an index from osmChange files: its state (`StatePair.open(forIndex:)`) with the
+/// changes applied (`ChangeSet`) gives the records, node locations and way node lists a build
+/// of the changed extract would read; the candidates are made of them as the build makes them
+/// (`CandidateMaker`), and every stage runs and the index is encoded as in a build. So the
+/// update's index is the build's, by construction: the tests compare them on edited extracts.
+public struct SpotUpdate {
+    /// The pipeline the index was built with (checked against the index's metadata).
+    public let pipeline: Pipeline
+    /// Threads that read the change files' compression (their XML is parsed in order).
+    public let threads: Int
+
+    /// An update by `pipeline`.
+    public init(pipeline: Pipeline, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.pipeline = pipeline
+        self.threads = threads
+    }
+
+    /// What an update made: the new index's bytes, what it read and did, and the new state.
+    public struct Result {
+        /// The index's bytes.
+        public let index: [UInt8]
+        /// The stages' reports and counts, as a build's; the elements counted are the change files'.
+        public let statistics: BuildStatistics
+        /// What the change files did.
+        public let changes: ChangeCounts
+        /// The state to publish with the index.
+        public let state: UpdatedState
+    }
+
+    /// Applies `changes` (osmChange files, in order) to the index at `index` and its state.
+    /// Throws `StateError` (no state, a damaged or mismatched one), `IndexError`,
+    /// `OSMInputError` (a change file that cannot be read) or `UpdateError`.
+    public func run(index: String, changes files: [String]) throws -> Result {
+        let state = try StatePair.open(forIndex: index)
+        let metadata = try StateMetadata(state)
+        let recorded = try SpotIndexReader(path: index).metadata()
+        guard let settings = recorded.pipeline, settings == pipeline.settings, metadata.areas == pipeline.areas else {
+            throw UpdateError(file: index, Self.mismatch(recorded.pipeline, pipeline.settings))
+        }
+        let base = try RecordTable(state)
+        let build = SpotBuild(pipeline: pipeline, threads: threads)
+        let maker = build.candidateMaker
+        var changeSet = ChangeSet(base: base, maker: maker, areas: metadata.areas)
+        var statistics = BuildStatistics()
+        var newest = metadata.timestamp
+        var inputs = recorded.inputs
+        let filter = ChangeSet.filter(pipeline.selection, areas: metadata.areas)
+        for file in files {
+            let hasher = SHA256()
+            let summary = try OSMReader(
+                file: file, filter: filter, limits: pipeline.limits, threads: threads, form: .changes
+            )
+            .read(into: &changeSet, rawBytes: hasher.update)
+            statistics.nodes += summary.nodes
+            statistics.ways += summary.ways
+            statistics.relations += summary.relations
+            statistics.inputBytes += summary.inputBytes
+            statistics.xmlBytes += summary.xmlBytes
+            newest = [newest, summary.newestTimestamp].compactMap { $0 }.max()
+            inputs.append(IndexMetadata.Input(name: file, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
+        }
+        let nodes = try StateNodes(state)
+        let ways = try StateWays(state)
+        let areas = metadata.areas ? ChangedAreaSource(changes: changeSet, nodes: nodes, ways: ways) : nil
+        let (records, made) = try changeSet.records.withTable { table in
+            let merged = changeSet.merged(with: table)
+            return (RecordArena(copying: merged), try maker.candidates(of: merged, areas: areas))
+        }
+        var candidates = made.candidates
+        var read = StageReport(stage: "read")
+        read.dropped = made.failures
+        if changeSet.badCoordinates > 0 { read.dropped["bad_coordinates"] = changeSet.badCoordinates }
+        if changeSet.badIDs > 0 { read.dropped["bad_ids"] = changeSet.badIDs }
+        read.output = candidates.count
+        read.input = read.output + read.dropped.values.reduce(0, +)
+        statistics.stages = [read]
+        let index = build.encode(&candidates, statistics: &statistics, newestTimestamp: newest, inputs: inputs)
+        var updated = metadata
+        updated.generator = SpotBuild.generator
+        updated.timestamp = newest
+        return Result(
+            index: index, statistics: statistics, changes: changeSet.counts,
+            state: UpdatedState(
+                metadata: updated, records: records, changes: changeSet, nodes: nodes, ways: ways, file: state))
+    }
+
+    /// What differs between the pipeline an index records and the one given.
+    private static func mismatch(
+        _ recorded: IndexMetadata.PipelineSettings?, _ given: IndexMetadata.PipelineSettings
+    ) -> String {
+        guard let recorded else { return "records no pipeline: rebuild it with --keep-state" }
+        if recorded.file != given.file || recorded.sha256 != given.sha256 {
+            let name = recorded.file.map { "pipeline \($0) (SHA-256 \($0 == given.file ? "differs" : "recorded"))" }
+            return "was built with \(name ?? "the default pipeline"); update it with the same (--pipeline FILE)"
+        }
+        return "was built with other settings (keep_all, dedupe, clusters, areas, select or exclude); "
+            + "update it with the same flags as its build"
+    }
+}
+
+/// Why an update cannot run: the pipeline or flags differ from the index's build (exit 65).
+public struct UpdateError: Error, CustomStringConvertible, Sendable {
+    /// The index.
+    public let file: String
+    /// What differs.
+    public let message: String
+
+    init(file: String, _ message: String) {
+        self.file = file
+        self.message = message
+    }
+
+    /// `FILE: what is wrong`.
+    public var description: String { "\(file): \(message)" }
+}
+
+/// The state after an update: the records merged, and the nodes and ways of the old state with
+/// the changes over them, written merged in one pass.
+public struct UpdatedState {
+    /// The state's own description.
+    public let metadata: StateMetadata
+    let records: RecordArena
+    let changes: ChangeSet
+    let nodes: StateNodes
+    let ways: StateWays
+    /// The old state, mapped while its sections are read.
+    let file: StateFile
+
+    /// Writes the state's sections, as `BuildState.write(to:)` lays them out.
+    public func write(to writer: StateWriter) throws {
+        try metadata.write(to: writer)
+        var nodeWriter = try StateNodes.Writer(writer)
+        try Self.merge(
+            { body in try nodes.forEachNode { try body($0, ($1, $2)) } },
+            changes: changes.nodes.sorted { $0.key < $1.key },
+            write: { try nodeWriter.append(id: $0, latitudeE7: $1.latitudeE7, longitudeE7: $1.longitudeE7) })
+        try nodeWriter.finish()
+        var wayWriter = try StateWays.Writer(writer)
+        try Self.merge(
+            ways.forEachWay, changes: changes.ways.sorted { $0.key < $1.key },
+            write: { try wayWriter.append(id: $0, nodes: $1) })
+        try wayWriter.finish()
+        try records.write(to: writer)
+    }
+
+    /// Calls `write` with the values of `base` (a walk in id order) and `changes` (by id)
+    /// merged in id order: a change replaces the base's value of its id, or removes it (nil).
+    private static func merge<Value>(
+        _ base: ((Int64, Value) throws -> Void) throws -> Void, changes: [(key: Int64, value: Value?)],
+        write: (Int64, Value) throws -> Void
+    ) throws {
+        try withoutActuallyEscaping(write) { write in try merge(base, changes: changes, escapingWrite: write) }
+    }
+
+    private static func merge<Value>(
+        _ base: ((Int64, Value) throws -> Void) throws -> Void, changes: [(key: Int64, value: Value?)],
+        escapingWrite write: @escaping (Int64, Value) throws -> Void
+    ) throws {
+        var next = 0
+        func writeChanges(through id: Int64) throws {
+            while next < changes.count, changes[next].key <= id {
+                if let value = changes[next].value { try write(changes[next].key, value) }
+                next += 1
+            }
+        }
+        try base { id, value in
+            let changed = changes.indices.contains(next) && changes[next...].first { $0.key >= id }?.key == id
+            try writeChanges(through: id)
+            if !changed { try write(id, value) }
+        }
+        try writeChanges(through: .max)
+    }
+}
