@@ -122,7 +122,8 @@ let package = Package(
             exclude: ["REPORT-SCHEMA.md"]),
         // The nightly refresh: lock, unchanged check, build, gates, atomic publishing, generations.
         .target(
-            name: "SpotRefresh", dependencies: ["SpotPipeline", "SpotIndex", "SpotReport", "SpotOutput", "SpotJSON"]),
+            name: "SpotRefresh",
+            dependencies: ["SpotPipeline", "SpotIndex", "SpotReport", "SpotOutput", "SpotJSON", "SpotState"]),
         // The command line (the executable `spots`): arguments, subcommands, progress, exit codes.
         .executableTarget(
             name: "SpotsCLI",

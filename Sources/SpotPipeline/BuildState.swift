@@ -11,8 +11,8 @@ extension RecordTable {
 public struct BuildState {
     let records: RecordArena
     let areas: BuildAreaSource?
-    /// The state's own description.
-    public let metadata: StateMetadata
+    /// The state's own description (a refresh sets the replication sequence it was built at).
+    public var metadata: StateMetadata
 
     /// Writes the state's sections: its metadata, the nodes and ways in id order (none without
     /// areas), and the records in OSM type then id order, one per object (the later of two).

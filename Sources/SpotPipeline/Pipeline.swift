@@ -120,11 +120,11 @@ public struct Pipeline: Sendable {
 }
 
 /// Top-level fields of a pipeline file that the build does not read, kept as JSON for the
-/// module that does: the nightly refresh's `gates`, `keep` and `metrics`, which SpotRefresh reads and
+/// module that does: the nightly refresh's `gates`, `keep`, `metrics` and `changes`, which SpotRefresh reads and
 /// checks. So the pipeline file carries them while the build knows nothing of the refresh.
 public struct PipelineFields: Sendable {
     /// The keys of the fields kept, among a pipeline file's top-level keys.
-    static let keys: Set<String> = ["gates", "keep", "metrics"]
+    static let keys: Set<String> = ["gates", "keep", "metrics", "changes"]
 
     /// The fields as the pipeline file has them.
     public let fields: PipelineObject

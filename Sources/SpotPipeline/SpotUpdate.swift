@@ -33,10 +33,11 @@ public struct SpotUpdate {
         public let state: UpdatedState
     }
 
-    /// Applies `changes` (osmChange files, in order) to the index at `index` and its state.
+    /// Applies `changes` (osmChange files, in order) to the index at `index` and its state;
+    /// the new state records `sequence` as the replication sequence reached, when given.
     /// Throws `StateError` (no state, a damaged or mismatched one), `IndexError`,
     /// `OSMInputError` (a change file that cannot be read) or `UpdateError`.
-    public func run(index: String, changes files: [String]) throws -> Result {
+    public func run(index: String, changes files: [String], sequence: Int? = nil) throws -> Result {
         let state = try StatePair.open(forIndex: index)
         let metadata = try StateMetadata(state)
         let recorded = try SpotIndexReader(path: index).metadata()
@@ -84,6 +85,7 @@ public struct SpotUpdate {
         var updated = metadata
         updated.generator = SpotBuild.generator
         updated.timestamp = newest
+        updated.sequence = sequence ?? metadata.sequence
         return Result(
             index: index, statistics: statistics, changes: changeSet.counts,
             state: UpdatedState(

@@ -3,6 +3,7 @@ import SpotIndex
 import SpotOutput
 import SpotPipeline
 import SpotReport
+import SpotState
 
 /// What a refresh did.
 public enum RefreshOutcome {
@@ -111,21 +112,35 @@ public struct Refresh {
                 return (nil, [:], "the published index is unreadable (\(error)); the gates compare with nothing")
             }
         }
-        if !force, let published, let metadata = try? published.metadata(), pipeline.built(metadata) {
+        let state: CandidateState?
+        if let changes = settings.changes {
+            switch try plan(ReplicationFolder(path: changes), published: published != nil) {
+            case .unchanged(let sequence):
+                log.stage(
+                    "unchanged", seconds: 0, counts: ["spots": published?.count ?? 0, "sequence": sequence],
+                    message: "no change file newer than the published index's state")
+                return .unchanged(spots: published?.count ?? 0)
+            case .update(let files, let newest):
+                state = try updateCandidate(generations, changes: files, sequence: newest)
+            case .build(let reason, let newest):
+                log.event("full_build", level: .info, message: reason)
+                state = try buildCandidate(generations, sequence: newest)
+            }
+        } else if !force, let published, let metadata = try? published.metadata(), pipeline.built(metadata) {
             log.stage(
                 "unchanged", seconds: 0, counts: ["spots": published.count], message: "inputs and pipeline as published"
             )
             return .unchanged(spots: published.count)
-        }
-        if acceptDrop, let refused = try? SpotIndexReader(path: generations.rejected),
+        } else if acceptDrop, let refused = try? SpotIndexReader(path: generations.rejected),
             let metadata = try? refused.metadata(), pipeline.built(metadata)
         {
             try generations.move(generations.rejected, to: generations.candidate)
             log.event(
                 "accept", level: .warning,
                 message: "publishing \(generations.rejected), built from these inputs and pipeline, past the drop gate")
+            state = nil
         } else {
-            try buildCandidate(generations)
+            state = try buildCandidate(generations, sequence: nil)
         }
         let (report, drops, reasons) = try log.timed("gates") {
             () -> ((Report, [String], [String]), counts: [String: Int], message: String?) in
@@ -152,25 +167,69 @@ public struct Refresh {
             log.event("drop_gate_overridden", level: .warning, message: drops.joined(separator: "; "))
         }
         try log.timed("publish") { () -> ((), counts: [String: Int], message: String?) in
-            try generations.publish(generations.candidate)
+            let pending = try state.map { state in
+                try StatePair.prepare(forIndex: output, identity: state.identity, write: state.write)
+            }
+            do {
+                try generations.publish(generations.candidate)
+            } catch {
+                pending?.discard()
+                throw error
+            }
+            try pending?.finish()
             return ((), ["spots": report.coverage.total, "keep": generations.keep], output)
         }
         unlink(generations.rejectedReport)
         return .published(report, overridden: acceptDrop ? drops : [])
     }
 
-    /// Builds the pipeline into the candidate file beside the output.
-    private func buildCandidate(_ generations: Generations) throws {
-        let bytes = try log.timed("build") { () -> ([UInt8], counts: [String: Int], message: String?) in
-            let (bytes, statistics) = try SpotBuild(pipeline: pipeline, threads: threads).run()
+    /// Builds the pipeline into the candidate file beside the output; returns the state to
+    /// publish beside it when the pipeline keeps one (`state`, or `changes`), recording the
+    /// replication `sequence` the build's inputs are as new as.
+    private func buildCandidate(_ generations: Generations, sequence: Int?) throws -> CandidateState? {
+        let keepsState = pipeline.keepState || settings.changes != nil
+        let (bytes, state) = try log.timed("build") {
+            () -> (([UInt8], BuildState?), counts: [String: Int], message: String?) in
+            let (bytes, statistics, state) = try SpotBuild(pipeline: pipeline, threads: threads).run(
+                keepingState: keepsState)
             return (
-                bytes,
+                (bytes, state),
                 [
                     "nodes": statistics.nodes, "spots": statistics.spots, "input_bytes": statistics.inputBytes,
                     "index_bytes": bytes.count,
                 ], nil
             )
         }
+        try writeCandidate(bytes, generations)
+        return state.map { state in
+            var state = state
+            state.metadata.sequence = sequence
+            return CandidateState(identity: Array(bytes.prefix(32)), write: state.write)
+        }
+    }
+
+    /// Applies `changes` to the published index and its state into the candidate file; returns
+    /// the state to publish beside it, at replication `sequence`.
+    private func updateCandidate(_ generations: Generations, changes: [String], sequence: Int) throws -> CandidateState {
+        let result = try log.timed("update") { () -> (SpotUpdate.Result, counts: [String: Int], message: String?) in
+            let result = try SpotUpdate(pipeline: pipeline, threads: threads).run(
+                index: output, changes: changes, sequence: sequence)
+            return (
+                result,
+                [
+                    "changes": changes.count, "sequence": sequence, "created": result.changes.created,
+                    "modified": result.changes.modified, "deleted": result.changes.deleted,
+                    "skipped_older": result.changes.skippedOlder, "spots": result.statistics.spots,
+                    "index_bytes": result.index.count,
+                ], nil
+            )
+        }
+        try writeCandidate(result.index, generations)
+        return CandidateState(identity: Array(result.index.prefix(32)), write: result.state.write)
+    }
+
+    /// Writes `bytes` as the candidate file beside the output.
+    private func writeCandidate(_ bytes: [UInt8], _ generations: Generations) throws {
         try log.timed("write") { () -> ((), counts: [String: Int], message: String?) in
             let candidate = try AtomicOutput(path: generations.candidate)
             try candidate.write(bytes)

@@ -10,6 +10,9 @@ public struct RefreshError: Error, CustomStringConvertible, Sendable {
         case nothingToRollBack
         /// A file beside the output could not be created, renamed or linked (exit 73).
         case cannotPublish
+        /// The change folder misses a change file between the published state's and its newest
+        /// (a gap in the sequence), or its state.txt cannot be read (exit 66).
+        case missingChanges
     }
 
     /// What kind of stop this is.

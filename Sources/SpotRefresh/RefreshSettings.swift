@@ -3,7 +3,7 @@ import SpotJSON
 import SpotPipeline
 
 /// What `spots refresh` reads of a pipeline file beside what a build reads: the gates and the
-/// generations to keep (`gates`, `keep`). The pipeline keeps these fields as JSON
+/// generations to keep (`gates`, `keep`), the metrics file (`metrics`) and the change files (`changes`). The pipeline keeps these fields as JSON
 /// (`Pipeline.refreshFields`); a field the file leaves out comes from default.json, and an
 /// invalid one is refused with its JSON path (`.gates.max_drop`), as for the rest of the file.
 public struct RefreshSettings: Sendable, Equatable {
@@ -14,6 +14,10 @@ public struct RefreshSettings: Sendable, Equatable {
     /// Where to write the Prometheus metrics after each run (`metrics`, relative to the
     /// pipeline file's folder), if anywhere.
     public var metrics: String?
+    /// A folder of osmChange files laid out as a replication server lays them out (`changes`,
+    /// relative to the pipeline file's folder): when set, a refresh applies the ones newer than
+    /// the published index's state instead of building from the inputs (`ReplicationFolder`).
+    public var changes: String?
 
     /// The settings of `pipeline`; throws for an invalid field.
     public init(_ pipeline: Pipeline) throws(PipelineError) {
@@ -37,13 +41,14 @@ public struct RefreshSettings: Sendable, Equatable {
             minSpots: try gates.integer("min_spots", atLeast: 0, inherited: base?.gates.minSpots),
             maxDrop: try gates.number("max_drop", in: 0...1, "a fraction", inherited: base?.gates.maxDrop))
         keep = try root.integer("keep", atLeast: 1, inherited: base?.keep)
-        metrics =
-            try root["metrics"].map { (node) throws(JSONFieldError) in
-                let path = try node.string()
-                guard !path.isEmpty else { throw node.error("expected a path") }
-                guard !path.hasPrefix("/") else { return path }
-                return URL(fileURLWithPath: root.file).deletingLastPathComponent().appendingPathComponent(path)
-                    .standardizedFileURL.path
-            } ?? base?.metrics
+        func path(_ node: JSONField) throws(JSONFieldError) -> String {
+            let path = try node.string()
+            guard !path.isEmpty else { throw node.error("expected a path") }
+            guard !path.hasPrefix("/") else { return path }
+            return URL(fileURLWithPath: root.file).deletingLastPathComponent().appendingPathComponent(path)
+                .standardizedFileURL.path
+        }
+        metrics = try root["metrics"].map(path) ?? base?.metrics
+        changes = try root["changes"].map(path) ?? base?.changes
     }
 }

@@ -70,6 +70,7 @@ func exitCode(for error: Error) -> ExitCode {
         case .gateRefused: return .gateRefused
         case .nothingToRollBack: return .noInput
         case .cannotPublish: return .cannotCreate
+        case .missingChanges: return .noInput
         }
     default: return .ioError
     }

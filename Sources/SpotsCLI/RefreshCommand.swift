@@ -171,7 +171,9 @@ enum RefreshCommand {
         case .unchanged(let spots):
             summary = RunSummary(
                 ending: .unchanged, spots: spots,
-                line: "unchanged: \(output) (\(spots) spots) was built from these inputs and this pipeline")
+                line: "unchanged: \(output) (\(spots) spots) "
+                    + (refresh.settings.changes.map { "has every change file of \($0)" }
+                        ?? "was built from these inputs and this pipeline"))
         case .published(let report, let overridden):
             summary = RunSummary(
                 ending: .published, spots: report.coverage.total, line: "published: \(output), \(Self.summary(report))",
