@@ -35,7 +35,8 @@ extension Refresh {
             return .build(reason: "\(error): a full build", newest: newest)
         }
         guard let applied = metadata.sequence else {
-            return .build(reason: "the published index's state records no replication sequence: a full build", newest: newest)
+            return .build(
+                reason: "the published index's state records no replication sequence: a full build", newest: newest)
         }
         guard applied < newest else { return .unchanged(sequence: applied) }
         return .update(files: try folder.changes(after: applied, through: newest), newest: newest)

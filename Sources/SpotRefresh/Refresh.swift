@@ -210,7 +210,8 @@ public struct Refresh {
 
     /// Applies `changes` to the published index and its state into the candidate file; returns
     /// the state to publish beside it, at replication `sequence`.
-    private func updateCandidate(_ generations: Generations, changes: [String], sequence: Int) throws -> CandidateState {
+    private func updateCandidate(_ generations: Generations, changes: [String], sequence: Int) throws -> CandidateState
+    {
         let result = try log.timed("update") { () -> (SpotUpdate.Result, counts: [String: Int], message: String?) in
             let result = try SpotUpdate(pipeline: pipeline, threads: threads).run(
                 index: output, changes: changes, sequence: sequence)

@@ -13,7 +13,8 @@ import Testing
     .enabled(if: hasPython, "python3 is absent: refresh by change files skipped"),
     .enabled(if: hasOsmium, "osmium-tool is absent: refresh by change files skipped"),
     .enabled(
-        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is absent: the wrapper's test skipped"))
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is absent: the wrapper's test skipped")
+)
 struct RefreshChangesTests {
     static let wrapper = SpotsCLI.root.appendingPathComponent("Samples/cron/refresh-changes.sh").path
     static let sample = SpotsCLI.root.appendingPathComponent("Samples/helsinki-center.osm.gz").path
@@ -43,7 +44,9 @@ struct RefreshChangesTests {
         /// Publishes change `number` on the server: the osmChange from `from` to `to`.
         func publishChange(_ number: Int, from: String, to: String) throws {
             let name = String(format: "server/000/000/%03d", number)
-            let derive = try SpotsCLI.runTool(["osmium", "derive-changes", from, to, "-o", folder.path(name + ".osc.gz")])
+            let derive = try SpotsCLI.runTool([
+                "osmium", "derive-changes", from, to, "-o", folder.path(name + ".osc.gz"),
+            ])
             try #require(derive.status == 0, "\(derive.stderr)")
             try folder.write("sequenceNumber=\(number)\n", to: name + ".state.txt")
             try folder.write("sequenceNumber=\(number)\n", to: "server/state.txt")
