@@ -14,17 +14,27 @@ public struct BuildState {
     /// The state's own description (a refresh sets the replication sequence it was built at).
     public var metadata: StateMetadata
 
-    /// Writes the state's sections: its metadata, the nodes and ways in id order (none without
-    /// areas), and the records in OSM type then id order, one per object (the later of two).
-    public func write(to writer: StateWriter) throws {
-        try metadata.write(to: writer)
-        var nodes = try StateNodes.Writer(writer)
-        try areas?.nodes.forEachNode { try nodes.append(id: $0, latitudeE7: $1, longitudeE7: $2) }
+    /// Writes the base file (the nodes and ways in id order; none without areas) and the
+    /// state: its metadata, empty overlays, and the records in OSM type then id order, one per
+    /// object (the later of two); returns the base.
+    public func write(to pair: StatePairWriter) throws -> BaseReference {
+        let base = try pair.writeBase { writer in
+            var nodes = try NodeTable.Writer(writer, NodeTable.base)
+            try areas?.nodes.forEachNode { try nodes.append(id: $0, latitudeE7: $1, longitudeE7: $2) }
+            try nodes.finish()
+            var ways = try WayTable.Writer(writer, WayTable.base)
+            try areas?.ways.forEachWay { try ways.append(id: $0, nodes: $1) }
+            try ways.finish()
+        }
+        var metadata = metadata
+        metadata.base = base
+        try metadata.write(to: pair.state)
+        var nodes = try NodeTable.Writer(pair.state, NodeTable.overlay)
         try nodes.finish()
-        var ways = try StateWays.Writer(writer)
-        try areas?.ways.forEachWay { try ways.append(id: $0, nodes: $1) }
+        var ways = try WayTable.Writer(pair.state, WayTable.overlay)
         try ways.finish()
-        try records.withTable { table in try RecordArena(copying: Self.byObject(table.records)).write(to: writer) }
+        try records.withTable { table in try RecordArena(copying: Self.byObject(table.records)).write(to: pair.state) }
+        return base
     }
 
     /// `records` in OSM type then id order, the later of two records of one object kept.

@@ -165,16 +165,15 @@ struct ChangeSet: OSMElementHandler {
 /// Node locations and way node lists after the changes: the change set's, else the state's.
 struct ChangedAreaSource: AreaSource {
     let changes: ChangeSet
-    let nodes: StateNodes
-    let ways: StateWays
+    let state: StateGeometry
 
     func location(of id: Int64) throws(StateError) -> (latitudeE7: Int32, longitudeE7: Int32)? {
         if let changed = changes.nodes[id] { return changed }
-        return try nodes.location(of: id)
+        return try state.location(of: id)
     }
 
     func nodes(of id: Int64) throws(StateError) -> [Int64]? {
         if let changed = changes.ways[id] { return changed }
-        return try ways.nodes(of: id)
+        return try state.nodes(of: id)
     }
 }

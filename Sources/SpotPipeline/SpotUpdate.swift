@@ -66,9 +66,9 @@ public struct SpotUpdate {
             newest = [newest, summary.newestTimestamp].compactMap { $0 }.max()
             inputs.append(IndexMetadata.Input(name: file, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }
-        let nodes = try StateNodes(state)
-        let ways = try StateWays(state)
-        let areas = metadata.areas ? ChangedAreaSource(changes: changeSet, nodes: nodes, ways: ways) : nil
+        let geometry = try StateGeometry(
+            state, metadata: metadata, folder: URL(fileURLWithPath: state.path).deletingLastPathComponent().path)
+        let areas = metadata.areas ? ChangedAreaSource(changes: changeSet, state: geometry) : nil
         let (records, made) = try changeSet.records.withTable { table in
             let merged = changeSet.merged(with: table)
             return (RecordArena(copying: merged), try maker.candidates(of: merged, areas: areas))
@@ -88,8 +88,7 @@ public struct SpotUpdate {
         updated.sequence = sequence ?? metadata.sequence
         return Result(
             index: index, statistics: statistics, changes: changeSet.counts,
-            state: UpdatedState(
-                metadata: updated, records: records, changes: changeSet, nodes: nodes, ways: ways, file: state))
+            state: try UpdatedState(metadata: updated, records: records, changes: changeSet, geometry: geometry))
     }
 
     /// What differs between the pipeline an index records and the one given.
@@ -120,62 +119,4 @@ public struct UpdateError: Error, CustomStringConvertible, Sendable {
 
     /// `FILE: what is wrong`.
     public var description: String { "\(file): \(message)" }
-}
-
-/// The state after an update: the records merged, and the nodes and ways of the old state with
-/// the changes over them, written merged in one pass.
-public struct UpdatedState {
-    /// The state's own description.
-    public let metadata: StateMetadata
-    let records: RecordArena
-    let changes: ChangeSet
-    let nodes: StateNodes
-    let ways: StateWays
-    /// The old state, mapped while its sections are read.
-    let file: StateFile
-
-    /// Writes the state's sections, as `BuildState.write(to:)` lays them out.
-    public func write(to writer: StateWriter) throws {
-        try metadata.write(to: writer)
-        var nodeWriter = try StateNodes.Writer(writer)
-        try Self.merge(
-            { body in try nodes.forEachNode { try body($0, ($1, $2)) } },
-            changes: changes.nodes.sorted { $0.key < $1.key },
-            write: { try nodeWriter.append(id: $0, latitudeE7: $1.latitudeE7, longitudeE7: $1.longitudeE7) })
-        try nodeWriter.finish()
-        var wayWriter = try StateWays.Writer(writer)
-        try Self.merge(
-            ways.forEachWay, changes: changes.ways.sorted { $0.key < $1.key },
-            write: { try wayWriter.append(id: $0, nodes: $1) })
-        try wayWriter.finish()
-        try records.write(to: writer)
-    }
-
-    /// Calls `write` with the values of `base` (a walk in id order) and `changes` (by id)
-    /// merged in id order: a change replaces the base's value of its id, or removes it (nil).
-    private static func merge<Value>(
-        _ base: ((Int64, Value) throws -> Void) throws -> Void, changes: [(key: Int64, value: Value?)],
-        write: (Int64, Value) throws -> Void
-    ) throws {
-        try withoutActuallyEscaping(write) { write in try merge(base, changes: changes, escapingWrite: write) }
-    }
-
-    private static func merge<Value>(
-        _ base: ((Int64, Value) throws -> Void) throws -> Void, changes: [(key: Int64, value: Value?)],
-        escapingWrite write: @escaping (Int64, Value) throws -> Void
-    ) throws {
-        var next = 0
-        func writeChanges(through id: Int64) throws {
-            while next < changes.count, changes[next].key <= id {
-                if let value = changes[next].value { try write(changes[next].key, value) }
-                next += 1
-            }
-        }
-        try base { id, value in
-            let changed = changes.indices.contains(next) && changes[next...].first { $0.key >= id }?.key == id
-            try writeChanges(through: id)
-            if !changed { try write(id, value) }
-        }
-        try writeChanges(through: .max)
-    }
 }

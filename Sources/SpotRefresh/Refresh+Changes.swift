@@ -5,8 +5,8 @@ import SpotState
 struct CandidateState {
     /// The candidate index's first 32 bytes.
     let identity: [UInt8]
-    /// Writes the state's sections.
-    let write: (StateWriter) throws -> Void
+    /// Writes the state (and its base when new) and returns the base it names.
+    let write: (StatePairWriter) throws -> BaseReference
 }
 
 /// What a refresh with change files does.

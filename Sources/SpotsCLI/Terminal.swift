@@ -45,7 +45,9 @@ final class OutputSink {
     /// Makes the written `index` the output at `path` and, with `state`, the state file written
     /// by it its pair beside it (`StatePair`: the state first as NAME.state.next, then the index,
     /// then the state renamed into place).
-    func finish(index: [UInt8], at path: String, pairedWith state: ((StateWriter) throws -> Void)?) throws {
+    func finish(
+        index: [UInt8], at path: String, pairedWith state: ((StatePairWriter) throws -> BaseReference)?
+    ) throws {
         guard let state else { return try finish() }
         let pending = try StatePair.prepare(forIndex: path, identity: Array(index.prefix(32)), write: state)
         do {

@@ -1,24 +1,31 @@
 import OSMGeometry
 
-/// Every node's location in a state file: sections NENT (`SparseNodeLayout.Entry`s, by id) and
-/// NRUN (its runs). Looked up in place, each block checked when first read.
-public struct StateNodes {
+/// Node locations by id in two sections of a state file: the entries (`SparseNodeLayout.Entry`,
+/// by id) and their runs. A base file holds every node's (NENT, NRUN); a state's overlay holds
+/// the nodes changed since the base (ONEN, ONRU), a deleted one at latitude `deleted`. Looked up
+/// in place, each block checked when first read.
+public struct NodeTable {
+    /// The latitude that marks a node deleted in an overlay: no coordinate has it.
+    public static let deleted = Int32.min
+    /// The sections of a base's table and of an overlay's.
+    public static let base = (entries: "NENT", runs: "NRUN"), overlay = (entries: "ONEN", runs: "ONRU")
+
     private let runs: UnsafeBufferPointer<SparseNodeLayout.Run>
     private let entries: CheckedSection
 
-    /// The nodes of `file`.
-    public init(_ file: StateFile) throws(StateError) {
-        entries = try file.section("NENT")
-        runs = try file.section("NRUN").table(of: SparseNodeLayout.Run.self)
+    /// The table in `file`'s sections `names`.
+    public init(_ file: StateFile, _ names: (entries: String, runs: String)) throws(StateError) {
+        entries = try file.section(names.entries)
+        runs = try file.section(names.runs).table(of: SparseNodeLayout.Run.self)
         guard entries.count % MemoryLayout<SparseNodeLayout.Entry>.stride == 0 else {
             throw entries.damage("its length is not a whole number of entries")
         }
     }
 
-    /// Nodes stored.
+    /// Nodes in the table (deleted ones of an overlay too).
     public var count: Int { entries.count / MemoryLayout<SparseNodeLayout.Entry>.stride }
 
-    /// The coordinates of node `id`, or nil when the state has none.
+    /// The coordinates the table has for node `id` (latitude `deleted` for a deletion), or nil.
     public func location(of id: Int64) throws(StateError) -> (latitudeE7: Int32, longitudeE7: Int32)? {
         guard var range = SparseNodeLayout.entryRange(of: id, runs: runs, entryCount: count) else { return nil }
         let low = UInt32(truncatingIfNeeded: id)
@@ -33,7 +40,8 @@ public struct StateNodes {
         return found.low == low ? (found.latitudeE7, found.longitudeE7) : nil
     }
 
-    /// Calls `body` with every node, in id order, a block of entries resident at a time.
+    /// Calls `body` with every node of the table, in id order, a megabyte of entries resident
+    /// at a time.
     public func forEachNode(_ body: (_ id: Int64, _ latitudeE7: Int32, _ longitudeE7: Int32) throws -> Void) throws {
         var index = 0
         var run = 0
@@ -46,24 +54,26 @@ public struct StateNodes {
         }
     }
 
-    /// Writes nodes given in increasing id order as sections NENT and NRUN.
+    /// Writes nodes given in increasing id order as a table's two sections.
     public struct Writer {
         private var runs: [SparseNodeLayout.Run] = []
         private var batch: [SparseNodeLayout.Entry] = []
         private var count = 0
         private var lastID = Int64.min
         private let writer: StateWriter
+        private let runsName: String
 
-        /// Starts section NENT in `writer`.
-        public init(_ writer: StateWriter) throws {
+        /// Starts the entries' section of `names` in `writer`.
+        public init(_ writer: StateWriter, _ names: (entries: String, runs: String)) throws {
             self.writer = writer
-            try writer.beginSection("NENT")
+            runsName = names.runs
+            try writer.beginSection(names.entries)
             batch.reserveCapacity(1 << 14)
         }
 
         /// Appends node `id`, which must be greater than every id before it.
         public mutating func append(id: Int64, latitudeE7: Int32, longitudeE7: Int32) throws {
-            precondition(id > lastID, "StateNodes.Writer: node ids out of order")
+            precondition(id > lastID, "NodeTable.Writer: node ids out of order")
             lastID = id
             let high = Int32(truncatingIfNeeded: id >> 32)
             if runs.last?.high != high { runs.append(SparseNodeLayout.Run(high: high, start: count)) }
@@ -77,11 +87,11 @@ public struct StateNodes {
             }
         }
 
-        /// Ends NENT and writes NRUN.
+        /// Ends the entries' section and writes the runs'.
         public mutating func finish() throws {
             try writer.write(batch)
             try writer.endSection()
-            try writer.beginSection("NRUN")
+            try writer.beginSection(runsName)
             try writer.write(runs)
             try writer.endSection()
         }
