@@ -31,6 +31,15 @@ package final class MappedFile: @unchecked Sendable {
         bytes = UnsafeRawBufferPointer(start: address, count: size)
     }
 
+    /// Tells the kernel that reads will be scattered: a page fault then maps that page alone,
+    /// not the pages around it that a sequential reader would want (fault-around), so that a
+    /// few thousand lookups in a large file make a few thousand pages resident, not a hundred
+    /// times more.
+    package func adviseRandomAccess() {
+        guard let address = bytes.baseAddress else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: address), bytes.count, Int32(MADV_RANDOM))
+    }
+
     /// Gives back the pages of bytes `offset ..< offset + length` (the whole file by default)
     /// that this process has made resident, as a pass over the whole file does: the mapping is
     /// read-only and never written, so they are read again from the page cache when next

@@ -10,6 +10,8 @@ extension RecordTable {
 /// and, with areas, every node's location and every way's node list.
 public struct BuildState {
     let records: RecordArena
+    /// What placing each area looked up, by record position.
+    let lookups: [AreaLookups?]
     let areas: BuildAreaSource?
     /// The state's own description (a refresh sets the replication sequence it was built at).
     public var metadata: StateMetadata
@@ -33,22 +35,26 @@ public struct BuildState {
         try nodes.finish()
         var ways = try WayTable.Writer(pair.state, WayTable.overlay)
         try ways.finish()
-        try records.withTable { table in try RecordArena(copying: Self.byObject(table.records)).write(to: pair.state) }
+        try records.withTable { table in
+            let records = table.records
+            var kept = RecordArena()
+            for position in Self.byObject(records) { kept.append(records[position], lookups: lookups[position]) }
+            try kept.write(to: pair.state)
+        }
         return base
     }
 
-    /// `records` in OSM type then id order, the later of two records of one object kept.
-    static func byObject(_ records: [StateRecord]) -> [StateRecord] {
+    /// The positions of `records` in OSM type then id order, the later of two records of one
+    /// object kept.
+    static func byObject(_ records: [StateRecord]) -> [Int] {
         let order = records.indices.sorted {
-            (records[$0].header.typeCode, records[$0].header.id, $0) < (
-                records[$1].header.typeCode, records[$1].header.id, $1
-            )
+            (records[$0].header.typeCode, records[$0].header.id, $0)
+                < (records[$1].header.typeCode, records[$1].header.id, $1)
         }
         return order.indices.compactMap { rank in
-            let record = records[order[rank]]
-            guard rank + 1 < order.count else { return record }
-            let next = records[order[rank + 1]].header
-            return (next.typeCode, next.id) == (record.header.typeCode, record.header.id) ? nil : record
+            guard rank + 1 < order.count else { return order[rank] }
+            let (record, next) = (records[order[rank]].header, records[order[rank + 1]].header)
+            return (next.typeCode, next.id) == (record.typeCode, record.id) ? nil : order[rank]
         }
     }
 }

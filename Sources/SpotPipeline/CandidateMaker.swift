@@ -1,3 +1,4 @@
+import OSMGeometry
 import OSMInput
 import SpotState
 import Spots
@@ -30,10 +31,12 @@ struct CandidateMaker {
     }
 
     /// The candidates of `records`: the nodes', then the areas' (each in the records' order),
-    /// areas placed with `areas` (nil: nodes only); and the areas that got no point, by reason.
+    /// areas placed with `areas` (nil: nodes only); the areas that got no point, by reason; and
+    /// what placing each area looked up (`AreaLookups`, by record position; nil for nodes and
+    /// for areas placed by replaying their record's own lookups, which `replays` allows).
     func candidates(
-        of records: [StateRecord], areas: (some AreaSource)?
-    ) throws(StateError) -> (candidates: [SpotCandidate], failures: [String: Int]) {
+        of records: [StateRecord], areas: (some AreaSource)?, replays: (Int) -> Bool = { _ in false }
+    ) throws(StateError) -> (candidates: [SpotCandidate], failures: [String: Int], lookups: [AreaLookups?]) {
         var candidates: [SpotCandidate] = []
         candidates.reserveCapacity(records.count)
         for record in records where record.header.type == .node {
@@ -41,9 +44,21 @@ struct CandidateMaker {
             candidates.append(candidate(for: record, at: coordinate))
         }
         var failures: [String: Int] = [:]
-        guard let areas else { return (candidates, failures) }
-        for record in records where record.header.type != .node {
-            switch try AreaGeometry.geometry(of: record, in: areas) {
+        var lookups = [AreaLookups?](repeating: nil, count: records.count)
+        guard let areas else { return (candidates, failures, lookups) }
+        let recorder = RecordingAreaSource(areas)
+        for (position, record) in records.enumerated() where record.header.type != .node {
+            var placed: Result<(Coordinate, Area?), AreaGeometry.Failure>?
+            if replays(position) {
+                let replay = ReplayedAreaSource(record.lookups.values)
+                let result = try AreaGeometry.geometry(of: record, in: replay)
+                if replay.isComplete { placed = result }
+            }
+            if placed == nil {
+                placed = try AreaGeometry.geometry(of: record, in: recorder)
+                lookups[position] = recorder.take()
+            }
+            switch placed! {
             case .success(let (point, polygon)):
                 var area = candidate(for: record, at: point)
                 area.area = polygon
@@ -52,7 +67,7 @@ struct CandidateMaker {
                 failures[failure.rawValue, default: 0] += 1
             }
         }
-        return (candidates, failures)
+        return (candidates, failures, lookups)
     }
 
     /// The candidate of a selected record at `coordinate`.

@@ -18,6 +18,8 @@ public struct ChangeCounts: Sendable, Equatable {
     /// Elements skipped: a version older than (or, but for deletions, equal to) the one the
     /// state has.
     public var skippedOlder = 0
+    /// Deletions of objects the state does not have (an extract's border), skipped.
+    public var deletedMissing = 0
 }
 
 /// The changes of osmChange files over a state, applied in file order: node locations and way
@@ -48,13 +50,17 @@ struct ChangeSet: OSMElementHandler {
     private let maker: CandidateMaker
     private let areas: Bool
     private let base: RecordTable
+    /// Whether the state has a node or way (nil when it cannot tell: it keeps no locations).
+    private let stateHas: (OSMElementType, Int64) -> Bool?
 
     /// Changes over the records of `base` (in type then id order), made into records by `maker`;
-    /// without `areas`, ways and relations are not read.
-    init(base: RecordTable, maker: CandidateMaker, areas: Bool) {
+    /// without `areas`, ways and relations are not read. `stateHas` says whether the state has
+    /// a node or way, so that deleting one it has not is counted apart.
+    init(base: RecordTable, maker: CandidateMaker, areas: Bool, stateHas: @escaping (OSMElementType, Int64) -> Bool?) {
         self.base = base
         self.maker = maker
         self.areas = areas
+        self.stateHas = stateHas
     }
 
     /// What the reader must deliver: every element of the types read, bare when it has no
@@ -73,6 +79,10 @@ struct ChangeSet: OSMElementHandler {
             counts.skippedOlder += 1
             return
         }
+        if deletes && has(key) == false {
+            counts.deletedMissing += 1
+            return
+        }
         versions[key] = element.version
         switch element.action {
         case .delete?: counts.deleted += 1
@@ -89,6 +99,20 @@ struct ChangeSet: OSMElementHandler {
             return
         }
         changed[key] = .some(record(of: element))
+    }
+
+    /// Whether the object of `key` is there before `handle` applies an element to it: changed
+    /// by an earlier element, else as the state has it; nil when neither can tell.
+    private func has(_ key: ObjectKey) -> Bool? {
+        if let change = changed[key], change != nil { return true }
+        switch OSMElementType(rawValue: key.type)! {
+        case .node: if let location = nodes[key.id] { return location != nil }
+        case .way: if let refs = ways[key.id] { return refs != nil }
+        case .relation: if let change = changed[key] { return change != nil }
+        }
+        if baseVersion(of: key) != nil { return true }
+        return key.type == OSMElementType.relation.rawValue
+            ? false : stateHas(OSMElementType(rawValue: key.type)!, key.id)
     }
 
     /// Keeps what `element` (created or modified) gives: its location or node list, and its
@@ -148,32 +172,55 @@ struct ChangeSet: OSMElementHandler {
     }
 
     /// The records after the changes, in type then id order: `base`'s not changed, and the
-    /// latest of each changed object still selected, from `table` (this set's `records`).
-    func merged(with table: RecordTable) -> [StateRecord] {
-        var merged: [StateRecord] = []
+    /// latest of each changed object still selected, from `table` (this set's `records`); and
+    /// for each, whether it is the base's.
+    func merged(with table: RecordTable) -> (records: [StateRecord], fromBase: [Bool]) {
+        var merged: [(record: StateRecord, fromBase: Bool)] = []
         merged.reserveCapacity(base.count + changed.count)
         for index in 0..<base.count {
             let header = base[index].header
-            if changed[ObjectKey(type: header.typeCode, id: header.id)] == nil { merged.append(base[index]) }
+            if changed[ObjectKey(type: header.typeCode, id: header.id)] == nil { merged.append((base[index], true)) }
         }
-        for case let position? in changed.values { merged.append(table[position]) }
-        merged.sort { ($0.header.typeCode, $0.header.id) < ($1.header.typeCode, $1.header.id) }
-        return merged
+        for case let position? in changed.values { merged.append((table[position], false)) }
+        merged.sort {
+            ($0.record.header.typeCode, $0.record.header.id) < ($1.record.header.typeCode, $1.record.header.id)
+        }
+        return (merged.map(\.record), merged.map(\.fromBase))
     }
 }
 
 /// Node locations and way node lists after the changes: the change set's, else the state's.
-struct ChangedAreaSource: AreaSource {
+/// The pages of the state's base that lookups make resident are given back every
+/// `lookupsBetweenReleases` lookups, so that an update's memory does not grow with the share of
+/// a large base its changed areas happen to read.
+final class ChangedAreaSource: AreaSource {
+    /// Lookups between two releases of the base's resident pages (a lookup reads about a dozen
+    /// pages: the fence's, then the entries').
+    static let lookupsBetweenReleases = 128
+
     let changes: ChangeSet
     let state: StateGeometry
+    private var lookups = 0
+
+    init(changes: ChangeSet, state: StateGeometry) {
+        self.changes = changes
+        self.state = state
+    }
 
     func location(of id: Int64) throws(StateError) -> (latitudeE7: Int32, longitudeE7: Int32)? {
         if let changed = changes.nodes[id] { return changed }
+        countLookup()
         return try state.location(of: id)
     }
 
     func nodes(of id: Int64) throws(StateError) -> [Int64]? {
         if let changed = changes.ways[id] { return changed }
+        countLookup()
         return try state.nodes(of: id)
+    }
+
+    private func countLookup() {
+        lookups += 1
+        if lookups % Self.lookupsBetweenReleases == 0 { state.baseFile.releaseResidentPages() }
     }
 }

@@ -189,7 +189,7 @@ public struct SpotBuild {
         ProcessMemory.releaseFreed()
         extractor.areas?.finish()
         let areas = extractor.areas
-        let (candidates, failures) = try extractor.records.withTable { table in
+        let (candidates, failures, lookups) = try extractor.records.withTable { table in
             try candidateMaker.candidates(of: table.records, areas: areas)
         }
         var read = StageReport(stage: "read")
@@ -203,7 +203,7 @@ public struct SpotBuild {
         let state =
             keepingState
             ? BuildState(
-                records: extractor.records, areas: areas,
+                records: extractor.records, lookups: lookups, areas: areas,
                 metadata: StateMetadata(generator: Self.generator, areas: pipeline.areas, timestamp: newestTimestamp))
             : nil
         return InputsRead(

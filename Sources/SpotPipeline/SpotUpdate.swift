@@ -47,7 +47,21 @@ public struct SpotUpdate {
         let base = try RecordTable(state)
         let build = SpotBuild(pipeline: pipeline, threads: threads)
         let maker = build.candidateMaker
-        var changeSet = ChangeSet(base: base, maker: maker, areas: metadata.areas)
+        let geometry = try StateGeometry(
+            state, metadata: metadata, folder: URL(fileURLWithPath: state.path).deletingLastPathComponent().path)
+        let areasRead = metadata.areas
+        var changeSet = ChangeSet(base: base, maker: maker, areas: areasRead) { type, id in
+            guard areasRead else { return nil }
+            do {
+                switch type {
+                case .node: return try geometry.location(of: id) != nil
+                case .way: return try geometry.nodes(of: id) != nil
+                case .relation: return nil
+                }
+            } catch {
+                return nil  // a damaged block: the candidates' own reads report it
+            }
+        }
         var statistics = BuildStatistics()
         var newest = metadata.timestamp
         var inputs = recorded.inputs
@@ -66,13 +80,23 @@ public struct SpotUpdate {
             newest = [newest, summary.newestTimestamp].compactMap { $0 }.max()
             inputs.append(IndexMetadata.Input(name: file, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }
-        let geometry = try StateGeometry(
-            state, metadata: metadata, folder: URL(fileURLWithPath: state.path).deletingLastPathComponent().path)
         let areas = metadata.areas ? ChangedAreaSource(changes: changeSet, state: geometry) : nil
         let (records, made) = try changeSet.records.withTable { table in
-            let merged = changeSet.merged(with: table)
-            return (RecordArena(copying: merged), try maker.candidates(of: merged, areas: areas))
+            let (merged, fromBase) = changeSet.merged(with: table)
+            // An area of the base whose lookups no change touches is placed by replaying them.
+            let made = try maker.candidates(of: merged, areas: areas) { position in
+                fromBase[position] && !merged[position].lookups.isEmpty
+                    && !merged[position].lookups.touches(
+                        ways: { changeSet.ways[$0] != nil }, nodes: { changeSet.nodes[$0] != nil })
+            }
+            var records = RecordArena()
+            for (position, record) in merged.enumerated() { records.append(record, lookups: made.lookups[position]) }
+            return (records, made)
         }
+        // The pages of the state and its base that making the candidates read are not needed
+        // while the index is encoded: the records are copied, the areas placed.
+        geometry.baseFile.releaseResidentPages()
+        state.releaseResidentPages()
         var candidates = made.candidates
         var read = StageReport(stage: "read")
         read.dropped = made.failures

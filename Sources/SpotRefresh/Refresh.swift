@@ -220,7 +220,8 @@ public struct Refresh {
                 [
                     "changes": changes.count, "sequence": sequence, "created": result.changes.created,
                     "modified": result.changes.modified, "deleted": result.changes.deleted,
-                    "skipped_older": result.changes.skippedOlder, "spots": result.statistics.spots,
+                    "skipped_older": result.changes.skippedOlder, "deleted_missing": result.changes.deletedMissing,
+                    "spots": result.statistics.spots,
                     "index_bytes": result.index.count,
                 ], nil
             )

@@ -7,16 +7,23 @@ import OSMGeometry
 public struct NodeTable {
     /// The latitude that marks a node deleted in an overlay: no coordinate has it.
     public static let deleted = Int32.min
-    /// The sections of a base's table and of an overlay's.
-    public static let base = (entries: "NENT", runs: "NRUN"), overlay = (entries: "ONEN", runs: "ONRU")
+    /// The sections of a base's table and of an overlay's: entries, runs, and the fence (the
+    /// full id of every `fenceStride`-th entry, so that a lookup reads one page of entries, not
+    /// the pages a binary search over all of them would).
+    public static let base = (entries: "NENT", runs: "NRUN", fence: "NFEN")
+    public static let overlay = (entries: "ONEN", runs: "ONRU", fence: "OFEN")
+    /// Entries between two fence posts: as many as a page holds.
+    static let fenceStride = StateLayout.blockSize / MemoryLayout<SparseNodeLayout.Entry>.stride
 
     private let runs: UnsafeBufferPointer<SparseNodeLayout.Run>
+    private let fence: UnsafeBufferPointer<Int64>
     private let entries: CheckedSection
 
     /// The table in `file`'s sections `names`.
-    public init(_ file: StateFile, _ names: (entries: String, runs: String)) throws(StateError) {
+    public init(_ file: StateFile, _ names: (entries: String, runs: String, fence: String)) throws(StateError) {
         entries = try file.section(names.entries)
         runs = try file.section(names.runs).table(of: SparseNodeLayout.Run.self)
+        fence = try file.section(names.fence).table(of: Int64.self)
         guard entries.count % MemoryLayout<SparseNodeLayout.Entry>.stride == 0 else {
             throw entries.damage("its length is not a whole number of entries")
         }
@@ -28,6 +35,15 @@ public struct NodeTable {
     /// The coordinates the table has for node `id` (latitude `deleted` for a deletion), or nil.
     public func location(of id: Int64) throws(StateError) -> (latitudeE7: Int32, longitudeE7: Int32)? {
         guard var range = SparseNodeLayout.entryRange(of: id, runs: runs, entryCount: count) else { return nil }
+        // The entries between the fence posts around `id`.
+        var lower = 0
+        var upper = fence.count
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if fence[middle] <= id { lower = middle + 1 } else { upper = middle }
+        }
+        let group = max(0, lower - 1) * Self.fenceStride..<min(count, lower * Self.fenceStride)
+        range = range.clamped(to: group)
         let low = UInt32(truncatingIfNeeded: id)
         let end = range.upperBound
         while range.lowerBound < range.upperBound {
@@ -60,13 +76,14 @@ public struct NodeTable {
         private var batch: [SparseNodeLayout.Entry] = []
         private var count = 0
         private var lastID = Int64.min
+        private var fence: [Int64] = []
         private let writer: StateWriter
-        private let runsName: String
+        private let names: (entries: String, runs: String, fence: String)
 
         /// Starts the entries' section of `names` in `writer`.
-        public init(_ writer: StateWriter, _ names: (entries: String, runs: String)) throws {
+        public init(_ writer: StateWriter, _ names: (entries: String, runs: String, fence: String)) throws {
             self.writer = writer
-            runsName = names.runs
+            self.names = names
             try writer.beginSection(names.entries)
             batch.reserveCapacity(1 << 14)
         }
@@ -77,6 +94,7 @@ public struct NodeTable {
             lastID = id
             let high = Int32(truncatingIfNeeded: id >> 32)
             if runs.last?.high != high { runs.append(SparseNodeLayout.Run(high: high, start: count)) }
+            if count % NodeTable.fenceStride == 0 { fence.append(id) }
             batch.append(
                 SparseNodeLayout.Entry(
                     low: UInt32(truncatingIfNeeded: id), latitudeE7: latitudeE7, longitudeE7: longitudeE7))
@@ -87,12 +105,15 @@ public struct NodeTable {
             }
         }
 
-        /// Ends the entries' section and writes the runs'.
+        /// Ends the entries' section and writes the runs' and the fence's.
         public mutating func finish() throws {
             try writer.write(batch)
             try writer.endSection()
-            try writer.beginSection(runsName)
+            try writer.beginSection(names.runs)
             try writer.write(runs)
+            try writer.endSection()
+            try writer.beginSection(names.fence)
+            try writer.write(fence)
             try writer.endSection()
         }
     }

@@ -20,6 +20,8 @@ public final class StateFile: @unchecked Sendable {
         } catch {
             throw StateError(.unreadable, file: path, error.message)
         }
+        // Sections are read by lookups, a page here and there, or walked a chunk at a time.
+        mapping.adviseRandomAccess()
         let bytes = mapping.bytes
         func damaged(_ message: String) -> StateError { StateError(.damaged, file: path, message) }
         let trailerStart = bytes.count - StateLayout.trailerSize
@@ -64,6 +66,12 @@ public final class StateFile: @unchecked Sendable {
                 name: name, file: path, mapping: mapping, offset: offset, length: length,
                 checksums: UnsafeRawBufferPointer(rebasing: bytes[checksums..<checksums + 4 * blocks]))
         }
+    }
+
+    /// Gives back the pages of the file that reads made resident: they are read again from the
+    /// page cache when next touched, and only those count as this process's memory.
+    public func releaseResidentPages() {
+        mapping.releaseResidentPages()
     }
 
     /// Section `name`; throws when the state has none (a damaged file).

@@ -4,7 +4,7 @@
 //   parts (every node's location, every way's node list) are walked; their sizes are known only
 //   after, so the section table and a fixed trailer follow the sections, as zip's directory
 //   follows its entries. A reader finds the trailer at the end of the file.
-// - Checked blocks, not one checksum. Each section carries a CRC-32 per 64 KiB block, checked
+// - Checked blocks, not one checksum. Each section carries a CRC-32 per 4 KiB block, checked
 //   the first time a read touches the block (`CheckedSection`): an update reads a few thousand
 //   node locations out of hundreds of megabytes, and must not read (or make resident) the rest
 //   to trust them.
@@ -28,8 +28,9 @@ enum StateLayout {
     static let identitySize = 32
     /// One section table entry: tag (4), reserved (4), offset (8), length (8), CRC table offset (8).
     static let entrySize = 32
-    /// Bytes covered by one CRC-32.
-    static let blockSize = 1 << 16
+    /// Bytes covered by one CRC-32: a page, so that a lookup checks (and makes resident) only
+    /// the pages it reads.
+    static let blockSize = 1 << 12
     /// Sections start at multiples of this.
     static let alignment = 8
     /// The most sections a state may have.

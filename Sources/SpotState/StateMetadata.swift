@@ -27,7 +27,8 @@ public struct StateMetadata: Equatable, Sendable {
     /// The metadata of `file`.
     public init(_ file: StateFile) throws(StateError) {
         let section = try file.section("META")
-        guard case .object(let object)? = try? JSONValue(parsing: try section.whole()),
+        let bytes = try section.whole()
+        guard case .object(let object)? = try? JSONValue(parsing: bytes),
             case .string(let generator)? = object["generator"], case .bool(let areas)? = object["areas"],
             case .string(let base)? = object["base"], case .string(let token)? = object["base_token"],
             let reference = BaseReference(name: base, hex: token)

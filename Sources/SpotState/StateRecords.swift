@@ -14,6 +14,8 @@ public struct RecordHeader: BitwiseCopyable {
     public var latitudeE7: Int32, longitudeE7: Int32
     var firstTag: UInt32, tagCount: UInt32
     var firstMember: UInt32, memberCount: UInt32
+    var firstWayLookup: UInt32, wayLookupCount: UInt32
+    var firstNodeLookup: UInt32, nodeLookupCount: UInt32
     /// `OSMElementType`'s raw value.
     public var typeCode: UInt8
 
@@ -44,14 +46,19 @@ struct TagLength: BitwiseCopyable {
     var value: UInt32
 }
 
-/// Records, in four tables: headers (section RHDR), tag lengths (RTAG), members (RMEM) and tag
-/// bytes (RBYT). A view: of a `RecordArena`'s arrays while a build reads, or of a state file's
-/// mapped sections while an update runs. Every read is checked against the tables' bounds.
+/// Records, in seven tables: headers (section RHDR), tag lengths (RTAG), members (RMEM), tag
+/// bytes (RBYT), and an area's lookups (`AreaLookups`: RLKW, RLKR, RLKN). A view: of a
+/// `RecordArena`'s arrays while a build reads, or of a state file's mapped sections while an
+/// update runs. Every record's ranges are checked against the tables' bounds when a file's
+/// table is opened.
 public struct RecordTable {
     let headers: UnsafeBufferPointer<RecordHeader>
     let tagLengths: UnsafeBufferPointer<TagLength>
     let members: UnsafeBufferPointer<RecordMember>
     let bytes: UnsafeBufferPointer<UInt8>
+    let wayLookups: UnsafeBufferPointer<WayLookup>
+    let references: UnsafeBufferPointer<Int64>
+    let nodeLookups: UnsafeBufferPointer<NodeLookup>
 
     /// The records of `file`, every block of their sections checked, and each record's tags
     /// and members checked to lie inside their tables.
@@ -60,6 +67,14 @@ public struct RecordTable {
         tagLengths = try file.section("RTAG").table(of: TagLength.self)
         members = try file.section("RMEM").table(of: RecordMember.self)
         bytes = try file.section("RBYT").table(of: UInt8.self)
+        wayLookups = try file.section("RLKW").table(of: WayLookup.self)
+        references = try file.section("RLKR").table(of: Int64.self)
+        nodeLookups = try file.section("RLKN").table(of: NodeLookup.self)
+        for way in wayLookups where way.referenceCount != WayLookup.missing {
+            guard Int(way.firstReference) + Int(way.referenceCount) <= references.count else {
+                throw StateError(.damaged, file: file.path, "a way lookup lies outside its table")
+            }
+        }
         for header in headers {
             var length = 0
             let tags = Int(header.firstTag)..<Int(header.firstTag) + Int(header.tagCount)
@@ -68,6 +83,8 @@ public struct RecordTable {
             }
             guard header.type != nil, tags.upperBound <= tagLengths.count,
                 Int(header.firstMember) + Int(header.memberCount) <= members.count,
+                Int(header.firstWayLookup) + Int(header.wayLookupCount) <= wayLookups.count,
+                Int(header.firstNodeLookup) + Int(header.nodeLookupCount) <= nodeLookups.count,
                 header.firstByte <= UInt64(bytes.count), length <= bytes.count - Int(header.firstByte)
             else { throw StateError(.damaged, file: file.path, "a record lies outside its tables") }
         }
@@ -75,12 +92,17 @@ public struct RecordTable {
 
     init(
         headers: UnsafeBufferPointer<RecordHeader>, tagLengths: UnsafeBufferPointer<TagLength>,
-        members: UnsafeBufferPointer<RecordMember>, bytes: UnsafeBufferPointer<UInt8>
+        members: UnsafeBufferPointer<RecordMember>, bytes: UnsafeBufferPointer<UInt8>,
+        wayLookups: UnsafeBufferPointer<WayLookup>, references: UnsafeBufferPointer<Int64>,
+        nodeLookups: UnsafeBufferPointer<NodeLookup>
     ) {
         self.headers = headers
         self.tagLengths = tagLengths
         self.members = members
         self.bytes = bytes
+        self.wayLookups = wayLookups
+        self.references = references
+        self.nodeLookups = nodeLookups
     }
 
     /// Records in the table.
@@ -95,7 +117,15 @@ public struct RecordTable {
                 rebasing: tagLengths[Int(header.firstTag)..<Int(header.firstTag) + Int(header.tagCount)]),
             bytes: UnsafeBufferPointer(rebasing: bytes[Int(header.firstByte)...]),
             members: UnsafeBufferPointer(
-                rebasing: members[Int(header.firstMember)..<Int(header.firstMember) + Int(header.memberCount)]))
+                rebasing: members[Int(header.firstMember)..<Int(header.firstMember) + Int(header.memberCount)]),
+            lookups: RecordLookups(
+                ways: UnsafeBufferPointer(
+                    rebasing: wayLookups[
+                        Int(header.firstWayLookup)..<Int(header.firstWayLookup) + Int(header.wayLookupCount)]),
+                references: references,
+                nodes: UnsafeBufferPointer(
+                    rebasing: nodeLookups[
+                        Int(header.firstNodeLookup)..<Int(header.firstNodeLookup) + Int(header.nodeLookupCount)])))
     }
 }
 
@@ -108,6 +138,8 @@ public struct StateRecord: OSMTagged {
     fileprivate let bytes: UnsafeBufferPointer<UInt8>
     /// A multipolygon's member ways; none for nodes and ways.
     public let members: UnsafeBufferPointer<RecordMember>
+    /// What placing the area looked up, when a build or update placed it.
+    public let lookups: RecordLookups
 
     public var tagCount: Int { tagLengths.count }
 
@@ -131,6 +163,9 @@ public struct RecordArena {
     private var tagLengths: [TagLength] = []
     private var members: [RecordMember] = []
     private var bytes: [UInt8] = []
+    private var wayLookups: [WayLookup] = []
+    private var references: [Int64] = []
+    private var nodeLookups: [NodeLookup] = []
 
     /// An empty arena.
     public init() {}
@@ -143,7 +178,8 @@ public struct RecordArena {
     /// by the reader's limits long before.
     public mutating func append(
         type: OSMElementType, id: Int64, version: Int64, latitudeE7: Int32 = 0, longitudeE7: Int32 = 0,
-        tags element: some OSMTagged, keeping keep: (OSMBytes) -> Bool, members: [RecordMember] = []
+        tags element: some OSMTagged, keeping keep: (OSMBytes) -> Bool, members: [RecordMember] = [],
+        lookups: AreaLookups = AreaLookups()
     ) {
         let firstTag = tagLengths.count
         let firstByte = bytes.count
@@ -158,8 +194,24 @@ public struct RecordArena {
             RecordHeader(
                 id: id, version: version, firstByte: UInt64(firstByte), latitudeE7: latitudeE7,
                 longitudeE7: longitudeE7, firstTag: UInt32(firstTag), tagCount: UInt32(tagLengths.count - firstTag),
-                firstMember: UInt32(self.members.count), memberCount: UInt32(members.count), typeCode: type.rawValue))
+                firstMember: UInt32(self.members.count), memberCount: UInt32(members.count),
+                firstWayLookup: UInt32(wayLookups.count), wayLookupCount: UInt32(lookups.ways.count),
+                firstNodeLookup: UInt32(nodeLookups.count), nodeLookupCount: UInt32(lookups.nodes.count),
+                typeCode: type.rawValue))
         self.members += members
+        for (id, nodes) in lookups.ways {
+            wayLookups.append(
+                WayLookup(
+                    id: id, firstReference: UInt32(references.count),
+                    referenceCount: nodes.map { UInt32($0.count) } ?? WayLookup.missing))
+            references += nodes ?? []
+        }
+        for (id, location) in lookups.nodes {
+            nodeLookups.append(
+                NodeLookup(
+                    id: id, latitudeE7: location?.latitudeE7 ?? NodeTable.deleted,
+                    longitudeE7: location?.longitudeE7 ?? 0))
+        }
     }
 
     /// Calls `body` with the records as a table.
@@ -168,7 +220,16 @@ public struct RecordArena {
             try tagLengths.withUnsafeBufferPointer { tagLengths in
                 try members.withUnsafeBufferPointer { members in
                     try bytes.withUnsafeBufferPointer { bytes in
-                        try body(RecordTable(headers: headers, tagLengths: tagLengths, members: members, bytes: bytes))
+                        try wayLookups.withUnsafeBufferPointer { wayLookups in
+                            try references.withUnsafeBufferPointer { references in
+                                try nodeLookups.withUnsafeBufferPointer { nodeLookups in
+                                    try body(
+                                        RecordTable(
+                                            headers: headers, tagLengths: tagLengths, members: members, bytes: bytes,
+                                            wayLookups: wayLookups, references: references, nodeLookups: nodeLookups))
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -182,27 +243,23 @@ public struct RecordArena {
 }
 
 extension RecordArena {
-    /// Keeps a copy of `record`.
-    public mutating func append(_ record: StateRecord) {
+    /// Keeps a copy of `record` with `lookups` (by default its own).
+    public mutating func append(_ record: StateRecord, lookups: AreaLookups? = nil) {
         append(
             type: record.header.type!, id: record.header.id, version: record.header.version,
             latitudeE7: record.header.latitudeE7, longitudeE7: record.header.longitudeE7, tags: record,
-            keeping: { _ in true }, members: Array(record.members))
-    }
-
-    /// An arena of copies of `records`, in order.
-    public init(copying records: [StateRecord]) {
-        self.init()
-        for record in records { append(record) }
+            keeping: { _ in true }, members: Array(record.members), lookups: lookups ?? record.lookups.values)
     }
 }
 
 extension RecordArena {
-    /// Writes the arena as sections RHDR, RTAG, RMEM and RBYT.
+    /// Writes the arena as sections RHDR, RTAG, RMEM, RBYT, RLKW, RLKR and RLKN.
     public func write(to writer: StateWriter) throws {
         for (name, write) in [
             ("RHDR", { try writer.write(headers) }), ("RTAG", { try writer.write(tagLengths) }),
             ("RMEM", { try writer.write(members) }), ("RBYT", { try writer.write(bytes) }),
+            ("RLKW", { try writer.write(wayLookups) }), ("RLKR", { try writer.write(references) }),
+            ("RLKN", { try writer.write(nodeLookups) }),
         ] as [(String, () throws -> Void)] {
             try writer.beginSection(name)
             try write()

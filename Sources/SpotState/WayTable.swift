@@ -5,8 +5,12 @@ import OSMGeometry
 /// holds every way's (WIDS, WREF); a state's overlay holds the ways changed since the base
 /// (OWID, OWRF), a deleted one with an empty list and the top bit of its end set.
 public struct WayTable {
-    /// The sections of a base's table and of an overlay's.
-    public static let base = (ids: "WIDS", lists: "WREF"), overlay = (ids: "OWID", lists: "OWRF")
+    /// The sections of a base's table and of an overlay's: ids, lists, and the fence (the id of
+    /// every `fenceStride`-th way, so that a lookup reads one page of ids).
+    public static let base = (ids: "WIDS", lists: "WREF", fence: "WFEN")
+    public static let overlay = (ids: "OWID", lists: "OWRF", fence: "OWFN")
+    /// Ways between two fence posts: as many as a page of ids holds.
+    static let fenceStride = StateLayout.blockSize / MemoryLayout<Entry>.stride
     /// The bit of an entry's end that marks a deleted way.
     static let deletedBit: UInt64 = 1 << 63
 
@@ -18,11 +22,13 @@ public struct WayTable {
 
     private let ids: CheckedSection
     private let lists: CheckedSection
+    private let fence: UnsafeBufferPointer<Int64>
 
     /// The table in `file`'s sections `names`.
-    public init(_ file: StateFile, _ names: (ids: String, lists: String)) throws(StateError) {
+    public init(_ file: StateFile, _ names: (ids: String, lists: String, fence: String)) throws(StateError) {
         ids = try file.section(names.ids)
         lists = try file.section(names.lists)
+        fence = try file.section(names.fence).table(of: Int64.self)
         guard ids.count % MemoryLayout<Entry>.stride == 0 else {
             throw ids.damage("its length is not a whole number of entries")
         }
@@ -35,7 +41,14 @@ public struct WayTable {
     /// way's node references.
     public func nodes(of id: Int64) throws(StateError) -> [Int64]?? {
         var lower = 0
-        var upper = count
+        var upper = fence.count
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if fence[middle] <= id { lower = middle + 1 } else { upper = middle }
+        }
+        // The ways between the fence posts around `id`.
+        upper = min(count, lower * Self.fenceStride)
+        lower = max(0, lower - 1) * Self.fenceStride
         while lower < upper {
             let middle = (lower + upper) / 2
             if try ids.load(Entry.self, at: middle).id < id { lower = middle + 1 } else { upper = middle }
@@ -68,13 +81,14 @@ public struct WayTable {
         private var entries: [Entry] = []
         private var bytes: [UInt8] = []
         private var end = 0
+        private var fence: [Int64] = []
         private let writer: StateWriter
-        private let idsName: String
+        private let names: (ids: String, lists: String, fence: String)
 
         /// Starts the lists' section of `names` in `writer`.
-        public init(_ writer: StateWriter, _ names: (ids: String, lists: String)) throws {
+        public init(_ writer: StateWriter, _ names: (ids: String, lists: String, fence: String)) throws {
             self.writer = writer
-            idsName = names.ids
+            self.names = names
             try writer.beginSection(names.lists)
         }
 
@@ -82,6 +96,7 @@ public struct WayTable {
         /// (nil: a deletion, in an overlay).
         public mutating func append(id: Int64, nodes: [Int64]?) throws {
             precondition(entries.last.map { $0.id < id } ?? true, "WayTable.Writer: way ids out of order")
+            if entries.count % WayTable.fenceStride == 0 { fence.append(id) }
             if let nodes { WayNodeStore.encode(nodes, into: &bytes) }
             entries.append(Entry(id: id, end: UInt64(end + bytes.count) | (nodes == nil ? WayTable.deletedBit : 0)))
             if bytes.count >= 1 << 20 {
@@ -91,12 +106,15 @@ public struct WayTable {
             }
         }
 
-        /// Ends the lists' section and writes the ids'.
+        /// Ends the lists' section and writes the ids' and the fence's.
         public mutating func finish() throws {
             try writer.write(bytes)
             try writer.endSection()
-            try writer.beginSection(idsName)
+            try writer.beginSection(names.ids)
             try writer.write(entries)
+            try writer.endSection()
+            try writer.beginSection(names.fence)
+            try writer.write(fence)
             try writer.endSection()
         }
     }

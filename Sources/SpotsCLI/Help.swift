@@ -36,7 +36,10 @@ struct Help {
     /// of times (none included), and its help text.
     struct Argument {
         let name: String
+        /// Given any number of times: `[<input> ...]`.
         var repeated = false
+        /// With `repeated`, given at least once: `<change> ...`.
+        var required = false
         let help: String
     }
 
@@ -64,7 +67,9 @@ struct Help {
     /// options, those it needs first, each kind in the order of the option table; `--help`
     /// left out.
     var usage: String {
-        let positionals = arguments.map { $0.repeated ? "[\($0.name) ...]" : $0.name }
+        let positionals = arguments.map {
+            $0.repeated ? ($0.required ? "\($0.name) ..." : "[\($0.name) ...]") : $0.name
+        }
         let ways = modes.isEmpty ? [Mode(optional: options.map(\.key).filter { $0 != Self.option.key })] : modes
         let synopses = ways.map { mode in
             let required = options.filter { mode.required.contains($0.key) }.map(\.synopsis)

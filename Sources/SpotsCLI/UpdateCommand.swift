@@ -24,9 +24,10 @@ enum UpdateCommand {
                 The pipeline file the index was built with, when it was
                 built with one (the index records its name and SHA-256).
                 """),
-        OptionSpec(
-            names: ["--keep-all", "--no-dedupe", "--no-areas", "--no-clusters"], valueName: nil,
-            help: "As for build: give the flags the index was built with."),
+        OptionSpec(names: ["--keep-all"], valueName: nil, help: "As for build: when the index was built with it."),
+        OptionSpec(names: ["--no-dedupe"], valueName: nil, help: "As for build: when the index was built with it."),
+        OptionSpec(names: ["--no-areas"], valueName: nil, help: "As for build: when the index was built with it."),
+        OptionSpec(names: ["--no-clusters"], valueName: nil, help: "As for build: when the index was built with it."),
         OptionSpec(
             names: ["--threads"], valueName: "n",
             help: "Threads that inflate the change files (default: one per core)."),
@@ -40,7 +41,7 @@ enum UpdateCommand {
         arguments: [
             Help.Argument(name: "<index>", repeated: false, help: "The index (NAME.spots, with NAME.state beside it)."),
             Help.Argument(
-                name: "<change>", repeated: true,
+                name: "<change>", repeated: true, required: true,
                 help: """
                     osmChange files (.osc, plain, gzip or bzip2), applied
                     in order.
@@ -88,7 +89,10 @@ enum UpdateCommand {
         let grouped = NumberText.grouped
         let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
         var skipped = ""
-        if counts.skippedOlder > 0 { skipped = ", \(grouped(counts.skippedOlder)) older versions skipped" }
+        if counts.skippedOlder > 0 { skipped += ", \(grouped(counts.skippedOlder)) older versions skipped" }
+        if counts.deletedMissing > 0 {
+            skipped += ", \(grouped(counts.deletedMissing)) deletions of objects the index never had skipped"
+        }
         printError(
             "spots: updated \(outputPath): \(grouped(result.statistics.spots)) spots (\(changed.summary)), "
                 + "\(ProgressBar.bytes(result.index.count)), from \(changes.count == 1 ? URL(fileURLWithPath: changes[0]).lastPathComponent : "\(changes.count) change files") "
