@@ -49,37 +49,12 @@ public struct SpotUpdate {
         let maker = build.candidateMaker
         let geometry = try StateGeometry(
             state, metadata: metadata, folder: URL(fileURLWithPath: state.path).deletingLastPathComponent().path)
-        let areasRead = metadata.areas
-        var changeSet = ChangeSet(base: base, maker: maker, areas: areasRead) { type, id in
-            guard areasRead else { return nil }
-            do {
-                switch type {
-                case .node: return try geometry.location(of: id) != nil
-                case .way: return try geometry.nodes(of: id) != nil
-                case .relation: return nil
-                }
-            } catch {
-                return nil  // a damaged block: the candidates' own reads report it
-            }
-        }
+        var changeSet = ChangeSet(
+            base: base, maker: maker, areas: metadata.areas,
+            stateHas: Self.presence(in: geometry, areas: metadata.areas))
         var statistics = BuildStatistics()
-        var newest = metadata.timestamp
-        var inputs = recorded.inputs
-        let filter = ChangeSet.filter(pipeline.selection, areas: metadata.areas)
-        for file in files {
-            let hasher = SHA256()
-            let summary = try OSMReader(
-                file: file, filter: filter, limits: pipeline.limits, threads: threads, form: .changes
-            )
-            .read(into: &changeSet, rawBytes: hasher.update)
-            statistics.nodes += summary.nodes
-            statistics.ways += summary.ways
-            statistics.relations += summary.relations
-            statistics.inputBytes += summary.inputBytes
-            statistics.xmlBytes += summary.xmlBytes
-            newest = [newest, summary.newestTimestamp].compactMap { $0 }.max()
-            inputs.append(IndexMetadata.Input(name: file, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
-        }
+        let (newest, inputs) = try read(
+            files, into: &changeSet, statistics: &statistics, after: (metadata.timestamp, recorded.inputs))
         let areas = metadata.areas ? ChangedAreaSource(changes: changeSet, state: geometry) : nil
         let (records, made) = try changeSet.records.withTable { table in
             let (merged, fromBase) = changeSet.merged(with: table)
@@ -113,6 +88,51 @@ public struct SpotUpdate {
         return Result(
             index: index, statistics: statistics, changes: changeSet.counts,
             state: try UpdatedState(metadata: updated, records: records, changes: changeSet, geometry: geometry))
+    }
+
+    /// Reads the change `files` into `changeSet`, counting their elements and bytes in
+    /// `statistics`; returns the newest timestamp and the inputs to record, `earlier`'s and theirs.
+    private func read(
+        _ files: [String], into changeSet: inout ChangeSet, statistics: inout BuildStatistics,
+        after earlier: (newest: String?, inputs: [IndexMetadata.Input])
+    ) throws -> (newest: String?, inputs: [IndexMetadata.Input]) {
+        var (newest, inputs) = earlier
+        let filter = ChangeSet.filter(pipeline.selection, areas: pipeline.areas)
+        for file in files {
+            let hasher = SHA256()
+            let summary = try OSMReader(
+                file: file, filter: filter, limits: pipeline.limits, threads: threads, form: .changes
+            )
+            .read(into: &changeSet, rawBytes: hasher.update)
+            statistics.nodes += summary.nodes
+            statistics.ways += summary.ways
+            statistics.relations += summary.relations
+            statistics.inputBytes += summary.inputBytes
+            statistics.xmlBytes += summary.xmlBytes
+            newest = [newest, summary.newestTimestamp].compactMap { $0 }.max()
+            inputs.append(IndexMetadata.Input(name: file, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
+        }
+        return (newest, inputs)
+    }
+
+    /// Whether `geometry` has a node or way, for a change set's count of deletions of objects
+    /// the state never had: nil when it cannot tell (no areas read: no locations kept; a
+    /// damaged block, which the candidates' own reads then report).
+    private static func presence(
+        in geometry: StateGeometry, areas: Bool
+    ) -> (OSMElementType, Int64) -> Bool? {
+        { type, id in
+            guard areas else { return nil }
+            do {
+                switch type {
+                case .node: return try geometry.location(of: id) != nil
+                case .way: return try geometry.nodes(of: id) != nil
+                case .relation: return nil
+                }
+            } catch {
+                return nil
+            }
+        }
     }
 
     /// What differs between the pipeline an index records and the one given.
