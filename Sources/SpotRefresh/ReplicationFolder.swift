@@ -4,7 +4,7 @@ import Foundation
 /// download sites' `-updates` folders) lay them out: change N as `AAA/BBB/CCC.osc.gz` (N's nine
 /// digits in three groups) with its `AAA/BBB/CCC.state.txt`, and the newest sequence number in
 /// the top-level `state.txt` (`sequenceNumber=N`, Java properties as Osmosis writes them).
-struct ReplicationFolder {
+public struct ReplicationFolder {
     /// The folder.
     let path: String
 
@@ -19,6 +19,14 @@ struct ReplicationFolder {
             throw RefreshError(.missingChanges, file: file, "names no sequenceNumber")
         }
         return sequence
+    }
+
+    /// The sequence number of a change file laid out as a replication server lays it out: the
+    /// `sequenceNumber` of NNN.state.txt beside NNN.osc.gz; nil when there is none.
+    public static func sequence(ofChange file: String) -> Int? {
+        guard let dot = file.range(of: ".osc", options: .backwards) else { return nil }
+        let stateFile = String(file[..<dot.lowerBound]) + ".state.txt"
+        return (try? String(contentsOfFile: stateFile, encoding: .utf8)).flatMap(sequence(inState:))
     }
 
     /// The `sequenceNumber` of a state.txt's text.

@@ -21,7 +21,9 @@ public struct IndexInspection {
     /// index of any size holds little of it at once: a server verifying a newly published index
     /// beside the one it serves grows by little. With `verbose`, the rows also give the format
     /// and each section with its checksum; the verdict on the checksums is always the last row.
-    public init(_ index: SpotIndexReader, verbose: Bool = false) throws(IndexError) {
+    /// `state` is the "state" row's value: what the state file beside the index says, when the
+    /// caller found one.
+    public init(_ index: SpotIndexReader, verbose: Bool = false, state: String? = nil) throws(IndexError) {
         let checks = index.verifyChecksums()
         var byType: [OSMType: Int] = [:]
         var byCategory: [String: Int] = [:]
@@ -39,6 +41,7 @@ public struct IndexInspection {
         spotsByResultType = byResultType
         var rows = try Self.contents(
             of: index, byType: byType, byCategory: byCategory, byResultType: byResultType, verbose: verbose)
+        if let state { rows.append(("state", state)) }
         for check in checks where verbose {
             let section = check.section
             let crc = "crc32 \(String(section.checksum, radix: 16)) \(check.isValid ? "ok" : "MISMATCH")"

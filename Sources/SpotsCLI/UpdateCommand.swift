@@ -2,6 +2,7 @@ import Foundation
 import SpotIndex
 import SpotOutput
 import SpotPipeline
+import SpotRefresh
 import SpotState
 import Spots
 
@@ -49,7 +50,9 @@ enum UpdateCommand {
         ],
         options: options,
         discussion: """
-            The update gives the index a build of the changed extract would give: creations,
+            A change file laid out as replication servers lay it out (NNN.osc.gz beside
+            NNN.state.txt) gives the state its sequence number, which 'spots refresh' continues
+            from. The update gives the index a build of the changed extract would give: creations,
             modifications (a newer version replaces an older one; an older or equal version is
             skipped and counted) and deletions are applied to the state's records, node
             locations and way node lists; areas whose nodes or ways changed get new points;
@@ -78,8 +81,9 @@ enum UpdateCommand {
         }
         let started = Date()
         let old = try SpotIndexReader(path: index)
+        // A replication server's change file has its sequence beside it (NNN.state.txt).
         let result = try SpotUpdate(pipeline: pipeline, threads: try arguments.threads()).run(
-            index: index, changes: changes)
+            index: index, changes: changes, sequence: ReplicationFolder.sequence(ofChange: changes.last!))
         let output = try OutputSink(target)
         try output.write(result.index)
         try output.finish(index: result.index, at: outputPath, pairedWith: result.state.write)
