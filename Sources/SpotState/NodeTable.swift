@@ -42,8 +42,8 @@ public struct NodeTable {
             let middle = (lower + upper) / 2
             if fence[middle] <= id { lower = middle + 1 } else { upper = middle }
         }
-        let group = max(0, lower - 1) * Self.fenceStride..<min(count, lower * Self.fenceStride)
-        range = range.clamped(to: group)
+        let groupEnd = min(count, lower * Self.fenceStride)
+        range = range.clamped(to: min(max(0, lower - 1) * Self.fenceStride, groupEnd)..<groupEnd)
         let low = UInt32(truncatingIfNeeded: id)
         let end = range.upperBound
         while range.lowerBound < range.upperBound {

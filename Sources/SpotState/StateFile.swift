@@ -40,8 +40,8 @@ public final class StateFile: @unchecked Sendable {
         guard load(UInt64.self, at: trailerStart + 24) == UInt64(bytes.count) else {
             throw damaged("the file is \(bytes.count) bytes and its trailer says otherwise: truncated or padded")
         }
-        guard count <= StateLayout.maxSections, tableOffset >= 0,
-            tableOffset + count * StateLayout.entrySize == trailerStart
+        guard count <= StateLayout.maxSections, tableOffset >= 0, tableOffset <= trailerStart,
+            trailerStart - tableOffset == count * StateLayout.entrySize
         else { throw damaged("the section table is out of place") }
         let table = UnsafeRawBufferPointer(rebasing: bytes[tableOffset..<trailerStart])
         let tableCRC = UInt32(crc32(0, table.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(table.count)))

@@ -36,7 +36,7 @@ public struct StateMetadata: Equatable, Sendable {
         self.generator = generator
         self.areas = areas
         self.base = reference
-        sequence = object["sequence"]?.double.map { Int($0) }
+        sequence = object["sequence"]?.double.flatMap { Int(exactly: $0) }
         if case .string(let timestamp)? = object["timestamp"] { self.timestamp = timestamp }
     }
 
