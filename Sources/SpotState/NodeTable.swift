@@ -27,6 +27,10 @@ public struct NodeTable {
         guard entries.count % MemoryLayout<SparseNodeLayout.Entry>.stride == 0 else {
             throw entries.damage("its length is not a whole number of entries")
         }
+        // Every entry's id needs a run: the first starts at entry 0.
+        guard entries.count == 0 || runs.first?.start == 0 else {
+            throw entries.damage("its entries have no run of ids")
+        }
     }
 
     /// Nodes in the table (deleted ones of an overlay too).

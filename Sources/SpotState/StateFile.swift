@@ -58,10 +58,13 @@ public final class StateFile: @unchecked Sendable {
             let offset = Int(clamping: load(UInt64.self, at: entry + 8))
             let length = Int(clamping: load(UInt64.self, at: entry + 16))
             let checksums = Int(clamping: load(UInt64.self, at: entry + 24))
+            let outside = damaged("section \(name) lies outside the file or twice in its table")
+            // Each bound before the arithmetic that relies on it: lengths come from the file.
+            guard offset >= 0, length >= 0, length <= tableOffset, offset <= tableOffset - length else { throw outside }
             let blocks = (length + StateLayout.blockSize - 1) / StateLayout.blockSize
-            guard offset % StateLayout.alignment == 0, length <= tableOffset, offset <= tableOffset - length,
-                checksums >= offset + length, checksums <= tableOffset - 4 * blocks, sections[name] == nil
-            else { throw damaged("section \(name) lies outside the file or twice in its table") }
+            guard offset % StateLayout.alignment == 0, checksums >= offset + length,
+                checksums <= tableOffset - 4 * blocks, sections[name] == nil
+            else { throw outside }
             sections[name] = CheckedSection(
                 name: name, file: path, mapping: mapping, offset: offset, length: length,
                 checksums: UnsafeRawBufferPointer(rebasing: bytes[checksums..<checksums + 4 * blocks]))
