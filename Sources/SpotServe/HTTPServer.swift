@@ -34,8 +34,15 @@ public struct HTTPResponse: Sendable {
 
 /// The HTTP/1.1 server: GNU libmicrohttpd's thread pool with epoll, its connection limit and
 /// idle timeout, on a listening socket this type binds (so that port 0 gives a free port whose
-/// number it knows). Every request is answered by `handle`, called on the pool's threads. No
-/// HTTP is parsed here: request lines, headers, query strings and bodies are libmicrohttpd's.
+/// number it knows). No HTTP is parsed here: request lines, headers, query strings and bodies
+/// are libmicrohttpd's.
+///
+/// Requests are answered off libmicrohttpd's threads. libmicrohttpd gives each of its threads
+/// a share of the connections; answering on those threads would make every connection of a
+/// thread wait behind its slowest request. So a complete request is handed, with its
+/// connection suspended, to one queue served by `settings.threads` workers in arrival order,
+/// and the worker that answers it resumes the connection, whose thread then sends the answer:
+/// a quick request waits only for a free worker, never behind a slow one on its thread.
 public final class HTTPServer: @unchecked Sendable {
     // Unchecked: `daemon` is set once in init and only read after; `openConnections` is changed
     // under `lock`; `handle` is immutable and Sendable.
@@ -67,18 +74,26 @@ public final class HTTPServer: @unchecked Sendable {
     public let address: String
     public let settings: Settings
     private let handle: @Sendable (HTTPRequest) -> HTTPResponse
+    /// The one queue of complete requests, answered in arrival order by `settings.threads` workers.
+    private let workers: WorkQueue
     private var daemon: OpaquePointer?
     private let lock = NSLock()
     private var openConnections = 0
     private var startedRequests = 0
+    /// Set by `stop()`: requests are answered on libmicrohttpd's threads from then on, so that no
+    /// connection is suspended when the daemon stops (libmicrohttpd forbids it).
+    private var stopping = false
 
     /// Starts serving `handle` as `settings` say.
     public init(settings: Settings, handle: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(StartError) {
         self.settings = settings
         self.handle = handle
+        workers = WorkQueue(threads: settings.threads)
         let (socket, port) = try Self.listeningSocket(host: settings.host, port: settings.port)
         address = (settings.host.contains(":") ? "[\(settings.host)]" : settings.host) + ":\(port)"
-        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue)
+        let flags = UInt32(
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         let context = Unmanaged.passUnretained(self).toOpaque()
         let completed = unsafeBitCast(
             HTTPServer.requestCompleted as MHD_RequestCompletedCallback, to: UnsafeRawPointer.self)
@@ -98,6 +113,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard daemon != nil else {
             close(socket)
+            workers.finish()
             throw StartError(description: "cannot start the HTTP server on \(address)")
         }
     }
@@ -117,10 +133,13 @@ public final class HTTPServer: @unchecked Sendable {
         if socket >= 0 { close(socket) }
     }
 
-    /// Stops the server: every connection is closed, the threads are joined.
+    /// Stops the server: the requests handed to the workers are answered, then every
+    /// connection is closed and the threads are joined.
     public func stop() {
         guard let daemon else { return }
         self.daemon = nil
+        lock.withLock { stopping = true }
+        workers.finish()
         MHD_stop_daemon(daemon)
     }
 
@@ -158,10 +177,20 @@ public final class HTTPServer: @unchecked Sendable {
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }
 
-    /// What one request gathers between libmicrohttpd's calls: its body so far.
-    private final class PendingRequest {
+    /// What one request gathers between libmicrohttpd's calls: its body so far, then (set by
+    /// the worker that answered it, read by the connection's thread once resumed) its answer.
+    private final class PendingRequest: @unchecked Sendable {
+        // Unchecked: body and tooLarge are touched by the connection's thread alone; answer
+        // under `lock`.
         var body: [UInt8] = []
         var tooLarge = false
+        var dispatched = false
+        private let lock = NSLock()
+        private var storedAnswer: HTTPResponse?
+        var answer: HTTPResponse? {
+            get { lock.withLock { storedAnswer } }
+            set { lock.withLock { storedAnswer = newValue } }
+        }
     }
 
     private static let accessHandler: MHD_AccessHandlerCallback = {
@@ -186,11 +215,37 @@ public final class HTTPServer: @unchecked Sendable {
             uploadSize.pointee = 0
             return MHD_Result.YES
         }
+        if let answer = request.answer {
+            request.answer = nil  // libmicrohttpd copies it: one copy waits to be sent, not two
+            return respond(answer, on: connection)
+        }
+        guard !request.dispatched else { return MHD_Result.YES }  // resumed before its answer: not by us
+        request.dispatched = true
         let parsed = HTTPRequest(
             method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
             arguments: arguments(of: connection), origin: header("Origin", of: connection),
             ifNoneMatch: header("If-None-Match", of: connection), body: request.body, bodyTooLarge: request.tooLarge)
-        return respond(server.handle(parsed), on: connection)
+        let suspended = SuspendedConnection(connection)
+        let handedOver = server.lock.withLock {
+            guard !server.stopping else { return false }
+            MHD_suspend_connection(connection)
+            server.workers.add {
+                request.answer = server.handle(parsed)
+                MHD_resume_connection(suspended.connection)
+            }
+            return true
+        }
+        return handedOver ? MHD_Result.YES : respond(server.handle(parsed), on: connection)
+    }
+
+    /// A suspended connection, handed to the worker that resumes it (libmicrohttpd's resume is
+    /// safe from any thread).
+    private struct SuspendedConnection: @unchecked Sendable {
+        let connection: OpaquePointer
+
+        init(_ connection: OpaquePointer) {
+            self.connection = connection
+        }
     }
 
     /// The query string's arguments, decoded, in order; an argument without `=` has an empty value.
