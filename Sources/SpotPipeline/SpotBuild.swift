@@ -39,6 +39,24 @@ public struct BuildStatistics: Sendable {
     /// (`--keep-all`, address points). Not stored: the index's kinds say it.
     public var mapKitSpots = 0, extensionSpots = 0, uncategorizedSpots = 0
 
+    /// Counts what one input's read gave: its elements, bytes (XML or PBF) and pieces.
+    mutating func add(_ summary: OSMReadSummary) {
+        nodes += summary.nodes
+        ways += summary.ways
+        relations += summary.relations
+        deletedElements += summary.deleted
+        inputBytes += summary.inputBytes
+        if summary.pbfBlocks > 0 {
+            pbfBytes += summary.xmlBytes
+        } else {
+            xmlBytes += summary.xmlBytes
+        }
+        parallelPieces += summary.parallelPieces
+        sequentialPieces += summary.sequentialPieces
+        plainElements += summary.plainElements
+        pbfBlocks += summary.pbfBlocks
+    }
+
     /// The read counters by their snake_case names, as the index metadata stores them: the
     /// XML and PBF byte counts each only when that format was read (`xml_bytes` also for no
     /// input at all, as before PBF).
@@ -169,20 +187,7 @@ public struct SpotBuild {
                 into: &extractor,
                 progress: { step in progress?(BuildProgress(bytesRead: done + step.bytesRead, totalBytes: total)) },
                 rawBytes: hasher.update)
-            statistics.nodes += summary.nodes
-            statistics.ways += summary.ways
-            statistics.relations += summary.relations
-            statistics.deletedElements += summary.deleted
-            statistics.inputBytes += summary.inputBytes
-            if summary.pbfBlocks > 0 {
-                statistics.pbfBytes += summary.xmlBytes
-            } else {
-                statistics.xmlBytes += summary.xmlBytes
-            }
-            statistics.parallelPieces += summary.parallelPieces
-            statistics.sequentialPieces += summary.sequentialPieces
-            statistics.plainElements += summary.plainElements
-            statistics.pbfBlocks += summary.pbfBlocks
+            statistics.add(summary)
             newestTimestamp = [newestTimestamp, summary.newestTimestamp].compactMap { $0 }.max()
             inputRecords.append(IndexMetadata.Input(name: input, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }

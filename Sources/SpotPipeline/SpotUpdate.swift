@@ -104,11 +104,7 @@ public struct SpotUpdate {
                 file: file, filter: filter, limits: pipeline.limits, threads: threads, form: .changes
             )
             .read(into: &changeSet, rawBytes: hasher.update)
-            statistics.nodes += summary.nodes
-            statistics.ways += summary.ways
-            statistics.relations += summary.relations
-            statistics.inputBytes += summary.inputBytes
-            statistics.xmlBytes += summary.xmlBytes
+            statistics.add(summary)
             newest = [newest, summary.newestTimestamp].compactMap { $0 }.max()
             inputs.append(IndexMetadata.Input(name: file, bytes: summary.inputBytes, sha256: hasher.hexDigest()))
         }

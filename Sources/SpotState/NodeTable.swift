@@ -113,12 +113,8 @@ public struct NodeTable {
         public mutating func finish() throws {
             try writer.write(batch)
             try writer.endSection()
-            try writer.beginSection(names.runs)
-            try writer.write(runs)
-            try writer.endSection()
-            try writer.beginSection(names.fence)
-            try writer.write(fence)
-            try writer.endSection()
+            try writer.writeSection(names.runs, runs)
+            try writer.writeSection(names.fence, fence)
         }
     }
 }

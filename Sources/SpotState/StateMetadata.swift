@@ -49,9 +49,7 @@ public struct StateMetadata: Equatable, Sendable {
         ]
         if let sequence { object["sequence"] = .integer(sequence) }
         if let timestamp { object["timestamp"] = .string(timestamp) }
-        try writer.beginSection("META")
-        try writer.write(Array(JSONValue.object(object).text(.compact).utf8))
-        try writer.endSection()
+        try writer.writeSection("META", Array(JSONValue.object(object).text(.compact).utf8))
     }
 }
 

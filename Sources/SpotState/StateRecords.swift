@@ -255,15 +255,12 @@ extension RecordArena {
 extension RecordArena {
     /// Writes the arena as sections RHDR, RTAG, RMEM, RBYT, RLKW, RLKR and RLKN.
     public func write(to writer: StateWriter) throws {
-        for (name, write) in [
-            ("RHDR", { try writer.write(headers) }), ("RTAG", { try writer.write(tagLengths) }),
-            ("RMEM", { try writer.write(members) }), ("RBYT", { try writer.write(bytes) }),
-            ("RLKW", { try writer.write(wayLookups) }), ("RLKR", { try writer.write(references) }),
-            ("RLKN", { try writer.write(nodeLookups) }),
-        ] as [(String, () throws -> Void)] {
-            try writer.beginSection(name)
-            try write()
-            try writer.endSection()
-        }
+        try writer.writeSection("RHDR", headers)
+        try writer.writeSection("RTAG", tagLengths)
+        try writer.writeSection("RMEM", members)
+        try writer.writeSection("RBYT", bytes)
+        try writer.writeSection("RLKW", wayLookups)
+        try writer.writeSection("RLKR", references)
+        try writer.writeSection("RLKN", nodeLookups)
     }
 }

@@ -64,6 +64,13 @@ public final class StateWriter {
         try values.withUnsafeBytes { try write($0) }
     }
 
+    /// Writes section `name` (four letters) whole: the bytes of `values`.
+    public func writeSection<Value: BitwiseCopyable>(_ name: String, _ values: [Value]) throws {
+        try beginSection(name)
+        try write(values)
+        try endSection()
+    }
+
     /// Ends the open section: its length recorded, its CRCs written after it.
     public func endSection() throws {
         guard var section = open else { preconditionFailure("StateWriter.endSection outside a section") }

@@ -110,12 +110,8 @@ public struct WayTable {
         public mutating func finish() throws {
             try writer.write(bytes)
             try writer.endSection()
-            try writer.beginSection(names.ids)
-            try writer.write(entries)
-            try writer.endSection()
-            try writer.beginSection(names.fence)
-            try writer.write(fence)
-            try writer.endSection()
+            try writer.writeSection(names.ids, entries)
+            try writer.writeSection(names.fence, fence)
         }
     }
 }
