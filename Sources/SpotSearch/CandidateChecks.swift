@@ -33,10 +33,25 @@ protocol CandidateCheck {
     /// How spot `spot`, of kind number `kind`, of a run bounded by `bound`, matches; nil when it
     /// does not.
     func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch?
+
+    /// Whether the check knows a better bound for each spot than its run's (`bestKey`), cheaply.
+    var boundsEachSpot: Bool { get }
+
+    /// The best key (at no distance) that spot `spot`, of kind number `kind`, of a run bounded by
+    /// `bound`, can have in `order`, found before its key is; nil when it cannot match. The walk
+    /// asks it, after `admits`, once its list is full. By default the run's best key.
+    func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
+        -> RankKey?
 }
 
 extension CandidateCheck {
     var keyIsBound: Bool { false }
+
+    var boundsEachSpot: Bool { false }
+
+    func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
+        -> RankKey?
+    { order.bestKey(of: bound) }
 
     func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
         try context.filter.passes(spot, kind: kind)
@@ -86,25 +101,59 @@ struct NameCheck: CandidateCheck {
 
 /// A spot's names and kind decide, typos forgiven (`TypoStage.match`), by the readings of the
 /// query whose parts but the one that gathered list it (`TypoCandidates`). The request's
-/// category filter applies first; the exact levels' checks of terms and phrases do not.
+/// category filter applies first; the exact levels' checks of terms and phrases do not. What
+/// the parts list bounds a spot's edits before its names are read: a spot is read at the first
+/// run of its reading that holds it, so the gatherer meets it with the edits of that run's
+/// tokens (`gathererEdits`) at best.
 struct TypoCheck: CandidateCheck {
     let stage: TypoStage
     /// What each reading's other parts list (`TypoStage.readings`).
     let candidates: [TypoCandidates]
-    /// The fewest edits with which any spot can meet each reading.
-    let leastEdits: [Int]
+    /// The edits with which the run's tokens meet the part that gathered it.
+    let gathererEdits: Int
+
+    var boundsEachSpot: Bool { true }
 
     func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
         context.filter.allowedKinds[kind]
     }
 
+    func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
+        -> RankKey?
+    {
+        // The fewest edits of a match by names and kind alone, and of one by names and address.
+        var names: Int?
+        var any: Int?
+        for reading in candidates {
+            guard
+                let least = try reading.leastEdits(
+                    spot, kind: kind, gathererEdits: gathererEdits, readingHouseNumbers: false)
+            else { continue }
+            if let edits = least.names { names = min(names ?? edits, edits) }
+            any = min(any ?? least.any, least.any)
+        }
+        guard let any else { return nil }
+        let byAddress = order.bestKey(
+            of: KeyBound(level: bound.level, edits: max(any, bound.edits), field: .address, score: bound.score))
+        guard let names else { return byAddress }
+        // Where it takes the run's edits, a match by the names has the run's field at best.
+        let edits = max(names, bound.edits)
+        let byNames = order.bestKey(
+            of: KeyBound(
+                level: bound.level, edits: edits, field: edits > bound.edits ? .primary : bound.field,
+                score: bound.score))
+        return min(byNames, byAddress)
+    }
+
     func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
         let index = context.index
-        let open = try candidates.map { try $0.mayMatch(spot, kind: kind) }
-        guard open.contains(true),
+        let least = try candidates.map {
+            try $0.leastEdits(spot, kind: kind, gathererEdits: gathererEdits, readingHouseNumbers: true)
+        }
+        guard least.contains(where: { $0 != nil }),
             let match = try stage.match(
                 try CandidateText(spot: spot, in: index, words: context.filter.words), kind: kind, spot: spot,
-                readings: open, leastEdits: leastEdits)
+                readings: least.map { $0 != nil }, leastEdits: least.map { $0?.any ?? 0 })
         else { return nil }
         return CandidateMatch(
             level: .fuzzy, edits: match.edits, field: match.field, quality: try index.quality(at: spot).score)

@@ -130,10 +130,4 @@ struct FuzzySources {
         count += list.remaining
         if !origin.isKind { nameCount += list.remaining }
     }
-
-    /// The spots the names' postings hold, as a set.
-    func nameSpots(in index: SpotIndexReader) throws -> SpotSet {
-        let spots = try lists.filter { !$0.origin.isKind }.flatMap { try index.spots(in: $0.list) }
-        return SpotSet(spots, estimatedCount: nameCount, count: index.count)
-    }
 }

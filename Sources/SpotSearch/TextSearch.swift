@@ -285,14 +285,18 @@ struct TextWalk {
                 if let region = request.region, !region.contains(coordinate) { continue }
                 // A spot that even at the distance along the meridian alone (cheap, and no more
                 // than the true one) cannot rank before the last kept is passed over.
-                if stopsEarly, let origin, let worst = best.worst {
-                    let along = coordinate.metresAlongMeridian(to: origin)
-                    if !(bestOfRun.lowered(by: order.cost(ofDistance: along)) < worst) {
-                        continue
-                    }
-                }
+                let alongCost = origin.map { order.cost(ofDistance: coordinate.metresAlongMeridian(to: $0)) } ?? 0
+                if stopsEarly, let worst = best.worst, !(bestOfRun.lowered(by: alongCost) < worst) { continue }
                 let kind = try index.kindNumber(at: spot)
                 guard try run.check.admits(spot, kind: kind, in: context) else { continue }
+                // So is one whose own best key, where its check knows one, cannot.
+                if stopsEarly, run.check.boundsEachSpot, let worst = best.worst {
+                    guard
+                        let spotBest = try run.check.bestKey(
+                            of: spot, kind: kind, bound: run.bound, order: order, in: context),
+                        spotBest.lowered(by: alongCost) < worst
+                    else { continue }
+                }
                 let distance = distances?.distance(to: coordinate)
                 if let distance, let radius = request.radius, distance > radius { continue }
                 guard let match = try run.check.match(spot, kind: kind, bound: run.bound, in: context) else {

@@ -124,16 +124,13 @@ struct TypoStage: CandidateSource {
             drivers.append(part)
         }
         // The fewest edits each part can take (with one part, which the exact levels met with
-        // none, its tokens within reach leave those out: it is never counted).
+        // none, its tokens within reach leave those out: its reading does not count edits).
         var least: [Int: Int] = [:]
         for (part, tokens) in partTokens { least[part] = parts[part].leastEdits(tokens: tokens) }
-        let leastEdits = readings.map { reading in
-            asTyped.count == 1 && reading == asTyped ? 0 : reading.reduce(0) { $0 + least[$1]! }
-        }
         let houseNumbers = HouseNumberTerms()
         // What each part whose sources were read lists, shared by every reading that has it.
         let listings = sources.mapValues { source in
-            Lazy { try source.nameSpots(in: index) }
+            Lazy { try PartListing(source, in: index) }
         }
         // With one part, a run's bound is its spots' key but for their quality when they come
         // from a kind's list: their names were read first where they do better (a name's run
@@ -146,7 +143,8 @@ struct TypoStage: CandidateSource {
             let candidates = readings.indices.map { other in
                 self.candidates(
                     of: readings[other], listedBy: drivers[other], leavingOut: driver, sources: sources,
-                    listings: listings, houseNumbers: houseNumbers, index: index)
+                    listings: listings, least: least, countsEdits: asTyped.count > 1 || other > 0,
+                    houseNumbers: houseNumbers, index: index)
             }
             // Every part but the driver adds at least its fewest edits to a spot of this reading; a
             // spot that another reading meets with fewer is in that reading's runs, read first.
@@ -157,7 +155,7 @@ struct TypoStage: CandidateSource {
                     score: origin.bound.score)
                 let check: any CandidateCheck
                 if reading > 0 || asTyped.count > 1 {
-                    check = TypoCheck(stage: self, candidates: candidates, leastEdits: leastEdits)
+                    check = TypoCheck(stage: self, candidates: candidates, gathererEdits: origin.bound.edits)
                 } else if origin.isKind {
                     check = KindCheck()
                 } else {
@@ -171,23 +169,34 @@ struct TypoStage: CandidateSource {
 
     /// What the parts of `reading` but `gatherer` (the part whose runs are read) list, of those
     /// whose `sources` were read and list at most ten times as many spots as the reading's
-    /// `driver`: a kind (a flag per kind) or names' postings (`listings`), a number part also by
-    /// the spot's house number. A reading's own driver is among them for the runs of another,
-    /// so that a candidate of the query as typed is checked against a respelling only when it
-    /// holds the respelt word.
+    /// `driver`: a kind or names' postings (`listings`), a number part also by the spot's house
+    /// number; the other parts add their `least` edits. A reading's own driver is among them for
+    /// the runs of another, so that a candidate of the query as typed is checked against a
+    /// respelling only when it holds the respelt word. A reading that does not `countsEdits`
+    /// (one part, which the exact levels met with none) lists its spots with no edit.
     private func candidates(
         of reading: [Int], listedBy driver: Int, leavingOut gatherer: Int, sources: [Int: FuzzySources],
-        listings: [Int: Lazy<SpotSet>], houseNumbers: HouseNumberTerms, index: SpotIndexReader
+        listings: [Int: Lazy<PartListing>], least: [Int: Int], countsEdits: Bool, houseNumbers: HouseNumberTerms,
+        index: SpotIndexReader
     ) -> TypoCandidates {
-        let others = reading.filter { $0 != gatherer }.compactMap { part -> TypoCandidates.Part? in
+        var unlistedEdits = 0
+        var others: [TypoCandidates.Part] = []
+        for part in reading where part != gatherer {
             guard let source = sources[part], let names = listings[part],
                 source.nameCount <= 10 * sources[driver]!.count
-            else { return nil }
-            return TypoCandidates.Part(
-                kinds: index.kinds.indices.map { parts[part].kinds[$0] != nil }, listed: parts[part].listed,
-                names: names, houseNumberTerm: parts[part].mayBeHouseNumber ? parts[part].term : nil)
+            else {
+                unlistedEdits += least[part]!
+                continue
+            }
+            others.append(
+                TypoCandidates.Part(
+                    kinds: index.kinds.indices.map { parts[part].kinds[$0] },
+                    listed: parts[part].targets.isEmpty ? nil : parts[part].listed, names: names,
+                    houseNumberTerm: parts[part].mayBeHouseNumber ? parts[part].term : nil))
         }
-        return TypoCandidates(otherParts: others, terms: terms, index: index, houseNumbers: houseNumbers)
+        return TypoCandidates(
+            otherParts: others, unlistedEdits: unlistedEdits, holdsGatherer: reading.contains(gatherer),
+            countsEdits: countsEdits, terms: terms, index: index, houseNumbers: houseNumbers)
     }
 
     /// How spot `spot`, with `text` and of kind number `kind`, meets the query with typos
@@ -196,7 +205,7 @@ struct TypoStage: CandidateSource {
     /// its kind or lists meet every part); nil when it does not. One name (or the kind) meets
     /// every part of a reading, or, at the address field, the names and the address together as
     /// at the address level (`AddressMatch`), read only when that can take fewer edits: when
-    /// the names took more than `leastEdits` (the fewest any spot can take), by reading.
+    /// the names took more than `leastEdits` (the fewest the spot can take), by reading.
     func match(
         _ text: CandidateText, kind: Int, spot: Int, readings open: [Bool]? = nil, leastEdits: [Int]? = nil
     ) throws -> (edits: Int, field: NameField, key: String?)? {
@@ -296,39 +305,5 @@ extension TypoStage {
             }
         }
         return cheapest.map { (total + $0.extra, $0.key) }
-    }
-}
-
-/// What some parts of a query in the typo stage list, but the one that gave the runs: a
-/// candidate must be listed by all of them to be checked.
-struct TypoCandidates {
-    /// What a part lists: the spots of some kinds, those of its targets' word lists, and the
-    /// spots its names' postings hold; for a number part, also those whose house number meets it.
-    struct Part {
-        /// One flag per kind number.
-        let kinds: [Bool]
-        let listed: Lazy<[Int: Int]>
-        let names: Lazy<SpotSet>
-        /// The term's position in the query's terms, for a part that may be a house number.
-        let houseNumberTerm: Int?
-    }
-
-    let otherParts: [Part]
-    /// The query's terms.
-    let terms: [String]
-    let index: SpotIndexReader
-    /// The terms each house number meets, shared by the readings.
-    let houseNumbers: HouseNumberTerms
-
-    /// Whether `spot`, of kind number `kind`, is listed by every other part.
-    func mayMatch(_ spot: Int, kind: Int) throws -> Bool {
-        try otherParts.allSatisfy { part in
-            if try part.kinds[kind] || part.listed.value()[spot] != nil || part.names.value().contains(spot) {
-                return true
-            }
-            guard let term = part.houseNumberTerm else { return false }
-            guard let number = try index.houseNumberNumber(at: spot) else { return false }
-            return try houseNumbers.terms(met: terms, byNumber: number, in: index).contains(term)
-        }
     }
 }

@@ -1,0 +1,167 @@
+import SpotIndex
+import SpotText
+
+/// The spots the postings of the tokens a part of the typo stage reaches hold, with the fewest
+/// edits with which they reach each, in its names and in its names or address: what the stage
+/// asks of a candidate before it reads the candidate's names. A byte a spot (the two counts,
+/// four bits each), for every spot when the postings list more than an eighth of them, else
+/// beside the sorted spot numbers.
+final class PartListing {
+    /// Sorted spot numbers, beside `codes`; empty when `codes` has a byte for every spot.
+    private let spots: [Int32]
+    /// The edits with which a name (low four bits) and a name or the address (high four bits) is
+    /// reached, `none` for neither.
+    private let codes: [UInt8]
+    private static let none: UInt8 = 0x0F
+
+    /// The listing of `sources`' name postings (their kinds' lists are left out).
+    init(_ sources: FuzzySources, in index: SpotIndexReader) throws {
+        // Each listing packed as spot << 8 | code, so that sorting puts a spot's together.
+        var listed: [Int] = []
+        listed.reserveCapacity(sources.nameCount)
+        for (origin, list) in sources.lists where !origin.isKind {
+            let edits = UInt8(min(origin.bound.edits, Int(Self.none) - 1))
+            let code = Int(edits << 4 | (origin.bound.field == .address ? Self.none : edits))
+            for spot in try index.spots(in: list) { listed.append(spot << 8 | code) }
+        }
+        if listed.count > index.count / 8 {
+            var codes = [UInt8](repeating: Self.none << 4 | Self.none, count: index.count)
+            for entry in listed { codes[entry >> 8] = Self.merged(codes[entry >> 8], UInt8(entry & 0xFF)) }
+            (spots, self.codes) = ([], codes)
+        } else {
+            listed.sort()
+            var spots: [Int32] = []
+            var codes: [UInt8] = []
+            for entry in listed {
+                let (spot, code) = (Int32(entry >> 8), UInt8(entry & 0xFF))
+                if spots.last == spot {
+                    codes[codes.count - 1] = Self.merged(codes[codes.count - 1], code)
+                } else {
+                    spots.append(spot)
+                    codes.append(code)
+                }
+            }
+            (self.spots, self.codes) = (spots, codes)
+        }
+    }
+
+    /// The fewest of each count of `a` and `b`.
+    private static func merged(_ a: UInt8, _ b: UInt8) -> UInt8 {
+        min(a & 0xF0, b & 0xF0) | min(a & 0x0F, b & 0x0F)
+    }
+
+    /// The fewest edits with which a token reaches a name of `spot`, and a name or its address;
+    /// nil where none does.
+    func edits(of spot: Int) -> (names: Int?, any: Int?) {
+        let code: UInt8
+        if spots.isEmpty {
+            code = codes.isEmpty ? Self.none << 4 | Self.none : codes[spot]
+        } else {
+            var low = 0
+            var high = spots.count
+            let target = Int32(spot)
+            while low < high {
+                let middle = (low + high) / 2
+                if spots[middle] < target { low = middle + 1 } else { high = middle }
+            }
+            code = low < spots.count && spots[low] == target ? codes[low] : Self.none << 4 | Self.none
+        }
+        let names = code & 0x0F
+        let any = code >> 4
+        return (names == Self.none ? nil : Int(names), any == Self.none ? nil : Int(any))
+    }
+}
+
+/// What the parts of one reading of a query in the typo stage list, but the one that gave the
+/// runs (the gatherer): a candidate must be listed by all of them to be checked, and the edits
+/// with which they list it bound the edits with which it can meet the reading, before its names
+/// are read.
+final class TypoCandidates {
+    /// What a part lists: the spots of some kinds, those of its targets' word lists, and the
+    /// spots its names' postings hold; for a number part, also those whose house number meets it.
+    final class Part {
+        /// The edits with which each kind, by number, meets the part; nil for one that does not.
+        let kinds: [Int?]
+        /// The spots of the part's targets' lists, with their edits; nil when it has no targets.
+        let listed: Lazy<[Int: Int]>?
+        let names: Lazy<PartListing>
+        /// The term's position in the query's terms, for a part that may be a house number.
+        let houseNumberTerm: Int?
+
+        /// A part met by `kinds` and `listed`, whose names' postings list `names`.
+        init(kinds: [Int?], listed: Lazy<[Int: Int]>?, names: Lazy<PartListing>, houseNumberTerm: Int?) {
+            self.kinds = kinds
+            self.listed = listed
+            self.names = names
+            self.houseNumberTerm = houseNumberTerm
+        }
+    }
+
+    /// The fewest edits with which a spot can meet a reading: by its names and kind alone (nil
+    /// when some part meets it by its address alone), and by its names and address together.
+    struct Least {
+        let names: Int?
+        let any: Int
+    }
+
+    let otherParts: [Part]
+    /// The fewest edits the reading's other parts, those not in `otherParts`, add to any spot.
+    let unlistedEdits: Int
+    /// Whether the reading holds the part that gathered the run.
+    let holdsGatherer: Bool
+    /// Whether a spot's edits are bounded, or only whether the parts list it (then every bound is
+    /// 0): false for a query of one part, whose spots the exact levels met with no edit.
+    let countsEdits: Bool
+    /// The query's terms.
+    let terms: [String]
+    let index: SpotIndexReader
+    /// The terms each house number meets, shared by the readings.
+    let houseNumbers: HouseNumberTerms
+
+    /// What `otherParts` list of a reading whose other parts add `unlistedEdits`, which holds the
+    /// gatherer or not, counting edits or not; `houseNumbers` tells which of `terms` the house
+    /// numbers of `index` meet.
+    init(
+        otherParts: [Part], unlistedEdits: Int, holdsGatherer: Bool, countsEdits: Bool, terms: [String],
+        index: SpotIndexReader, houseNumbers: HouseNumberTerms
+    ) {
+        self.otherParts = otherParts
+        self.unlistedEdits = unlistedEdits
+        self.holdsGatherer = holdsGatherer
+        self.countsEdits = countsEdits
+        self.terms = terms
+        self.index = index
+        self.houseNumbers = houseNumbers
+    }
+
+    /// The fewest edits with which `spot`, of kind number `kind`, can meet the reading, where the
+    /// gatherer meets it with `gathererEdits` at best; nil when some other part does not list it.
+    /// A number part that lists no spot is met by its house number when it meets the term, with no
+    /// edit at the address field; without `readingHouseNumbers` any spot is taken to.
+    func leastEdits(_ spot: Int, kind: Int, gathererEdits: Int, readingHouseNumbers: Bool) throws -> Least? {
+        let base = unlistedEdits + (holdsGatherer ? gathererEdits : 0)
+        var names: Int? = base
+        var any = base
+        for part in otherParts {
+            var byNames = part.kinds[kind]
+            if let listed = try part.listed?.value()[spot] { byNames = min(byNames ?? listed, listed) }
+            let byPostings = try part.names.value().edits(of: spot)
+            if let edits = byPostings.names { byNames = min(byNames ?? edits, edits) }
+            var byAny = byNames
+            if let edits = byPostings.any { byAny = min(byAny ?? edits, edits) }
+            if let term = part.houseNumberTerm {
+                if byAny != nil || !readingHouseNumbers {
+                    byAny = 0
+                } else if let number = try index.houseNumberNumber(at: spot),
+                    try houseNumbers.terms(met: terms, byNumber: number, in: index).contains(term)
+                {
+                    byAny = 0
+                }
+            }
+            guard let byAny else { return nil }
+            names = names.flatMap { names in byNames.map { names + $0 } }
+            any += byAny
+        }
+        return countsEdits ? Least(names: names, any: any) : Least(names: 0, any: 0)
+    }
+}
