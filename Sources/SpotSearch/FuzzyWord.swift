@@ -20,6 +20,8 @@ struct FuzzyWord {
     let maxEdits: Int
     /// Whether it may match the start of a token (the last word of a query).
     let isPrefix: Bool
+    /// Its edits against a token, bit-parallel; nil for a word of more than 64 scalars.
+    private let bitParallel: BitParallelEdits?
 
     /// The folded `word`; `isLast` when it ends the query, `forgiving` unless it must be met
     /// as written (a word of a category phrase). It forgives the edits of its length, fewer by
@@ -30,6 +32,7 @@ struct FuzzyWord {
         let forgives = forgiving && Self.mayForgive(word)
         maxEdits = forgives ? max(0, Self.maxEdits(forLength: scalars.count) - spent) : 0
         isPrefix = isLast
+        bitParallel = BitParallelEdits(word: scalars)
     }
 
     /// The edits a word of `length` letters forgives.
@@ -56,6 +59,11 @@ struct FuzzyWord {
         // + 1 letters is one of them is out of reach.
         let kept = scalars.prefix(maxEdits + 1)
         guard token.prefix(2 * maxEdits + 1).contains(where: kept.contains) else { return nil }
+        if let bitParallel {
+            let (whole, bestPrefix) = bitParallel.edits(to: token)
+            let edits = isPrefix || bestPrefix == 0 ? bestPrefix : whole
+            return edits <= maxEdits ? edits : nil
+        }
         var rows = EditRows(word: scalars, depth: token.count)
         for scalar in token {
             rows.push(scalar)

@@ -53,6 +53,42 @@ struct TypoTests {
         #expect(FuzzyWord("muse", isLast: false).edits(to: "museum") == 0, "a token that starts with the word")
     }
 
+    @Test("bit-parallel edits are the table's, uncapped: the whole token's and the best prefix's, up to 64 scalars")
+    func bitParallelEditsAgreeWithTheTable() throws {
+        var random = SplitMix64(seed: 31)
+        /// The optimal-string-alignment table of `word` against `token`: its last cell, and the
+        /// fewest edits between the whole word and a prefix of the token.
+        func table(_ word: [UInt32], _ token: [UInt32]) -> (whole: Int, bestPrefix: Int) {
+            var rows = [[Int]](repeating: [Int](repeating: 0, count: word.count + 1), count: token.count + 1)
+            for j in 0...word.count { rows[0][j] = j }
+            var best = word.count
+            for d in stride(from: 1, through: token.count, by: 1) {
+                rows[d][0] = d
+                for j in stride(from: 1, through: word.count, by: 1) {
+                    var cell = min(
+                        rows[d - 1][j] + 1, rows[d][j - 1] + 1,
+                        rows[d - 1][j - 1] + (word[j - 1] == token[d - 1] ? 0 : 1))
+                    if d > 1, j > 1, word[j - 1] == token[d - 2], word[j - 2] == token[d - 1] {
+                        cell = min(cell, rows[d - 2][j - 2] + 1)
+                    }
+                    rows[d][j] = cell
+                }
+                best = min(best, rows[d][word.count])
+            }
+            return (rows[token.count][word.count], best)
+        }
+        for round in 0..<20_000 {
+            let lengths = round % 10 == 0 ? 55...64 : 1...12
+            let word = Self.randomWord(lengths, using: &random).unicodeScalars.map(\.value)
+            let token = Self.randomWord(round % 10 == 0 ? 0...70 : 0...14, using: &random).unicodeScalars.map(\.value)
+            let edits = try #require(BitParallelEdits(word: word)).edits(to: token)
+            let want = table(word, token)
+            #expect(edits.whole == want.whole && edits.bestPrefix == want.bestPrefix, "\(word) → \(token)")
+        }
+        #expect(BitParallelEdits(word: []) == nil)
+        #expect(BitParallelEdits(word: [UInt32](repeating: 97, count: 65)) == nil)
+    }
+
     @Test("the walk over the one-word category phrases finds each phrase a word means, with its edits, as one by one")
     func phraseWalkFindsWhatEachPhraseGives() {
         var random = SplitMix64(seed: 23)
