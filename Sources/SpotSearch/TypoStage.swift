@@ -121,7 +121,11 @@ struct TypoStage: CandidateSource {
             let part = reading.last!
             partTokens[part] = try parts[part].tokenMatches(in: index, alone: false)
             sources[part] = try parts[part].sources(of: partTokens[part]!, in: index)
-            drivers.append(part)
+            // No spot meets the respelling without the part it puts in, nor without any other of
+            // its parts: it gathers by the one whose sources list the fewest spots.
+            drivers.append(
+                reading.filter { sources[$0] != nil && !parts[$0].mayBeHouseNumber }
+                    .min { (sources[$0]!.count, $0) < (sources[$1]!.count, $1) }!)
         }
         // The fewest edits each part can take (with one part, which the exact levels met with
         // none, its tokens within reach leave those out: its reading does not count edits).
@@ -137,7 +141,9 @@ struct TypoStage: CandidateSource {
         // whose bound is below), and no better where they do as well. A respelling's runs have
         // a bound below such a key where they may do better, and are checked.
         var runs: [CandidateRun] = []
-        for (reading, driver) in drivers.enumerated() {
+        for driver in Set(drivers).sorted() {
+            // The readings this part gathers for share its runs.
+            let gathered = readings.indices.filter { drivers[$0] == driver }
             var lists: [FuzzySources.Origin: [RankList]] = [:]
             for source in sources[driver]!.lists { lists[source.origin, default: []].append(source.list) }
             let candidates = readings.indices.map { other in
@@ -146,15 +152,15 @@ struct TypoStage: CandidateSource {
                     listings: listings, least: least, countsEdits: asTyped.count > 1 || other > 0,
                     houseNumbers: houseNumbers, index: index)
             }
-            // Every part but the driver adds at least its fewest edits to a spot of this reading; a
+            // Every part but the driver adds at least its fewest edits to a spot of a reading; a
             // spot that another reading meets with fewer is in that reading's runs, read first.
-            let othersLeast = readings[reading].filter { $0 != driver }.reduce(0) { $0 + least[$1]! }
+            let othersLeast = gathered.map { readings[$0].filter { $0 != driver }.reduce(0) { $0 + least[$1]! } }.min()!
             runs += lists.map { origin, lists in
                 let bound = KeyBound(
                     level: origin.bound.level, edits: origin.bound.edits + othersLeast, field: origin.bound.field,
                     score: origin.bound.score)
                 let check: any CandidateCheck
-                if reading > 0 || asTyped.count > 1 {
+                if gathered != [0] || asTyped.count > 1 {
                     check = TypoCheck(stage: self, candidates: candidates, gathererEdits: origin.bound.edits)
                 } else if origin.isKind {
                     check = KindCheck()
