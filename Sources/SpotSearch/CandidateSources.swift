@@ -15,6 +15,17 @@ struct CandidateRun {
     /// Whether the walk splits the run by its spots' quality score when it reaches it
     /// (`splitByQuality`): a run of kinds' spots, whose bound has the best score there is.
     var splitsByQuality = false
+    /// For a run of category spots (`KindLists`), what their kinds meet of the query's
+    /// targets: the split by quality splits them by the targets they meet too.
+    var targetsOfKinds: TargetsOfKinds?
+
+    /// What the kinds of a run of category spots meet of the query's targets.
+    enum TargetsOfKinds {
+        /// The spots are of kind `kind`, by number.
+        case ofKind(Int)
+        /// The spots may be of any kind.
+        case ofAnyKind
+    }
 
     /// The run with only the ranks `ranks` holds in its lists (in memory), its bound and check
     /// the same.
@@ -27,21 +38,43 @@ struct CandidateRun {
     /// The run split by its spots' quality score (`PlaceQuality.score`), a run for each score
     /// bounded by it: every key a check finds has the spot's own score, so the walk stops at
     /// the first score whose spots cannot enter the results, not after reading every spot of
-    /// the kinds ("hotel" without a place reads the best-known hotels).
-    func splitByQuality(in index: SpotIndexReader) throws -> [CandidateRun] {
-        let scores = 0...PlaceQuality.maximumScore
-        var byScore = [[RankList]](repeating: [], count: scores.count)
-        for var list in lists {
-            var ranks = [[Int]](repeating: [], count: scores.count)
-            while let rank = try list.next() {
-                ranks[try index.quality(at: index.spot(atRank: rank)).score].append(rank)
+    /// the kinds ("hotel" without a place reads the best-known hotels). A run of category spots
+    /// is split by the most of `filter`'s phrases' targets they meet as well (`targetsOfKinds`),
+    /// which rank before the score: spots on no target's list come after those on some.
+    func splitByQuality(in index: SpotIndexReader, filter: CandidateFilter) throws -> [CandidateRun] {
+        let byKinds = targetsOfKinds.map { targets in
+            switch targets {
+            case .ofKind(let kind): filter.targetsMet(byKind: kind)
+            case .ofAnyKind: filter.mostTargetsMetByKind
             }
-            for score in scores where !ranks[score].isEmpty { byScore[score].append(RankList(ranks: ranks[score])) }
         }
-        return scores.filter { !byScore[$0].isEmpty }.map { score in
+        let targetLists = byKinds == nil ? [] : try filter.targetLists()
+        // One bucket a score and count of targets met, best first.
+        let targetCounts = RankOrder.countedTargets + 1
+        let bucketCount = (PlaceQuality.maximumScore + 1) * targetCounts
+        var byBucket = [[RankList]](repeating: [], count: bucketCount)
+        for var list in lists {
+            var ranks = [[Int]](repeating: [], count: bucketCount)
+            while let rank = try list.next() {
+                let spot = try index.spot(atRank: rank)
+                var targets = bound.targets
+                if let byKinds {
+                    targets = byKinds
+                    for list in targetLists where list.contains(spot) { targets += 1 }
+                    targets = min(targets, RankOrder.countedTargets)
+                }
+                ranks[try index.quality(at: spot).score * targetCounts + targets].append(rank)
+            }
+            for bucket in ranks.indices where !ranks[bucket].isEmpty {
+                byBucket[bucket].append(RankList(ranks: ranks[bucket]))
+            }
+        }
+        return byBucket.indices.filter { !byBucket[$0].isEmpty }.map { bucket in
             CandidateRun(
-                bound: KeyBound(level: bound.level, edits: bound.edits, field: bound.field, score: score),
-                lists: byScore[score], check: check)
+                bound: KeyBound(
+                    level: bound.level, edits: bound.edits, field: bound.field, score: bucket / targetCounts,
+                    targets: bucket % targetCounts),
+                lists: byBucket[bucket], check: check)
         }
     }
 }
@@ -130,15 +163,27 @@ struct WordPostings: CandidateSource {
 }
 
 /// The spots of the kinds a phrase names and of its targets' word lists, as category matches,
-/// each scored by its own quality: what a query of category phrases alone gathers (split by
-/// score when the walk reaches them, `CandidateRun.splitsByQuality`).
+/// each scored by its own quality: what a query of category phrases alone gathers, a run a
+/// kind and one for the lists (split by score and by the targets met when the walk reaches
+/// them, `CandidateRun.splitByQuality`).
 struct KindLists: CandidateSource {
     let targets: PhraseTargets
 
     func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
         let bound = KeyBound(level: .category, field: .primary, score: PlaceQuality.maximumScore)
-        let lists = try targets.kindLists(in: index) + targets.wordLists(in: index)
-        return [CandidateRun(bound: bound, lists: lists, check: KindCheck(), splitsByQuality: true)]
+        var runs = try index.kinds.indices.filter { targets.names(index.kinds[$0]) }.map { kind in
+            CandidateRun(
+                bound: bound, lists: [try index.kindList(ofKind: kind)], check: KindCheck(), splitsByQuality: true,
+                targetsOfKinds: .ofKind(kind))
+        }
+        let wordLists = try targets.wordLists(in: index)
+        if !wordLists.isEmpty {
+            runs.append(
+                CandidateRun(
+                    bound: bound, lists: wordLists, check: KindCheck(), splitsByQuality: true,
+                    targetsOfKinds: .ofAnyKind))
+        }
+        return runs
     }
 }
 

@@ -177,7 +177,7 @@ enum RankOrder {
     /// `RankKey.lowered(by: cost(ofDistance:))`).
     func bestKey(of bound: KeyBound) -> RankKey {
         let match = CandidateMatch(level: bound.level, edits: bound.edits, field: bound.field, quality: bound.score)
-        return key(match, fit: .best, distance: 0, ref: OSMRef(.node, .min))
+        return key(match, fit: KindFit(missed: false, targetsMet: bound.targets), distance: 0, ref: OSMRef(.node, .min))
     }
 
     /// The score `--explain` shows for `key`: without a place the quality score; with one the
@@ -220,24 +220,28 @@ struct RankKey: Comparable {
     static func == (a: RankKey, b: RankKey) -> Bool { !(a < b) && !(b < a) }
 }
 
-/// The best key any spot of a run of candidates can have: its level, edits, field and quality
+/// The best key any spot of a run of candidates can have: its level, edits, field, the most
+/// targets of the query's category phrases it meets (`KindFit.targetsMet`) and its quality
 /// score. Sorted in the relevance order without a place.
 struct KeyBound: Comparable, Hashable {
     let level: MatchLevel
     let edits: Int
     let field: NameField
     let score: Int
+    let targets: Int
 
-    /// A bound; `edits` is 0 but at the fuzzy level.
-    init(level: MatchLevel, edits: Int = 0, field: NameField, score: Int) {
+    /// A bound; `edits` is 0 but at the fuzzy level; `targets` as many as a key tells apart
+    /// unless known.
+    init(level: MatchLevel, edits: Int = 0, field: NameField, score: Int, targets: Int = RankOrder.countedTargets) {
         self.level = level
         self.edits = edits
         self.field = field
         self.score = score
+        self.targets = targets
     }
 
     static func < (a: KeyBound, b: KeyBound) -> Bool {
-        (a.level, a.edits, a.field, -a.score) < (b.level, b.edits, b.field, -b.score)
+        (a.level, a.edits, a.field, -a.targets, -a.score) < (b.level, b.edits, b.field, -b.targets, -b.score)
     }
 }
 

@@ -64,6 +64,22 @@ struct CandidateFilter {
     /// Whether the query has category phrases.
     var hasPhrases: Bool { !phrases.isEmpty }
 
+    /// How many of the phrases name kind number `kind` (`KindFit.targetsMet` counts each).
+    func targetsMet(byKind kind: Int) -> Int {
+        phrases.reduce(0) { $0 + ($1.kinds[kind] ? 1 : 0) }
+    }
+
+    /// The most phrases that name one kind.
+    var mostTargetsMetByKind: Int {
+        phrases.first.map { $0.kinds.indices.map(targetsMet(byKind:)).max() ?? 0 } ?? 0
+    }
+
+    /// The lists of every phrase's targets (`PhraseTargets.wordLists`): a spot meets a target
+    /// for each that holds it.
+    func targetLists() throws -> [SpotSet] {
+        try phrases.flatMap { try $0.targetLists.value() }
+    }
+
     /// How spot `spot`, of kind number `kind`, fits the kinds the phrases name.
     func kindFit(_ spot: Int, kind: Int) throws -> KindFit {
         guard hasPhrases else { return .best }
@@ -270,7 +286,9 @@ struct TextWalk {
             next += 1
             if stopsEarly, let worst = best.worst, !(bestOfRun < worst) { break }
             if run.splitsByQuality {
-                let parts = try run.splitByQuality(in: index).map { (run: $0, best: order.bestKey(of: $0.bound)) }
+                let parts = try run.splitByQuality(in: index, filter: context.filter).map {
+                    (run: $0, best: order.bestKey(of: $0.bound))
+                }
                 pending = (pending[next...] + parts).sorted(by: readFirst)
                 next = 0
                 continue
