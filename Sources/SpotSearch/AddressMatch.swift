@@ -80,13 +80,19 @@ struct HouseNumberCheck {
     /// Whether every spot passes: the query has no term that may be a house number.
     var passesAll: Bool { holders.isEmpty }
 
-    /// Whether spot `spot` passes.
-    func passes(_ spot: Int) throws -> Bool {
-        guard !passesAll else { return true }
-        let met = try index.houseNumberNumber(at: spot).map { number in
-            try metByNumber.terms(met: terms, byNumber: number, in: index)
-        }
-        for (term, spots) in holders where !(met?.contains(term) ?? false) {
+    /// Whether spot `spot`, whose names or address hold a token each of `held` starts (the words
+    /// whose postings gave it), passes.
+    func passes(_ spot: Int, holding held: [String] = []) throws -> Bool {
+        // The terms its house number meets, read when a term is not held.
+        var met: Set<Int>??
+        for (term, spots) in holders where !held.contains(terms[term]) {
+            if met == nil {
+                met = .some(
+                    try index.houseNumberNumber(at: spot).map { number in
+                        try metByNumber.terms(met: terms, byNumber: number, in: index)
+                    })
+            }
+            if met??.contains(term) == true { continue }
             guard try spots.contains(spot) else { return false }
         }
         return true

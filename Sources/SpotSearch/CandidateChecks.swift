@@ -81,6 +81,14 @@ struct KindCheck: CandidateCheck {
 /// category level where the names hold the terms and the kind (or a list, or the names) meets
 /// each phrase; else the address level where names and address together hold it (`AddressMatch`).
 struct NameCheck: CandidateCheck {
+    /// The words whose tokens' postings gave the run: its spots hold a token each starts, so a
+    /// house number need not meet them.
+    var held: [String] = []
+
+    func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
+        try context.filter.passes(spot, kind: kind, holding: held)
+    }
+
     func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
         let index = context.index
         let quality = try index.quality(at: spot).score

@@ -124,7 +124,7 @@ struct WordPostings: CandidateSource {
         // and field its names and address give that no other beats in both (FORMAT.md `POST`),
         // so its first run is its best. With more, the text decides, at the run's level or below.
         let check: any CandidateCheck
-        if case .byPlace(wordCount: 1, _) = levels { check = BoundCheck() } else { check = NameCheck() }
+        if case .byPlace(wordCount: 1, _) = levels { check = BoundCheck() } else { check = NameCheck(held: words) }
         return lists.map { CandidateRun(bound: $0.key, lists: $0.value, check: check) }
     }
 

@@ -50,10 +50,10 @@ struct CandidateFilter {
         }
     }
 
-    /// Whether spot `spot` passes.
-    func passes(_ spot: Int, kind: Int) throws -> Bool {
+    /// Whether spot `spot` passes, its names or address holding a token each of `held` starts.
+    func passes(_ spot: Int, kind: Int, holding held: [String] = []) throws -> Bool {
         guard allowedKinds[kind], try checkedTerms.allSatisfy({ try $0.contains(spot) }),
-            try houseNumbers.passes(spot)
+            try houseNumbers.passes(spot, holding: held)
         else { return false }
         for phrase in phrases where !phrase.kinds[kind] {
             guard try phrase.listsHold(spot) || phrase.text.value().contains(spot) else { return false }
