@@ -11,10 +11,12 @@ import Spots
 ///
 /// The query is read as typed and in each of its respellings (`Respelling`: two neighbouring
 /// terms joined, or one split in two, for an edit), each reading a list of parts; a spot meets
-/// the query by its best reading. As typed, the part whose tokens within reach and kinds list
-/// the fewest spots gathers the candidates; a respelling gathers by the part it puts in (no spot
-/// meets the reading without it). Each other part of a reading gives the set of spots it lists,
-/// which a candidate must be in before its names are read for that reading (`TypoCandidates`).
+/// the query by its best reading. No spot meets a reading without every one of its parts, so
+/// each reading gathers its candidates by its part whose tokens within reach and kinds list the
+/// fewest spots (a respelling: the part it puts in, or one of the query's), and the readings
+/// that gather by the same part share its runs. Each other part of a reading gives the spots it
+/// lists, with the fewest edits it takes for each, which bound a candidate before its names are
+/// read for that reading (`TypoCandidates`).
 struct TypoStage: CandidateSource {
     /// The parts of every reading: the query's category phrases, then its terms (the query as
     /// typed), then the parts its respellings put in their place.
@@ -87,9 +89,9 @@ struct TypoStage: CandidateSource {
             mayBeHouseNumber: mayBeHouseNumber, index: index)
     }
 
-    /// The candidates: as typed, the runs of the part that lists the fewest spots, grouped by the
-    /// best key each gives (with one part, the key itself); each respelling's runs of the part it
-    /// puts in. Every candidate is checked against every reading whose other parts list it
+    /// The candidates: the runs of each part that gathers for some readings (the one of them
+    /// that lists the fewest spots), grouped by the best key each gives (with one part, the key
+    /// itself). Every candidate is checked against every reading whose other parts list it
     /// (`TypoCheck`).
     ///
     /// Reading a spot's names costs about as much as reading ten postings, so a part that lists
