@@ -234,12 +234,19 @@ struct StringTable {
     /// `lowest` on (`lowest` when none after it does). With `galloping`, the blocks are tried at
     /// `lowest` + 1, 2, 4… before the binary search, so that a search that lands near where it
     /// starts (a skip over a few blocks) decodes a few first strings, not the logarithm of all.
-    func lastBlock(before key: [UInt8], from lowest: Int, galloping: Bool) throws(IndexError) -> Int {
+    /// With `firsts`, the first strings are compared as decoded there.
+    func lastBlock(
+        before key: [UInt8], from lowest: Int, galloping: Bool, firsts: BlockFirsts? = nil
+    ) throws(IndexError) -> Int {
+        func precedes(_ block: Int) throws(IndexError) -> Bool {
+            if let firsts { return firsts.firstString(ofBlock: block, precedes: key) }
+            return try firstString(ofBlock: block, precedes: key)
+        }
         var low = lowest
         var high = blockOffsets.count
         if galloping {
             var step = 1
-            while lowest + step < high, try firstString(ofBlock: lowest + step, precedes: key) {
+            while lowest + step < high, try precedes(lowest + step) {
                 low = lowest + step + 1
                 step *= 2
             }
@@ -247,9 +254,41 @@ struct StringTable {
         }
         while low < high {
             let middle = (low + high) / 2
-            if try firstString(ofBlock: middle, precedes: key) { low = middle + 1 } else { high = middle }
+            if try precedes(middle) { low = middle + 1 } else { high = middle }
         }
         return max(low - 1, lowest)
+    }
+
+    /// The first string of every block of a table, decoded once: for a table that seeks often
+    /// (the tokens, which a walk that forgives typos seeks thousands of times a query), so that
+    /// each step of a search of the blocks compares bytes rather than decoding an entry.
+    struct BlockFirsts: Sendable {
+        /// The strings one after the other.
+        private let bytes: [UInt8]
+        /// Where each string ends in `bytes`.
+        private let ends: [Int]
+
+        /// The first strings of `table`'s blocks.
+        init(_ table: StringTable) throws(IndexError) {
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            ends.reserveCapacity(table.blockOffsets.count)
+            for block in 0..<table.blockOffsets.count {
+                var position = try table.start(ofBlock: block)
+                var first: [UInt8] = []
+                try table.advance(&position, &first, previousLength: 0)
+                bytes += first
+                ends.append(bytes.count)
+            }
+            self.bytes = bytes
+            self.ends = ends
+        }
+
+        /// Whether the first string of block `block` sorts before `key`.
+        func firstString(ofBlock block: Int, precedes key: [UInt8]) -> Bool {
+            let start = block == 0 ? 0 : ends[block - 1]
+            return bytes[start..<ends[block]].lexicographicallyPrecedes(key)
+        }
     }
 
     /// Whether the first string of block `block` sorts before `key`: compared as it is decoded,

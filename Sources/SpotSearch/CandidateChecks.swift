@@ -119,11 +119,36 @@ struct TypoCheck: CandidateCheck {
     let candidates: [TypoCandidates]
     /// The edits with which the run's tokens meet the part that gathered it.
     let gathererEdits: Int
+    /// The last spot asked about and the fewest edits with which it can meet each reading:
+    /// `bestKey` and `match` ask about the same spot in turn.
+    private let last = LastSpot()
+
+    /// A spot and its fewest edits by reading.
+    private final class LastSpot {
+        var spot = -1
+        var least: [TypoCandidates.Least?] = []
+    }
+
+    /// The check of the runs whose gatherer meets their spots with `gathererEdits`.
+    init(stage: TypoStage, candidates: [TypoCandidates], gathererEdits: Int) {
+        self.stage = stage
+        self.candidates = candidates
+        self.gathererEdits = gathererEdits
+    }
 
     var boundsEachSpot: Bool { true }
 
     func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
         context.filter.allowedKinds[kind]
+    }
+
+    /// The fewest edits with which `spot`, of kind number `kind`, can meet each reading; nil for
+    /// one whose other parts do not list it.
+    private func leastEdits(_ spot: Int, kind: Int) throws -> [TypoCandidates.Least?] {
+        if last.spot == spot { return last.least }
+        last.least = try candidates.map { try $0.leastEdits(spot, kind: kind, gathererEdits: gathererEdits) }
+        last.spot = spot
+        return last.least
     }
 
     func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
@@ -132,11 +157,7 @@ struct TypoCheck: CandidateCheck {
         // The fewest edits of a match by names and kind alone, and of one by names and address.
         var names: Int?
         var any: Int?
-        for reading in candidates {
-            guard
-                let least = try reading.leastEdits(
-                    spot, kind: kind, gathererEdits: gathererEdits, readingHouseNumbers: false)
-            else { continue }
+        for case let least? in try leastEdits(spot, kind: kind) {
             if let edits = least.names { names = min(names ?? edits, edits) }
             any = min(any ?? least.any, least.any)
         }
@@ -155,9 +176,7 @@ struct TypoCheck: CandidateCheck {
 
     func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
         let index = context.index
-        let least = try candidates.map {
-            try $0.leastEdits(spot, kind: kind, gathererEdits: gathererEdits, readingHouseNumbers: true)
-        }
+        let least = try leastEdits(spot, kind: kind)
         guard least.contains(where: { $0 != nil }),
             let match = try stage.match(
                 try CandidateText(spot: spot, in: index, words: context.filter.words), kind: kind, spot: spot,

@@ -4,8 +4,8 @@ import SpotText
 /// The spots the postings of the tokens a part of the typo stage reaches hold, with the fewest
 /// edits with which they reach each, in its names and in its names or address: what the stage
 /// asks of a candidate before it reads the candidate's names. A byte a spot (the two counts,
-/// four bits each), for every spot when the postings list more than an eighth of them, else
-/// beside the sorted spot numbers.
+/// four bits each), for every spot when the postings list more than a thirty-second of them
+/// (sorting them would cost more), else beside the sorted spot numbers.
 final class PartListing {
     /// Sorted spot numbers, beside `codes`; empty when `codes` has a byte for every spot.
     private let spots: [Int32]
@@ -24,7 +24,7 @@ final class PartListing {
             let code = Int(edits << 4 | (origin.bound.field == .address ? Self.none : edits))
             for spot in try index.spots(in: list) { listed.append(spot << 8 | code) }
         }
-        if listed.count > index.count / 8 {
+        if listed.count > index.count / 32 {
             var codes = [UInt8](repeating: Self.none << 4 | Self.none, count: index.count)
             for entry in listed { codes[entry >> 8] = Self.merged(codes[entry >> 8], UInt8(entry & 0xFF)) }
             (spots, self.codes) = ([], codes)
@@ -136,9 +136,9 @@ final class TypoCandidates {
 
     /// The fewest edits with which `spot`, of kind number `kind`, can meet the reading, where the
     /// gatherer meets it with `gathererEdits` at best; nil when some other part does not list it.
-    /// A number part that lists no spot is met by its house number when it meets the term, with no
-    /// edit at the address field; without `readingHouseNumbers` any spot is taken to.
-    func leastEdits(_ spot: Int, kind: Int, gathererEdits: Int, readingHouseNumbers: Bool) throws -> Least? {
+    /// A number part that does not list the spot is met by its house number when that meets the
+    /// term, with no edit, at the address field.
+    func leastEdits(_ spot: Int, kind: Int, gathererEdits: Int) throws -> Least? {
         let base = unlistedEdits + (holdsGatherer ? gathererEdits : 0)
         var names: Int? = base
         var any = base
@@ -150,7 +150,7 @@ final class TypoCandidates {
             var byAny = byNames
             if let edits = byPostings.any { byAny = min(byAny ?? edits, edits) }
             if let term = part.houseNumberTerm {
-                if byAny != nil || !readingHouseNumbers {
+                if byAny != nil {
                     byAny = 0
                 } else if let number = try index.houseNumberNumber(at: spot),
                     try houseNumbers.terms(met: terms, byNumber: number, in: index).contains(term)
