@@ -31,39 +31,62 @@ struct PostingLists {
     /// The groups of each token of `tokens`, in order, each best first: the entries are read
     /// one after the other from the block of the first.
     func groups(ofTokens tokens: Range<Int>) throws(IndexError) -> [[PostingGroup]] {
+        let entries = blocks.entries
+        var result = [[PostingGroup]](repeating: [], count: tokens.count)
+        try forEachGroup(ofTokens: tokens) { (token, rawKey, bytes) throws(IndexError) in
+            let position = token - tokens.lowerBound
+            guard let key = PostingGroup.Key(rawValue: rawKey), result[position].last.map({ $0.key < key }) ?? true
+            else { throw entries.corrupt("a token's group keys are unknown or out of order") }
+            result[position].append(
+                PostingGroup(
+                    key: key,
+                    ranks: try RankList(in: entries, from: bytes.lowerBound, to: bytes.upperBound, spotCount: spotCount)
+                ))
+        }
+        return result
+    }
+
+    /// How many postings the tokens `tokens` hold together: each group's list length, read
+    /// without reading its ranks.
+    func postingCount(ofTokens tokens: Range<Int>) throws(IndexError) -> Int {
+        let entries = blocks.entries
+        var total = 0
+        try forEachGroup(ofTokens: tokens) { (_, _, bytes) throws(IndexError) in
+            var varints = entries.varints(from: bytes.lowerBound, to: bytes.upperBound)
+            guard let count = varints.next(), Int(count) <= bytes.count else {
+                throw entries.corrupt("a list's length runs past it")
+            }
+            total += Int(count)
+        }
+        return total
+    }
+
+    /// Calls `body` with each group of each token of `tokens`, in order: the token, the group's
+    /// stored key and the bytes of its rank list. The entries are read one after the other from
+    /// the block of the first.
+    private func forEachGroup(
+        ofTokens tokens: Range<Int>, _ body: (Int, UInt32, Range<Int>) throws(IndexError) -> Void
+    ) throws(IndexError) {
         precondition(tokens.lowerBound >= 0 && tokens.upperBound <= tokenCount, "token out of range")
         let entries = blocks.entries
-        var result: [[PostingGroup]] = []
-        result.reserveCapacity(tokens.count)
-        guard !tokens.isEmpty else { return result }
+        guard !tokens.isEmpty else { return }
         var (reader, entry) = blocks.entries(fromBlockOf: tokens.lowerBound)
         while entry < tokens.upperBound {
             if entry % blocks.blockSize == 0 { reader = blocks.entries(fromBlockOf: entry).reader }
             guard let count = reader.next(), Int(count) <= entries.count - reader.position else {
                 throw entries.corrupt("a token's group count runs past the section")
             }
-            let wanted = entry >= tokens.lowerBound
-            var groups: [PostingGroup] = []
             for _ in 0..<count {
                 guard let rawKey = reader.next(), let length = reader.next(),
                     Int(length) <= entries.count - reader.position
                 else { throw entries.corrupt("a token's groups run past the section") }
                 let start = reader.position
                 let end = start + Int(length)
-                if wanted {
-                    guard let key = PostingGroup.Key(rawValue: rawKey), groups.last.map({ $0.key < key }) ?? true else {
-                        throw entries.corrupt("a token's group keys are unknown or out of order")
-                    }
-                    groups.append(
-                        PostingGroup(
-                            key: key, ranks: try RankList(in: entries, from: start, to: end, spotCount: spotCount)))
-                }
+                if entry >= tokens.lowerBound { try body(entry, rawKey, start..<end) }
                 reader = entries.varints(from: end)
             }
-            if wanted { result.append(groups) }
             entry += 1
         }
-        return result
     }
 }
 

@@ -18,6 +18,12 @@ extension SpotIndexReader {
         try postings.groups(ofTokens: tokens)
     }
 
+    /// How many postings the tokens `tokens` hold together (a spot once for each group of each
+    /// token that lists it), counted without reading a rank.
+    public func postingCount(ofTokens tokens: Range<Int>) throws(IndexError) -> Int {
+        try postings.postingCount(ofTokens: tokens)
+    }
+
     /// The spots of kind `kind` (a position in `kinds`), in reference order.
     public func kindList(ofKind kind: Int) throws(IndexError) -> RankList {
         try kindLists.list(kind)

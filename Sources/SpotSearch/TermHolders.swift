@@ -40,7 +40,7 @@ final class TermHolders {
         if tokens.isEmpty { return false }
         asked += 1
         if asked >= Self.askedBeforeCounting {
-            let postings = try postingCount ?? countPostings()
+            let postings = try postingCount ?? index.postingCount(ofTokens: tokens)
             postingCount = postings
             if asked * Self.postingsPerText >= postings {
                 let set = try CandidateFilter.spots(holdingTokens: [tokens], in: index, address: true)
@@ -49,12 +49,6 @@ final class TermHolders {
             }
         }
         return try textHolds(spot)
-    }
-
-    private func countPostings() throws -> Int {
-        try index.postingGroups(ofTokens: tokens).reduce(0) { total, groups in
-            groups.reduce(total) { $0 + $1.ranks.remaining }
-        }
     }
 
     /// Whether a token of the spot's names, or a word of its address, starts with the term.
