@@ -31,19 +31,31 @@ struct PostingLists {
     /// The groups of each token of `tokens`, in order, each best first: the entries are read
     /// one after the other from the block of the first.
     func groups(ofTokens tokens: Range<Int>) throws(IndexError) -> [[PostingGroup]] {
-        let entries = blocks.entries
         var result = [[PostingGroup]](repeating: [], count: tokens.count)
+        try forEachGroup(ofTokens: tokens) { (token, group) throws(IndexError) in
+            result[token - tokens.lowerBound].append(group)
+        }
+        return result
+    }
+
+    /// Calls `body` with each group of each token of `tokens`, in order, each token's best
+    /// first, and the token's number: `groups(ofTokens:)` without its arrays.
+    func forEachGroup(
+        ofTokens tokens: Range<Int>, _ body: (Int, PostingGroup) throws(IndexError) -> Void
+    ) throws(IndexError) {
+        let entries = blocks.entries
+        var last: (token: Int, key: PostingGroup.Key)?
         try forEachGroup(ofTokens: tokens) { (token, rawKey, bytes) throws(IndexError) in
-            let position = token - tokens.lowerBound
-            guard let key = PostingGroup.Key(rawValue: rawKey), result[position].last.map({ $0.key < key }) ?? true
+            guard let key = PostingGroup.Key(rawValue: rawKey), last.map({ $0.token != token || $0.key < key }) ?? true
             else { throw entries.corrupt("a token's group keys are unknown or out of order") }
-            result[position].append(
+            last = (token, key)
+            try body(
+                token,
                 PostingGroup(
                     key: key,
                     ranks: try RankList(in: entries, from: bytes.lowerBound, to: bytes.upperBound, spotCount: spotCount)
                 ))
         }
-        return result
     }
 
     /// How many postings the tokens `tokens` hold together: each group's list length, read

@@ -18,6 +18,14 @@ extension SpotIndexReader {
         try postings.groups(ofTokens: tokens)
     }
 
+    /// Calls `body` with each group of each token of `tokens` (`postingGroups(ofTokens:)`), in
+    /// order, and the token's number: for a caller that files the groups away, without arrays.
+    public func forEachPostingGroup(
+        ofTokens tokens: Range<Int>, _ body: (Int, PostingGroup) throws(IndexError) -> Void
+    ) throws(IndexError) {
+        try postings.forEachGroup(ofTokens: tokens, body)
+    }
+
     /// How many postings the tokens `tokens` hold together (a spot once for each group of each
     /// token that lists it), counted without reading a rank.
     public func postingCount(ofTokens tokens: Range<Int>) throws(IndexError) -> Int {

@@ -109,15 +109,18 @@ struct WordPostings: CandidateSource {
     let levels: Levels
 
     func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
-        var lists: [KeyBound: [RankList]] = [:]
+        // The lists by bound: a slot for each level, field and score (a word's prefix may start
+        // thousands of tokens, each with a few groups).
+        let fields = NameField.allCases.count
+        let scores = PlaceQuality.maximumScore + 1
+        var slots = [[RankList]](repeating: [], count: MatchLevel.allCases.count * fields * scores)
         for word in words {
             let tokens = try index.tokens(withPrefix: Array(word.utf8))
-            for (token, groups) in zip(tokens, try index.postingGroups(ofTokens: tokens)) {
-                for group in groups {
-                    guard let level = try level(of: group.key, token: token, in: tokens, word: word, index: index)
-                    else { continue }
-                    lists[Self.bound(of: group.key, nameLevel: level), default: []].append(group.ranks)
-                }
+            try index.forEachPostingGroup(ofTokens: tokens) { (token, group) throws(IndexError) in
+                guard let level = try level(of: group.key, token: token, in: tokens, word: word, index: index)
+                else { return }
+                let bound = Self.bound(of: group.key, nameLevel: level)
+                slots[(bound.level.rawValue * fields + bound.field.rawValue) * scores + bound.score].append(group.ranks)
             }
         }
         // With one query word a run's bound is its spots' key: a spot is listed under every place
@@ -125,19 +128,24 @@ struct WordPostings: CandidateSource {
         // so its first run is its best. With more, the text decides, at the run's level or below.
         let check: any CandidateCheck
         if case .byPlace(wordCount: 1, _) = levels { check = BoundCheck() } else { check = NameCheck(held: words) }
-        return lists.map { CandidateRun(bound: $0.key, lists: $0.value, check: check) }
+        return slots.indices.filter { !slots[$0].isEmpty }.map { slot in
+            let bound = KeyBound(
+                level: MatchLevel(rawValue: slot / scores / fields)!,
+                field: NameField(rawValue: slot / scores % fields)!, score: slot % scores)
+            return CandidateRun(bound: bound, lists: slots[slot], check: check)
+        }
     }
 
     /// The name level of the group keyed `key` of token `token` (of the `tokens` that `word`
     /// starts), or nil for a group left out.
     private func level(
         of key: PostingGroup.Key, token: Int, in tokens: Range<Int>, word: String, index: SpotIndexReader
-    ) throws -> MatchLevel? {
+    ) throws(IndexError) -> MatchLevel? {
         switch levels {
         case .fixed(let level): return level
         case .byPlace(let wordCount, let namesOnly):
             if namesOnly && key.field == .address { return nil }
-            let isWord = try token == tokens.lowerBound && index.token(token).elementsEqual(word.utf8)
+            let isWord = token == tokens.lowerBound ? try index.token(token).elementsEqual(word.utf8) : false
             return Self.bestLevel(place: key.place, tokenIsTerm: isWord, termCount: wordCount)
         }
     }
