@@ -82,7 +82,7 @@ struct FuzzyPart {
     func sources(of tokens: [TokenMatch], in index: SpotIndexReader) throws -> FuzzySources {
         var sources = FuzzySources()
         for match in tokens {
-            for group in try index.postingGroups(ofTokens: match.tokens).joined() {
+            try index.forEachPostingGroup(ofTokens: match.tokens) { (_, group) throws(IndexError) in
                 sources.add(group.ranks, edits: match.edits + spaceEdits, key: group.key)
             }
         }

@@ -111,12 +111,12 @@ struct CandidateFilter {
         var matched: SpotSet?
         for tokens in ranges {
             var hits: [Int] = []
-            for groups in try index.postingGroups(ofTokens: tokens) {
-                for var group in groups where address || group.key.field != .address {
-                    while let rank = try group.ranks.next() {
-                        let spot = try index.spot(atRank: rank)
-                        if matched?.contains(spot) ?? true { hits.append(spot) }
-                    }
+            try index.forEachPostingGroup(ofTokens: tokens) { (_, group) throws(IndexError) in
+                guard address || group.key.field != .address else { return }
+                var ranks = group.ranks
+                while let rank = try ranks.next() {
+                    let spot = try index.spot(atRank: rank)
+                    if matched?.contains(spot) ?? true { hits.append(spot) }
                 }
             }
             matched = SpotSet(hits, estimatedCount: hits.count, count: index.count)
