@@ -58,7 +58,7 @@ extension SpotIndexReader {
     /// before `key`: what a search that forgives typos walks, passing over the tokens below a
     /// prefix no match can start with.
     public func tokenCursor(atLeast key: [UInt8] = []) throws(IndexError) -> TokenCursor {
-        TokenCursor(cursor: try StringTable.Cursor(tokens, atLeast: key, firsts: try tokenBlockFirsts()))
+        TokenCursor(cursor: try StringTable.Cursor(tokens, atLeast: key, firsts: try tokenBlockFirsts.value()))
     }
 }
 

@@ -11,9 +11,6 @@ import Spots
 /// is checked before it is used; a damaged or hostile file gives `IndexError`, never a crash or
 /// a read outside the file. Section checksums are verified by `verifyChecksums()`, which reads
 /// everything.
-///
-/// Unchecked Sendable: the mapped file is never written, and the one state made after opening,
-/// the token table's decoded block first strings, is read and written under its lock.
 public final class SpotIndexReader: @unchecked Sendable {
     /// The version of the file format this reader reads (FORMAT.md); it refuses others.
     public static let formatVersion = Int(IndexLayout.version)
@@ -76,10 +73,9 @@ public final class SpotIndexReader: @unchecked Sendable {
     let wordLists: NamedRankLists?
     /// TOKN.
     let tokens: StringTable
-    /// The token table's blocks' first strings, decoded when a token cursor first needs them
-    /// (`tokenBlockFirsts()`), under `tokenBlockFirstsLock`.
-    private var decodedTokenBlockFirsts: StringTable.BlockFirsts?
-    private let tokenBlockFirstsLock = NSLock()
+    /// The token table's blocks' first strings, decoded when a token cursor first needs them: a
+    /// walk of the tokens seeks them thousands of times a query.
+    let tokenBlockFirsts: StringTable.LazyBlockFirsts
     /// POST.
     let postings: PostingLists
     /// WORD, when the index was built with words other than the built-in ones.
@@ -136,22 +132,12 @@ public final class SpotIndexReader: @unchecked Sendable {
             try NamedRankLists(bytes, spotCount: count)
         }
         tokens = try StringTable(try header.requiredBytes(of: Tag.tokens))
+        tokenBlockFirsts = StringTable.LazyBlockFirsts(tokens)
         postings = try PostingLists(
             try header.requiredBytes(of: Tag.postings), tokenCount: tokens.count, spotCount: count)
         qualities = try PlaceQualities(try header.requiredBytes(of: Tag.qualities), spotCount: count)
         tree = try PackedTreeView(treeSection: try header.requiredBytes(of: Tag.tree), spotCount: count)
         clusterLevels = try ClusterLevels.open(header, spotCount: count, spotTree: tree)
-    }
-
-    /// The token table's blocks' first strings (`StringTable.BlockFirsts`), decoded on first use,
-    /// whichever thread asks first: a walk of the tokens seeks them thousands of times a query.
-    func tokenBlockFirsts() throws(IndexError) -> StringTable.BlockFirsts {
-        tokenBlockFirstsLock.lock()
-        defer { tokenBlockFirstsLock.unlock() }
-        if let decodedTokenBlockFirsts { return decodedTokenBlockFirsts }
-        let firsts = try StringTable.BlockFirsts(tokens)
-        decodedTokenBlockFirsts = firsts
-        return firsts
     }
 
     /// The build metadata (decoded from JSON on each call).

@@ -259,38 +259,6 @@ struct StringTable {
         return max(low - 1, lowest)
     }
 
-    /// The first string of every block of a table, decoded once: for a table that seeks often
-    /// (the tokens, which a walk that forgives typos seeks thousands of times a query), so that
-    /// each step of a search of the blocks compares bytes rather than decoding an entry.
-    struct BlockFirsts: Sendable {
-        /// The strings one after the other.
-        private let bytes: [UInt8]
-        /// Where each string ends in `bytes`.
-        private let ends: [Int]
-
-        /// The first strings of `table`'s blocks.
-        init(_ table: StringTable) throws(IndexError) {
-            var bytes: [UInt8] = []
-            var ends: [Int] = []
-            ends.reserveCapacity(table.blockOffsets.count)
-            for block in 0..<table.blockOffsets.count {
-                var position = try table.start(ofBlock: block)
-                var first: [UInt8] = []
-                try table.advance(&position, &first, previousLength: 0)
-                bytes += first
-                ends.append(bytes.count)
-            }
-            self.bytes = bytes
-            self.ends = ends
-        }
-
-        /// Whether the first string of block `block` sorts before `key`.
-        func firstString(ofBlock block: Int, precedes key: [UInt8]) -> Bool {
-            let start = block == 0 ? 0 : ends[block - 1]
-            return bytes[start..<ends[block]].lexicographicallyPrecedes(key)
-        }
-    }
-
     /// Whether the first string of block `block` sorts before `key`: compared as it is decoded,
     /// up to the first byte that differs.
     private func firstString(ofBlock block: Int, precedes key: [UInt8]) throws(IndexError) -> Bool {
