@@ -301,14 +301,18 @@ struct TextWalk {
                 // Where the spot is turns it away before its kind and text are read.
                 let coordinate = try index.coordinate(at: spot)
                 if let region = request.region, !region.contains(coordinate) { continue }
-                // A spot that even at the distance along the meridian alone (cheap, and no more
-                // than the true one) cannot rank before the last kept is passed over.
-                let alongCost = origin.map { order.cost(ofDistance: coordinate.metresAlongMeridian(to: $0)) } ?? 0
-                if stopsEarly, let worst = best.worst, !(bestOfRun.lowered(by: alongCost) < worst) { continue }
+                // Once the list is full, a spot that even at the distance along the meridian
+                // alone (cheap, and no more than the true one) cannot rank before the last kept
+                // is passed over.
+                let worst = stopsEarly ? best.worst : nil
+                let alongCost =
+                    worst == nil
+                    ? 0 : origin.map { order.cost(ofDistance: coordinate.metresAlongMeridian(to: $0)) } ?? 0
+                if let worst, !(bestOfRun.lowered(by: alongCost) < worst) { continue }
                 let kind = try index.kindNumber(at: spot)
                 guard try run.check.admits(spot, kind: kind, in: context) else { continue }
                 // So is one whose own best key, where its check knows one, cannot.
-                if stopsEarly, run.check.boundsEachSpot, let worst = best.worst {
+                if let worst, run.check.boundsEachSpot {
                     guard
                         let spotBest = try run.check.bestKey(
                             of: spot, kind: kind, bound: run.bound, order: order, in: context),
