@@ -22,10 +22,6 @@ struct CandidateMatch {
 /// the source that gathered the run (`CandidateRun.check`). The walk asks `admits` first, then
 /// `match`.
 protocol CandidateCheck {
-    /// Whether a spot's key is its run's bound but for its reference: then, without a place, a
-    /// run read in reference order ends at the first spot that ranks after the last kept.
-    var keyIsBound: Bool { get }
-
     /// Whether spot `spot`, of kind number `kind`, may match before its key is found: by
     /// default, whether it passes the request's filter (`CandidateFilter`).
     func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool
@@ -45,8 +41,6 @@ protocol CandidateCheck {
 }
 
 extension CandidateCheck {
-    var keyIsBound: Bool { false }
-
     var boundsEachSpot: Bool { false }
 
     func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
@@ -61,8 +55,6 @@ extension CandidateCheck {
 /// A spot's key is its run's bound: the postings of a one-word query, whose groups give the
 /// key itself.
 struct BoundCheck: CandidateCheck {
-    var keyIsBound: Bool { true }
-
     func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
         CandidateMatch(level: bound.level, edits: bound.edits, field: bound.field, quality: bound.score)
     }

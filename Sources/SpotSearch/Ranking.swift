@@ -213,6 +213,11 @@ struct RankKey: Comparable {
         RankKey(group: group, score: score - cost, tie: tie, match: match, distance: distance, ref: ref)
     }
 
+    /// Whether this key and `other` differ in their reference alone.
+    func tiesButForReference(_ other: RankKey) -> Bool {
+        group == other.group && score == other.score && tie == other.tie
+    }
+
     static func < (a: RankKey, b: RankKey) -> Bool {
         (a.group, -a.score, a.tie, a.ref.type, a.ref.id) < (b.group, -b.score, b.tie, b.ref.type, b.ref.id)
     }

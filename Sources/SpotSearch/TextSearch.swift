@@ -297,6 +297,14 @@ struct TextWalk {
             while let rank = try ranks.next() {
                 let spot = try index.spot(atRank: rank)
                 guard seen.insert(spot) else { continue }
+                // Without a place a key depends on the spot only through its reference, and a
+                // run is read in reference order: once the run's best key ties the last kept but
+                // for the reference, the run ends at the first spot whose reference is not below.
+                if stopsEarly, origin == nil, let worst = best.worst, bestOfRun.tiesButForReference(worst),
+                    try index.ref(at: spot) >= worst.ref
+                {
+                    break
+                }
                 if let flags = nearLeaves?.flags, !flags[spot / nodeSize] { continue }
                 // Where the spot is turns it away before its kind and text are read.
                 let coordinate = try index.coordinate(at: spot)
@@ -326,9 +334,6 @@ struct TextWalk {
                 }
                 let fit = try context.filter.kindFit(spot, kind: kind)
                 let key = order.key(match, fit: fit, distance: distance ?? 0, ref: try index.ref(at: spot))
-                if stopsEarly && origin == nil && run.check.keyIsBound, let worst = best.worst, !(key < worst) {
-                    break
-                }
                 offer(key, spot: spot)
             }
         }
