@@ -57,6 +57,9 @@ final class CandidateWords {
     /// (`Spot.nameOrder`), by the string numbers of its key and value; nil for a key search does
     /// not read (`Spot.nameRank`).
     private var names: [Int: (name: SearchName, order: (rank: Int, name: String, key: String))?] = [:]
+    /// Each name key met and its rank (`Spot.nameRank`), by string number; nil for a key search
+    /// does not read. A few keys serve every name.
+    private var nameKeys: [Int: (text: String, rank: Int)?] = [:]
     /// The part of each address key and value met, nil for a part not searched.
     private var addressParts: [Int: (key: String, words: [String])?] = [:]
 
@@ -66,12 +69,16 @@ final class CandidateWords {
         for (key, value) in try index.nameNumbers(at: spot) {
             let id = key << 32 | value
             if names[id] == nil {
-                let keyText = try index.string(numbered: key)
-                if Spot.nameRank(ofKey: keyText) == nil {
-                    names[id] = .some(nil)
-                } else {
+                if nameKeys[key] == nil {
+                    let text = try index.string(numbered: key)
+                    nameKeys[key] = .some(Spot.nameRank(ofKey: text).map { (text, $0) })
+                }
+                if let (keyText, rank) = nameKeys[key]! {
                     let name = SearchName(key: keyText, name: try index.string(numbered: value))
-                    names[id] = (name, Spot.nameOrder(key: keyText, name: name.name))
+                    // As `Spot.nameOrder` orders it.
+                    names[id] = (name, (rank, name.name, keyText))
+                } else {
+                    names[id] = .some(nil)
                 }
             }
             if let name = names[id]! { found.append(name) }
