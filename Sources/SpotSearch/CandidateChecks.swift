@@ -6,6 +6,31 @@ struct CheckContext {
     let index: SpotIndexReader
     let query: ParsedQuery
     let filter: CandidateFilter
+    /// The spots with a name that starts as an exact or prefix match of the query must: its
+    /// first word is the name's (with more words) or starts it (the query's one word). Read
+    /// from that word's postings at a name's start, when first asked.
+    let nameStarts: Lazy<SpotSet>
+
+    init(index: SpotIndexReader, query: ParsedQuery, filter: CandidateFilter) {
+        self.index = index
+        self.query = query
+        self.filter = filter
+        nameStarts = Lazy {
+            guard let first = query.words.first else { return SpotSet([], estimatedCount: 0, count: index.count) }
+            var tokens = try index.tokens(withPrefix: Array(first.utf8))
+            if query.words.count > 1 {
+                let isWord = try !tokens.isEmpty && index.token(tokens.lowerBound).elementsEqual(first.utf8)
+                tokens = tokens.lowerBound..<(isWord ? tokens.lowerBound + 1 : tokens.lowerBound)
+            }
+            var spots: [Int] = []
+            try index.forEachPostingGroup(ofTokens: tokens) { (_, group) throws(IndexError) in
+                guard group.key.place != .inName, group.key.field != .address else { return }
+                var ranks = group.ranks
+                while let rank = try ranks.next() { spots.append(try index.spot(atRank: rank)) }
+            }
+            return SpotSet(spots, estimatedCount: spots.count, count: index.count)
+        }
+    }
 }
 
 /// How a candidate matches a text query: its key but for its score's distance and its reference.
@@ -76,6 +101,22 @@ struct NameCheck: CandidateCheck {
     /// The words whose tokens' postings gave the run: its spots hold a token each starts, so a
     /// house number need not meet them.
     var held: [String] = []
+    /// Whether the run's bound says nothing of where the query's first word stands (the
+    /// postings of a later word gave it): then a spot without a name that starts as the query
+    /// does (`CheckContext.nameStarts`) matches at the words level at best.
+    var boundsByNameStart = false
+
+    var boundsEachSpot: Bool { boundsByNameStart }
+
+    func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
+        -> RankKey?
+    {
+        guard boundsByNameStart, bound.level < .words, try !context.nameStarts.value().contains(spot) else {
+            return order.bestKey(of: bound)
+        }
+        return order.bestKey(
+            of: KeyBound(level: .words, field: bound.field, score: bound.score, targets: bound.targets))
+    }
 
     func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
         try context.filter.passes(spot, kind: kind, holding: held)

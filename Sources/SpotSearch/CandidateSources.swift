@@ -127,7 +127,11 @@ struct WordPostings: CandidateSource {
         // and field its names and address give that no other beats in both (FORMAT.md `POST`),
         // so its first run is its best. With more, the text decides, at the run's level or below.
         let check: any CandidateCheck
-        if case .byPlace(wordCount: 1, _) = levels { check = BoundCheck() } else { check = NameCheck(held: words) }
+        switch levels {
+        case .byPlace(wordCount: 1, _): check = BoundCheck()
+        case .byPlace: check = NameCheck(held: words)
+        case .fixed(let level): check = NameCheck(held: words, boundsByNameStart: level < .words)
+        }
         return slots.indices.filter { !slots[$0].isEmpty }.map { slot in
             let bound = KeyBound(
                 level: MatchLevel(rawValue: slot / scores / fields)!,
