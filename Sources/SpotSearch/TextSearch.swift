@@ -306,16 +306,18 @@ struct TextWalk {
                     break
                 }
                 if let flags = nearLeaves?.flags, !flags[spot / nodeSize] { continue }
-                // Where the spot is turns it away before its kind and text are read.
-                let coordinate = try index.coordinate(at: spot)
-                if let region = request.region, !region.contains(coordinate) { continue }
+                // Where the spot is (read for a place or a region) turns it away before its kind
+                // and text are read.
+                let coordinate = origin == nil && request.region == nil ? nil : try index.coordinate(at: spot)
+                if let region = request.region, let coordinate, !region.contains(coordinate) { continue }
                 // Once the list is full, a spot that even at the distance along the meridian
                 // alone (cheap, and no more than the true one) cannot rank before the last kept
                 // is passed over.
                 let worst = stopsEarly ? best.worst : nil
-                let alongCost =
-                    worst == nil
-                    ? 0 : origin.map { order.cost(ofDistance: coordinate.metresAlongMeridian(to: $0)) } ?? 0
+                var alongCost = 0.0
+                if worst != nil, let origin, let coordinate {
+                    alongCost = order.cost(ofDistance: coordinate.metresAlongMeridian(to: origin))
+                }
                 if let worst, !(bestOfRun.lowered(by: alongCost) < worst) { continue }
                 let kind = try index.kindNumber(at: spot)
                 guard try run.check.admits(spot, kind: kind, in: context) else { continue }
@@ -327,7 +329,7 @@ struct TextWalk {
                         spotBest.lowered(by: alongCost) < worst
                     else { continue }
                 }
-                let distance = distances?.distance(to: coordinate)
+                let distance = coordinate.flatMap { distances?.distance(to: $0) }
                 if let distance, let radius = request.radius, distance > radius { continue }
                 guard let match = try run.check.match(spot, kind: kind, bound: run.bound, in: context) else {
                     continue
