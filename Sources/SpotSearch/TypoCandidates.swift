@@ -4,7 +4,7 @@ import SpotText
 /// The spots the postings of the tokens a part of the typo stage reaches hold, with the fewest
 /// edits with which they reach each, in its names and in its names or address: what the stage
 /// asks of a candidate before it reads the candidate's names. A byte a spot (the two counts,
-/// four bits each), for every spot when the postings list more than a thirty-second of them
+/// four bits each), for every spot when the postings list more than a 256th of them
 /// (sorting them would cost more), else beside the sorted spot numbers.
 final class PartListing {
     /// Sorted spot numbers, beside `codes`; empty when `codes` has a byte for every spot.
@@ -24,7 +24,7 @@ final class PartListing {
             let code = Int(edits << 4 | (origin.bound.field == .address ? Self.none : edits))
             for spot in try index.spots(in: list) { listed.append(spot << 8 | code) }
         }
-        if listed.count > index.count / 32 {
+        if listed.count > index.count / 256 {
             var codes = [UInt8](repeating: Self.none << 4 | Self.none, count: index.count)
             for entry in listed { codes[entry >> 8] = Self.merged(codes[entry >> 8], UInt8(entry & 0xFF)) }
             (spots, self.codes) = ([], codes)
