@@ -106,11 +106,21 @@ struct NameCheck: CandidateCheck {
     /// does (`CheckContext.nameStarts`) matches at the words level at best.
     var boundsByNameStart = false
 
-    var boundsEachSpot: Bool { boundsByNameStart }
+    var boundsEachSpot: Bool { true }
 
+    /// The run's bound, lowered for the spot: to the category level, with the targets its kind
+    /// and lists meet, when its names or address miss a phrase's words (a name level needs its
+    /// names to hold every word); else to the words level by `boundsByNameStart`.
     func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
         -> RankKey?
     {
+        if bound.level < .category, try !context.filter.textHoldsPhrases(spot) {
+            let fit = try context.filter.kindFit(spot, kind: kind)
+            return order.bestKey(
+                of: KeyBound(
+                    level: .category, field: .primary, score: bound.score,
+                    targets: min(bound.targets, fit.targetsMet)))
+        }
         guard boundsByNameStart, bound.level < .words, try !context.nameStarts.value().contains(spot) else {
             return order.bestKey(of: bound)
         }

@@ -64,6 +64,11 @@ struct CandidateFilter {
     /// Whether the query has category phrases.
     var hasPhrases: Bool { !phrases.isEmpty }
 
+    /// Whether the names or address of spot `spot` hold the words of every phrase.
+    func textHoldsPhrases(_ spot: Int) throws -> Bool {
+        try phrases.allSatisfy { try $0.text.value().contains(spot) }
+    }
+
     /// How many of the phrases name kind number `kind` (`KindFit.targetsMet` counts each).
     func targetsMet(byKind kind: Int) -> Int {
         phrases.reduce(0) { $0 + ($1.kinds[kind] ? 1 : 0) }
