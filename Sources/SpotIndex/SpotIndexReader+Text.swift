@@ -56,17 +56,18 @@ extension SpotIndexReader {
 extension SpotIndexReader {
     /// A walk through the tokens in their sorted (byte) order from the first that does not sort
     /// before `key`: what a search that forgives typos walks, passing over the tokens below a
-    /// prefix no match can start with.
+    /// prefix no match can start with. The first cursor of a reader decodes every token once
+    /// (`StringTable.Decoded`); it throws only then, for a damaged table.
     public func tokenCursor(atLeast key: [UInt8] = []) throws(IndexError) -> TokenCursor {
-        TokenCursor(cursor: try StringTable.Cursor(tokens, atLeast: key, firsts: try tokenBlockFirsts.value()))
+        TokenCursor(cursor: StringTable.DecodedCursor(try decodedTokens.value(), atLeast: key))
     }
 }
 
-/// A position in the sorted tokens of the text index (`SpotIndexReader.tokenCursor`). Reading
-/// the next token decodes only what it does not share with the one before; skipping the tokens
-/// that share a prefix reads their entries' headers only, and binary-searches beyond a block.
+/// A position in the sorted tokens of the text index (`SpotIndexReader.tokenCursor`), over the
+/// tokens decoded once a reader: skipping the tokens that share a prefix, or moving forward to
+/// a key, is a galloping search of them.
 public struct TokenCursor {
-    fileprivate var cursor: StringTable.Cursor
+    fileprivate var cursor: StringTable.DecodedCursor
 
     /// The current token's number, as `postingGroups(ofToken:)` takes it; the token count past
     /// the last.
@@ -77,13 +78,13 @@ public struct TokenCursor {
     public var isAtEnd: Bool { cursor.isAtEnd }
 
     /// Moves to the next token.
-    public mutating func advance() throws(IndexError) { try cursor.advance() }
+    public mutating func advance() { cursor.advance() }
 
     /// Moves to the first later token that does not start with the current one's first
     /// `length` bytes (at most its length).
-    public mutating func skip(sharing length: Int) throws(IndexError) { try cursor.skip(sharing: length) }
+    public mutating func skip(sharing length: Int) { cursor.skip(sharing: length) }
 
     /// Moves forward to the first token that does not sort before `key` (bytes): nowhere when
     /// the current one does not.
-    public mutating func advance(toAtLeast key: [UInt8]) throws(IndexError) { try cursor.advance(toAtLeast: key) }
+    public mutating func advance(toAtLeast key: [UInt8]) { cursor.advance(toAtLeast: key) }
 }

@@ -73,9 +73,9 @@ public final class SpotIndexReader: @unchecked Sendable {
     let wordLists: NamedRankLists?
     /// TOKN.
     let tokens: StringTable
-    /// The token table's blocks' first strings, decoded when a token cursor first needs them: a
-    /// walk of the tokens seeks them thousands of times a query.
-    let tokenBlockFirsts: StringTable.LazyBlockFirsts
+    /// The tokens decoded, when a token cursor first needs them: a walk of the tokens seeks them
+    /// thousands of times a query.
+    let decodedTokens: StringTable.LazyDecoded
     /// POST.
     let postings: PostingLists
     /// WORD, when the index was built with words other than the built-in ones.
@@ -132,7 +132,7 @@ public final class SpotIndexReader: @unchecked Sendable {
             try NamedRankLists(bytes, spotCount: count)
         }
         tokens = try StringTable(try header.requiredBytes(of: Tag.tokens))
-        tokenBlockFirsts = StringTable.LazyBlockFirsts(tokens)
+        decodedTokens = StringTable.LazyDecoded(tokens)
         postings = try PostingLists(
             try header.requiredBytes(of: Tag.postings), tokenCount: tokens.count, spotCount: count)
         qualities = try PlaceQualities(try header.requiredBytes(of: Tag.qualities), spotCount: count)

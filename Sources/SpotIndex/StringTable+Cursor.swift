@@ -11,14 +11,10 @@ extension StringTable {
         private(set) var bytes: [UInt8] = []
         /// Where the entry after the current one starts.
         private var position = 0
-        /// The blocks' first strings decoded, when the table keeps them.
-        private let firsts: BlockFirsts?
 
-        /// A cursor at the first string that does not sort before `key`, searching the blocks by
-        /// `firsts` when given.
-        init(_ table: StringTable, atLeast key: [UInt8], firsts: BlockFirsts? = nil) throws(IndexError) {
+        /// A cursor at the first string that does not sort before `key`.
+        init(_ table: StringTable, atLeast key: [UInt8]) throws(IndexError) {
             self.table = table
-            self.firsts = firsts
             number = table.count
             try seek(atLeast: key, fromBlock: 0, galloping: false)
         }
@@ -94,7 +90,7 @@ extension StringTable {
             }
             try scan(
                 toAtLeast: key,
-                inBlock: try table.lastBlock(before: key, from: lowest, galloping: galloping, firsts: firsts))
+                inBlock: try table.lastBlock(before: key, from: lowest, galloping: galloping))
         }
 
         /// Moves to the first string of block `block`, or the first of the next, that does not

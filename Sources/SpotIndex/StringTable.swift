@@ -234,14 +234,8 @@ struct StringTable {
     /// `lowest` on (`lowest` when none after it does). With `galloping`, the blocks are tried at
     /// `lowest` + 1, 2, 4… before the binary search, so that a search that lands near where it
     /// starts (a skip over a few blocks) decodes a few first strings, not the logarithm of all.
-    /// With `firsts`, the first strings are compared as decoded there.
-    func lastBlock(
-        before key: [UInt8], from lowest: Int, galloping: Bool, firsts: BlockFirsts? = nil
-    ) throws(IndexError) -> Int {
-        func precedes(_ block: Int) throws(IndexError) -> Bool {
-            if let firsts { return firsts.firstString(ofBlock: block, precedes: key) }
-            return try firstString(ofBlock: block, precedes: key)
-        }
+    func lastBlock(before key: [UInt8], from lowest: Int, galloping: Bool) throws(IndexError) -> Int {
+        func precedes(_ block: Int) throws(IndexError) -> Bool { try firstString(ofBlock: block, precedes: key) }
         var low = lowest
         var high = blockOffsets.count
         if galloping {
@@ -305,5 +299,5 @@ struct StringTable {
         position = header.coded.upperBound
     }
 
-    private func corrupt(_ message: String) -> IndexError { entries.corrupt(message) }
+    func corrupt(_ message: String) -> IndexError { entries.corrupt(message) }
 }

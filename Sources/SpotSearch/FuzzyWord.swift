@@ -116,14 +116,14 @@ struct FuzzyWord {
                     // reach. Jump to the next, past the tokens that go on otherwise.
                     let letter = rows.letterKeepingWithin(maxEdits, atLeast: scalar)
                     if letter == nil {
-                        try cursor.skip(sharing: position)
+                        cursor.skip(sharing: position)
                         continue walk
                     }
                     if let letter, letter != scalar {
                         key.removeAll(keepingCapacity: true)
                         key.append(contentsOf: path[..<position])
                         if let letter = Unicode.Scalar(letter) { UTF8.encode(letter) { key.append($0) } }
-                        try cursor.advance(toAtLeast: key)
+                        cursor.advance(toAtLeast: key)
                         continue walk
                     }
                 }
@@ -133,14 +133,14 @@ struct FuzzyWord {
                 let everyLonger = rows.editsOfEveryLongerToken(isPrefix: isPrefix)
                 if rows.minimum > maxEdits || everyLonger.map({ $0 <= maxEdits }) == true {
                     let start = cursor.token
-                    try cursor.skip(sharing: position)
+                    cursor.skip(sharing: position)
                     if let everyLonger, everyLonger <= maxEdits { add(start..<cursor.token, edits: everyLonger) }
                     continue walk
                 }
             }
             let edits = rows.editsOfToken(isPrefix: isPrefix)
             if edits <= maxEdits { add(cursor.token..<cursor.token + 1, edits: edits) }
-            try cursor.advance()
+            cursor.advance()
         }
         return matches
     }

@@ -10,7 +10,7 @@ struct HostileStringTableTests {
 
     /// The first IndexError that opening `bytes` and decoding every string of both tables throws,
     /// or nil: reading every spot decodes every string of STRS (the pool holds only strings in
-    /// use, so each block's last string is read), and a walk of the token cursor decodes every
+    /// use, so each block's last string is read), and the first token cursor decodes every
     /// token of TOKN.
     static func firstError(_ bytes: [UInt8]) throws -> IndexError? {
         try withTemporaryFile(bytes) { path -> IndexError? in
@@ -18,7 +18,7 @@ struct HostileStringTableTests {
                 let reader = try SpotIndexReader(path: path)
                 for position in 0..<reader.count { _ = try reader.spot(at: position) }
                 var tokens = try reader.tokenCursor()
-                while !tokens.isAtEnd { try tokens.advance() }
+                while !tokens.isAtEnd { tokens.advance() }
                 return nil
             } catch {
                 return error

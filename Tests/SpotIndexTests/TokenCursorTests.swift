@@ -31,7 +31,7 @@ struct TokenCursorTests {
         var seen: [[UInt8]] = []
         while !cursor.isAtEnd {
             seen.append(cursor.bytes)
-            try cursor.advance()
+            cursor.advance()
         }
         #expect(seen == tokens, "advance reads every token in order")
         for _ in 0..<300 {
@@ -41,12 +41,12 @@ struct TokenCursorTests {
             if Bool.random(using: &random) {
                 let length = Int.random(in: 0...tokens[start].count, using: &random)
                 let prefix = tokens[start].prefix(length)
-                try cursor.skip(sharing: length)
+                cursor.skip(sharing: length)
                 let want = tokens[(start + 1)...].firstIndex { !$0.starts(with: prefix) } ?? tokens.count
                 #expect(cursor.token == want, "skip \(length) of \(tokens[start]) from \(start)")
             } else {
                 let key = Array(word().utf8)
-                try cursor.advance(toAtLeast: key)
+                cursor.advance(toAtLeast: key)
                 let want =
                     key.lexicographicallyPrecedes(tokens[start])
                     ? start : tokens.firstIndex { !$0.lexicographicallyPrecedes(key) } ?? tokens.count
