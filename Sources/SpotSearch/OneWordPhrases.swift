@@ -63,6 +63,8 @@ struct OneWordPhrases {
         // it is a prefix.
         let deepest = word.scalars.count + word.maxEdits
         var stack = [(node: 0, depth: 0)]
+        // The children of the node at hand to walk, in order.
+        var kept: [Int] = []
         while let (index, depth) = stack.popLast() {
             let node = nodes[index]
             if depth > 0 {
@@ -79,8 +81,41 @@ struct OneWordPhrases {
                 if edits <= word.maxEdits { found.append((sorted[first], edits)) }
             }
             guard word.isPrefix || depth < deepest else { continue }
-            for child in node.children.reversed() { stack.append((child, depth + 1)) }
+            kept.removeAll(keepingCapacity: true)
+            if rows.minimum == word.maxEdits {
+                // Every edit is spent: only the letters that keep a cell within reach
+                // (`EditRows.letterKeepingWithin`) lead on, so only their children are walked.
+                var next = node.children.lowerBound
+                var least: UInt32 = 0
+                while next < node.children.upperBound,
+                    let letter = rows.letterKeepingWithin(word.maxEdits, atLeast: least)
+                {
+                    next = firstChild(in: next..<node.children.upperBound, atLeast: letter)
+                    guard next < node.children.upperBound else { break }
+                    if nodes[next].letter == letter {
+                        kept.append(next)
+                        next += 1
+                        least = letter + 1
+                    } else {
+                        least = nodes[next].letter
+                    }
+                }
+            } else {
+                kept.append(contentsOf: node.children)
+            }
+            for child in kept.reversed() { stack.append((child, depth + 1)) }
         }
         return found
+    }
+
+    /// The first node of `children` (side by side, sorted by letter) whose letter is not below
+    /// `letter`; the range's end when none is.
+    private func firstChild(in children: Range<Int>, atLeast letter: UInt32) -> Int {
+        var (low, high) = (children.lowerBound, children.upperBound)
+        while low < high {
+            let middle = (low + high) / 2
+            if nodes[middle].letter < letter { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
