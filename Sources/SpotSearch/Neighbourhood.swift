@@ -44,7 +44,7 @@ struct Neighbourhood {
                 guard distance <= maximum else { continue }
                 best.offer(order.key(candidate, fit: fit, distance: distance, ref: try index.ref(at: spot)), spot: spot)
             }
-            return min(maximum, best.worst.map(order.farthestBeating) ?? maximum)
+            return min(maximum, best.worst.map { order.farthestBeating($0) } ?? maximum)
         }
         return Found(best: best, finished: read <= budget)
     }

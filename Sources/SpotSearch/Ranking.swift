@@ -156,10 +156,12 @@ enum RankOrder {
         }
     }
 
-    /// Near a place, the distance beyond which no spot, with the best weight and quality score,
-    /// ranks before `worst`; infinity without a place, nearest first, or when `worst` is a typo
-    /// match or of no kind named (a spot of the first group may then beat it at any distance).
-    func farthestBeating(_ worst: RankKey) -> Double {
+    /// Near a place, the distance beyond which no spot, with the best weight and quality score
+    /// and a key of group `leastGroup` or later (`RankKey.group`: typos, kinds missed), ranks
+    /// before `worst`; infinity without a place, nearest first, or when `worst` is of a later
+    /// group (a spot of an earlier one may then beat it at any distance). A spot of a later group
+    /// than `worst`'s never beats it; one of the same, as its score says.
+    func farthestBeating(_ worst: RankKey, leastGroup: Int = 0) -> Double {
         let (best, reference): (Double, Double)
         switch self {
         case .near(let scale, let qualityWeight):
@@ -167,7 +169,7 @@ enum RankOrder {
         case .kindsNear: (best, reference) = (log(Self.kindQualityReach), Self.kindDistanceFloor)
         case .relevance, .distance: return .infinity
         }
-        guard worst.group == 0 else { return .infinity }
+        guard worst.group <= leastGroup else { return .infinity }
         // The best log weight less log1p(d / reference) is worst.score there; a little beyond,
         // for rounding.
         return reference * expm1(best - worst.score) * (1 + 1e-9) + 1e-6

@@ -250,6 +250,9 @@ struct TextWalk {
     private var nearLeaves: (flags: [Bool]?, distance: Double)?
     /// Whether the runs read are long enough to pay for `nearLeaves` (a walk of the tree).
     private var leavesPay = false
+    /// The least group (`RankKey.group`) the key of a spot still to be read can have: the best
+    /// key's of the run being read (they are read in order); 0 before the runs.
+    private var leastGroupLeft = 0
 
     init(
         index: SpotIndexReader, request: SearchRequest, origin: Coordinate?, filter: CandidateFilter, query: ParsedQuery
@@ -269,8 +272,14 @@ struct TextWalk {
     mutating func offer(_ key: RankKey, spot: Int) {
         best.offer(key, spot: spot)
         _ = offered.insert(spot)
+        narrowNearLeaves()
+    }
+
+    /// Makes `nearLeaves` again when the distance within which a spot left can beat the last
+    /// kept has halved.
+    private mutating func narrowNearLeaves() {
         guard leavesPay, stopsEarly, let origin, let worst = best.worst else { return }
-        let farthest = order.farthestBeating(worst)
+        let farthest = order.farthestBeating(worst, leastGroup: leastGroupLeft)
         guard farthest.isFinite, farthest <= (nearLeaves?.distance ?? .infinity) / 2 else { return }
         let limit = (index.tree.levelCounts.first ?? 0) / 8
         nearLeaves = (index.tree.leafFlags(within: farthest, of: origin, in: request.region, limit: limit), farthest)
@@ -290,6 +299,10 @@ struct TextWalk {
             let (run, bestOfRun) = pending[next]
             next += 1
             if stopsEarly, let worst = best.worst, !(bestOfRun < worst) { break }
+            if bestOfRun.group > leastGroupLeft {
+                leastGroupLeft = bestOfRun.group
+                narrowNearLeaves()
+            }
             if run.splitsByQuality {
                 let parts = try run.splitByQuality(in: index, filter: context.filter).map {
                     (run: $0, best: order.bestKey(of: $0.bound))
