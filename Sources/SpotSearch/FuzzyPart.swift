@@ -15,7 +15,7 @@ struct FuzzyPart {
     /// meet the part, with the edits that takes.
     let targets: [String: Int]
     /// The spots of those lists, with the fewest edits that meet the part, read on first use.
-    let listed: Lazy<[Int: Int]>
+    let listed: Lazy<PartListing>
     /// The edits of a respelling (`Respelling`) that every match of the words adds.
     let spaceEdits: Int
     /// The term's position in the query's terms, for the part of one term.
@@ -35,14 +35,7 @@ struct FuzzyPart {
         self.spaceEdits = spaceEdits
         self.term = term
         self.mayBeHouseNumber = mayBeHouseNumber
-        listed = Lazy {
-            var edits: [Int: Int] = [:]
-            for (target, targetEdits) in targets {
-                guard let list = try index.wordList(of: target) else { continue }
-                for spot in try index.spots(in: list) { edits[spot] = min(edits[spot] ?? targetEdits, targetEdits) }
-            }
-            return edits
-        }
+        listed = Lazy { try PartListing(targets: targets, in: index) }
     }
 
     /// Whether the part forgives any typo.

@@ -3,7 +3,8 @@ import SpotText
 
 /// The spots the postings of the tokens a part of the typo stage reaches hold, with the fewest
 /// edits with which they reach each, in its names and in its names or address: what the stage
-/// asks of a candidate before it reads the candidate's names. A byte a spot (the two counts,
+/// asks of a candidate before it reads the candidate's names; or the spots of the word lists
+/// of the part's targets, with their edits (met alike either way). A byte a spot (the two counts,
 /// four bits each), for every spot when the postings list more than a 256th of them
 /// (sorting them would cost more), else beside the sorted spot numbers.
 final class PartListing {
@@ -15,17 +16,35 @@ final class PartListing {
     private static let none: UInt8 = 0x0F
 
     /// The listing of `sources`' name postings (their kinds' lists are left out).
-    init(_ sources: FuzzySources, in index: SpotIndexReader) throws {
-        // Each listing packed as spot << 8 | code, so that sorting puts a spot's together.
+    convenience init(_ sources: FuzzySources, in index: SpotIndexReader) throws {
         var listed: [Int] = []
         listed.reserveCapacity(sources.nameCount)
         for (origin, list) in sources.lists where !origin.isKind {
-            let edits = UInt8(min(origin.bound.edits, Int(Self.none) - 1))
+            let edits = Self.code(origin.bound.edits)
             let code = Int(edits << 4 | (origin.bound.field == .address ? Self.none : edits))
             for spot in try index.spots(in: list) { listed.append(spot << 8 | code) }
         }
-        if listed.count > index.count / 256 {
-            var codes = [UInt8](repeating: Self.none << 4 | Self.none, count: index.count)
+        self.init(listed, spotCount: index.count)
+    }
+
+    /// The spots of the word lists of `targets` (categories and values, with the edits that
+    /// meet each) in `index`.
+    convenience init(targets: [String: Int], in index: SpotIndexReader) throws {
+        var listed: [Int] = []
+        for (target, edits) in targets {
+            guard let list = try index.wordList(of: target) else { continue }
+            let code = Int(Self.code(edits) << 4 | Self.code(edits))
+            for spot in try index.spots(in: list) { listed.append(spot << 8 | code) }
+        }
+        self.init(listed, spotCount: index.count)
+    }
+
+    /// The listing of `listed`, each entry packed as spot << 8 | code (so that sorting puts a
+    /// spot's together), for an index of `spotCount` spots.
+    private init(_ listed: [Int], spotCount: Int) {
+        var listed = listed
+        if listed.count > spotCount / 256 {
+            var codes = [UInt8](repeating: Self.none << 4 | Self.none, count: spotCount)
             for entry in listed { codes[entry >> 8] = Self.merged(codes[entry >> 8], UInt8(entry & 0xFF)) }
             (spots, self.codes) = ([], codes)
         } else {
@@ -44,6 +63,9 @@ final class PartListing {
             (self.spots, self.codes) = (spots, codes)
         }
     }
+
+    /// Edits as a count of a code: at most one below `none`.
+    private static func code(_ edits: Int) -> UInt8 { UInt8(min(edits, Int(none) - 1)) }
 
     /// The fewest of each count of `a` and `b`.
     private static func merged(_ a: UInt8, _ b: UInt8) -> UInt8 {
@@ -83,13 +105,13 @@ final class TypoCandidates {
         /// The edits with which each kind, by number, meets the part; nil for one that does not.
         let kinds: [Int?]
         /// The spots of the part's targets' lists, with their edits; nil when it has no targets.
-        let listed: Lazy<[Int: Int]>?
+        let listed: Lazy<PartListing>?
         let names: Lazy<PartListing>
         /// The term's position in the query's terms, for a part that may be a house number.
         let houseNumberTerm: Int?
 
         /// A part met by `kinds` and `listed`, whose names' postings list `names`.
-        init(kinds: [Int?], listed: Lazy<[Int: Int]>?, names: Lazy<PartListing>, houseNumberTerm: Int?) {
+        init(kinds: [Int?], listed: Lazy<PartListing>?, names: Lazy<PartListing>, houseNumberTerm: Int?) {
             self.kinds = kinds
             self.listed = listed
             self.names = names
@@ -144,7 +166,7 @@ final class TypoCandidates {
         var any = base
         for part in otherParts {
             var byNames = part.kinds[kind]
-            if let listed = try part.listed?.value()[spot] { byNames = min(byNames ?? listed, listed) }
+            if let listed = try part.listed?.value().edits(of: spot).names { byNames = min(byNames ?? listed, listed) }
             let byPostings = try part.names.value().edits(of: spot)
             if let edits = byPostings.names { byNames = min(byNames ?? edits, edits) }
             var byAny = byNames

@@ -223,7 +223,8 @@ struct TypoStage: CandidateSource {
         let used = Set(readings.joined())
         let byKind = try parts.indices.map { part in
             used.contains(part)
-                ? [parts[part].kinds[kind], try parts[part].listed.value()[spot]].compactMap { $0 }.min() : nil
+                ? [parts[part].kinds[kind], try parts[part].listed.value().edits(of: spot).names].compactMap { $0 }
+                    .min() : nil
         }
         let nameTokens = text.names.map(\.tokenScalars)
         // The edits with which each name meets each part, worked out once, when first needed (a
