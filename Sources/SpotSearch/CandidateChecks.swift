@@ -47,6 +47,10 @@ struct CandidateMatch {
 /// the source that gathered the run (`CandidateRun.check`). The walk asks `admits` first, then
 /// `match`.
 protocol CandidateCheck {
+    /// Whether spot `spot` may match, asked before its kind is read: a check that can turn a
+    /// spot away by its number alone saves reading its record. By default, true.
+    func mayAdmit(_ spot: Int, in context: CheckContext) throws -> Bool
+
     /// Whether spot `spot`, of kind number `kind`, may match before its key is found: by
     /// default, whether it passes the request's filter (`CandidateFilter`).
     func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool
@@ -71,6 +75,8 @@ extension CandidateCheck {
     func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
         -> RankKey?
     { order.bestKey(of: bound) }
+
+    func mayAdmit(_ spot: Int, in context: CheckContext) throws -> Bool { true }
 
     func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
         try context.filter.passes(spot, kind: kind)
@@ -180,6 +186,12 @@ struct TypoCheck: CandidateCheck {
     }
 
     var boundsEachSpot: Bool { true }
+
+    /// Whether some reading's other parts may list the spot, as far as their postings and lists
+    /// tell without its kind (`TypoCandidates.mayList`).
+    func mayAdmit(_ spot: Int, in context: CheckContext) throws -> Bool {
+        try candidates.contains { try $0.mayList(spot) }
+    }
 
     func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
         context.filter.allowedKinds[kind]

@@ -337,6 +337,7 @@ struct TextWalk {
                     alongCost = order.cost(ofDistance: coordinate.metresAlongMeridian(to: origin))
                 }
                 if let worst, !(bestOfRun.lowered(by: alongCost) < worst) { continue }
+                guard try run.check.mayAdmit(spot, in: context) else { continue }
                 let kind = try index.kindNumber(at: spot)
                 guard try run.check.admits(spot, kind: kind, in: context) else { continue }
                 // So is one whose own best key, where its check knows one, cannot.

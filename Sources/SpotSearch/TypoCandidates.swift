@@ -109,6 +109,9 @@ final class TypoCandidates {
         let names: Lazy<PartListing>
         /// The term's position in the query's terms, for a part that may be a house number.
         let houseNumberTerm: Int?
+        /// Whether a spot's postings and lists alone tell whether the part lists it: no kind
+        /// meets it and it is not a number part.
+        let listsByNumber: Bool
 
         /// A part met by `kinds` and `listed`, whose names' postings list `names`.
         init(kinds: [Int?], listed: Lazy<PartListing>?, names: Lazy<PartListing>, houseNumberTerm: Int?) {
@@ -116,6 +119,7 @@ final class TypoCandidates {
             self.listed = listed
             self.names = names
             self.houseNumberTerm = houseNumberTerm
+            listsByNumber = houseNumberTerm == nil && !kinds.contains { $0 != nil }
         }
     }
 
@@ -154,6 +158,16 @@ final class TypoCandidates {
         self.terms = terms
         self.index = index
         self.houseNumbers = houseNumbers
+    }
+
+    /// Whether the other parts may list spot `spot`: false when one that `listsByNumber` does
+    /// not, asked before the spot's kind is read.
+    func mayList(_ spot: Int) throws -> Bool {
+        try otherParts.allSatisfy { part in
+            guard part.listsByNumber else { return true }
+            return try part.names.value().edits(of: spot).any != nil
+                || part.listed?.value().edits(of: spot).names != nil
+        }
     }
 
     /// The fewest edits with which `spot`, of kind number `kind`, can meet the reading, where the
