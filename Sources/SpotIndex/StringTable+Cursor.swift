@@ -88,9 +88,7 @@ extension StringTable {
                 number = table.count
                 return bytes.removeAll()
             }
-            try scan(
-                toAtLeast: key,
-                inBlock: try table.lastBlock(before: key, from: lowest, galloping: galloping))
+            try scan(toAtLeast: key, inBlock: try table.lastBlock(before: key, from: lowest, galloping: galloping))
         }
 
         /// Moves to the first string of block `block`, or the first of the next, that does not

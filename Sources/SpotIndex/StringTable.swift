@@ -235,12 +235,11 @@ struct StringTable {
     /// `lowest` + 1, 2, 4… before the binary search, so that a search that lands near where it
     /// starts (a skip over a few blocks) decodes a few first strings, not the logarithm of all.
     func lastBlock(before key: [UInt8], from lowest: Int, galloping: Bool) throws(IndexError) -> Int {
-        func precedes(_ block: Int) throws(IndexError) -> Bool { try firstString(ofBlock: block, precedes: key) }
         var low = lowest
         var high = blockOffsets.count
         if galloping {
             var step = 1
-            while lowest + step < high, try precedes(lowest + step) {
+            while lowest + step < high, try firstString(ofBlock: lowest + step, precedes: key) {
                 low = lowest + step + 1
                 step *= 2
             }
@@ -248,7 +247,7 @@ struct StringTable {
         }
         while low < high {
             let middle = (low + high) / 2
-            if try precedes(middle) { low = middle + 1 } else { high = middle }
+            if try firstString(ofBlock: middle, precedes: key) { low = middle + 1 } else { high = middle }
         }
         return max(low - 1, lowest)
     }

@@ -22,12 +22,7 @@ struct CheckContext {
                 let isWord = try !tokens.isEmpty && index.token(tokens.lowerBound).elementsEqual(first.utf8)
                 tokens = tokens.lowerBound..<(isWord ? tokens.lowerBound + 1 : tokens.lowerBound)
             }
-            var spots: [Int] = []
-            try index.forEachPostingGroup(ofTokens: tokens) { (_, group) throws(IndexError) in
-                guard group.key.place != .inName, group.key.field != .address else { return }
-                var ranks = group.ranks
-                while let rank = try ranks.next() { spots.append(try index.spot(atRank: rank)) }
-            }
+            let spots = try index.spots(ofTokens: tokens) { $0.place != .inName && $0.field != .address }
             return SpotSet(spots, estimatedCount: spots.count, count: index.count)
         }
     }

@@ -18,6 +18,18 @@ final class Lazy<Value> {
 }
 
 extension SpotIndexReader {
+    /// The spot numbers the postings of `tokens` hold in the groups whose keys `keeps`, each
+    /// once a group.
+    func spots(ofTokens tokens: Range<Int>, keeping keeps: (PostingGroup.Key) -> Bool) throws(IndexError) -> [Int] {
+        var spots: [Int] = []
+        try forEachPostingGroup(ofTokens: tokens) { (_, group) throws(IndexError) in
+            guard keeps(group.key) else { return }
+            var ranks = group.ranks
+            while let rank = try ranks.next() { spots.append(try spot(atRank: rank)) }
+        }
+        return spots
+    }
+
     /// The spot numbers of what is left of `list`, in its (reference) order.
     func spots(in list: RankList) throws(IndexError) -> [Int] {
         try list.remainingRanks().map { rank throws(IndexError) in try spot(atRank: rank) }

@@ -115,15 +115,8 @@ struct CandidateFilter {
     static func spots(holdingTokens ranges: [Range<Int>], in index: SpotIndexReader, address: Bool) throws -> SpotSet {
         var matched: SpotSet?
         for tokens in ranges {
-            var hits: [Int] = []
-            try index.forEachPostingGroup(ofTokens: tokens) { (_, group) throws(IndexError) in
-                guard address || group.key.field != .address else { return }
-                var ranks = group.ranks
-                while let rank = try ranks.next() {
-                    let spot = try index.spot(atRank: rank)
-                    if matched?.contains(spot) ?? true { hits.append(spot) }
-                }
-            }
+            var hits = try index.spots(ofTokens: tokens) { address || $0.field != .address }
+            if let matched { hits.removeAll { !matched.contains($0) } }
             matched = SpotSet(hits, estimatedCount: hits.count, count: index.count)
         }
         return matched ?? SpotSet([], estimatedCount: 0, count: index.count)

@@ -121,6 +121,14 @@ final class TypoCandidates {
             self.houseNumberTerm = houseNumberTerm
             listsByNumber = houseNumberTerm == nil && !kinds.contains { $0 != nil }
         }
+
+        /// The fewest edits with which the part's postings and its targets' lists reach `spot`,
+        /// in a name and in a name or its address; nil where none does.
+        func listedEdits(of spot: Int) throws -> (names: Int?, any: Int?) {
+            let byPostings = try names.value().edits(of: spot)
+            let byNames = fewest(byPostings.names, try listed?.value().edits(of: spot).names)
+            return (byNames, fewest(byNames, byPostings.any))
+        }
     }
 
     /// The fewest edits with which a spot can meet a reading: by its names and kind alone (nil
@@ -163,11 +171,7 @@ final class TypoCandidates {
     /// Whether the other parts may list spot `spot`: false when one that `listsByNumber` does
     /// not, asked before the spot's kind is read.
     func mayList(_ spot: Int) throws -> Bool {
-        try otherParts.allSatisfy { part in
-            guard part.listsByNumber else { return true }
-            return try part.names.value().edits(of: spot).any != nil
-                || part.listed?.value().edits(of: spot).names != nil
-        }
+        try otherParts.allSatisfy { part in try !part.listsByNumber || part.listedEdits(of: spot).any != nil }
     }
 
     /// The fewest edits with which `spot`, of kind number `kind`, can meet the reading, where the
@@ -179,12 +183,9 @@ final class TypoCandidates {
         var names: Int? = base
         var any = base
         for part in otherParts {
-            var byNames = part.kinds[kind]
-            if let listed = try part.listed?.value().edits(of: spot).names { byNames = min(byNames ?? listed, listed) }
-            let byPostings = try part.names.value().edits(of: spot)
-            if let edits = byPostings.names { byNames = min(byNames ?? edits, edits) }
-            var byAny = byNames
-            if let edits = byPostings.any { byAny = min(byAny ?? edits, edits) }
+            let listed = try part.listedEdits(of: spot)
+            let byNames = fewest(part.kinds[kind], listed.names)
+            var byAny = fewest(byNames, listed.any)
             if let term = part.houseNumberTerm {
                 if byAny != nil {
                     byAny = 0
@@ -200,4 +201,11 @@ final class TypoCandidates {
         }
         return countsEdits ? Least(names: names, any: any) : Least(names: 0, any: 0)
     }
+}
+
+/// The fewer of two edit counts, either of which may be missing; nil when both are.
+private func fewest(_ a: Int?, _ b: Int?) -> Int? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
 }
