@@ -61,7 +61,7 @@ let package = Package(
         // The index writer: spots to an index file's bytes, with its string, text and cluster tables.
         .target(
             name: "SpotIndexWriting",
-            dependencies: ["SpotIndex", "Spots", "SpotCluster", "SpotText", "SpotBuiltInWords"]),
+            dependencies: ["SpotIndex", "Spots", "SpotCluster", "SpotText", "SpotBuiltInWords", "ProcessSupport"]),
         // The state an index keeps beside it for updates from change files (NAME.state): every
         // node's location, every way's node list, the selected objects' records, in checked
         // blocks, and the pair's publishing.
@@ -158,7 +158,7 @@ let package = Package(
             dependencies: [
                 "SpotPipeline", "OSMInput", "OSMGeometry", "Spots", "SpotIndex", "SpotIndexWriting", "SpotText",
                 "SpotBuiltInWords", "SpotJSON",
-                "SpotCluster", "SpotTestSupport", "SeededRandom",
+                "SpotCluster", "SpotTestSupport", "SeededRandom", "ProcessSupport",
             ]),
         .testTarget(
             name: "SpotSearchTests",

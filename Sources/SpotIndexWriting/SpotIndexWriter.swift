@@ -1,3 +1,4 @@
+import ProcessSupport
 import SpotBuiltInWords
 import SpotCluster
 import SpotIndex
@@ -32,14 +33,14 @@ public enum SpotIndexWriter {
         var rankOfSpot = [Int](repeating: 0, count: ordered.count)
         for (rank, spot) in referenceOrder.enumerated() { rankOfSpot[spot] = rank }
 
-        // Each spot's attributes, flattened once for the pool and the records.
-        let attributeTags = ordered.map(\.attributeTags)
+        // What each spot's text gives, worked out once for every spot on every core.
+        let texts = ordered.concurrentMap(minimumRun: 4096, SpotTextParts.init)
         var collected = StringCollector()
-        for (spot, tags) in zip(ordered, attributeTags) {
+        for (spot, text) in zip(ordered, texts) {
             collected.insert(spot.tagKey)
             collected.insert(spot.kind)
             if let category = spot.category { collected.insert(category.rawValue) }
-            for attribute in tags {
+            for attribute in text.attributeTags {
                 collected.insert(attribute.key)
                 collected.insert(attribute.value)
             }
@@ -67,24 +68,21 @@ public enum SpotIndexWriter {
         for (position, spot) in ordered.enumerated() {
             spotSection.appendRecord(
                 of: spot, attributeOffset: UInt32(attributes.bytes.count), kind: kinds.number(of: spot, pool: pool))
-            for attribute in attributeTags[position] {
+            for attribute in texts[position].attributeTags {
                 attributes.appendVarint(pool.index(of: attribute.key))
                 attributes.appendVarint(pool.index(of: attribute.value))
             }
             for ref in spot.merged { merged.append((ref, UInt32(position))) }
-            let quality = PlaceQuality(of: spot)
-            qualities.append(quality.rawValue)
-            for (key, name) in spot.namesByKey {
-                text.add(name: name, field: NameField(ofKey: key), rank: rankOfSpot[position], score: quality.score)
-            }
-            text.add(address: SearchAddress(spot.address), rank: rankOfSpot[position], score: quality.score)
+            qualities.append(texts[position].quality.rawValue)
+            text.add(texts[position].tokens, rank: rankOfSpot[position])
         }
         var refSection = ByteWriter()
         for spot in referenceOrder { refSection.append(UInt32(spot)) }
         var kindLists: [[Int]] = Array(repeating: [], count: kinds.count)
         for (rank, spot) in referenceOrder.enumerated() { kindLists[kinds.number(ofSpot: spot)].append(rank) }
         let wordLines = WordLines(words)
-        let wordLists = wordLines.spotLists(ordered, rankOfSpot: rankOfSpot, text: text)
+        let wordLists = wordLines.spotLists(
+            ordered, attributeTags: texts.map(\.attributeTags), rankOfSpot: rankOfSpot, text: text)
         var mergedOrder = ByteWriter()
         for position in merged.indices.sorted(by: { merged[$0].ref < merged[$1].ref }) {
             mergedOrder.append(UInt32(position))
@@ -210,6 +208,22 @@ public enum SpotIndexWriter {
         let table = file.bytes[IndexLayout.headerSize..<tableEnd]
         file.set(table.withUnsafeBytes { CRC32.checksum($0, continuing: head) }, at: 24)
         return file.bytes
+    }
+}
+
+/// What the writer reads of a spot's text: a function of the spot alone.
+private struct SpotTextParts: Sendable {
+    /// The spot's attributes, flattened (`Spot.attributeTags`), for the pool and the record.
+    let attributeTags: [(key: String, value: String)]
+    /// The spot's quality (QUAL), whose score its postings are grouped by.
+    let quality: PlaceQuality
+    /// The spot's name and address tokens (`TextIndexBuilder.tokens(of:score:)`).
+    let tokens: [(token: String, key: PostingGroup.Key)]
+
+    init(_ spot: Spot) {
+        attributeTags = spot.attributeTags
+        quality = PlaceQuality(of: spot)
+        tokens = TextIndexBuilder.tokens(of: spot, score: quality.score)
     }
 }
 

@@ -24,7 +24,7 @@ struct WordLines {
     func encoded() -> [UInt8] { Array(words.lines.utf8) }
 
     /// WLST's lists: for each target, the reference ranks of the spots of `ordered` (ranked by
-    /// `rankOfSpot`) that meet it otherwise than by their kind (its category or selecting tag),
+    /// `rankOfSpot`, their attributes flattened in `attributeTags`) that meet it otherwise than by their kind (its category or selecting tag),
     /// the targets that no spot meets so left out:
     /// - a value line `key=value` is met by an attribute `key` that lists the value (one of its
     ///   items, `ValueList`: `;`- or `,`-separated, or members of an `&` or "and" list, trimmed,
@@ -34,14 +34,13 @@ struct WordLines {
     ///   names it by a compound ending (`CompoundEndings`): "taidemuseo" ends with "museo". Each
     ///   distinct token is looked at once, not each name.
     func spotLists(
-        _ ordered: [Spot], rankOfSpot: [Int], text: TextIndexBuilder
+        _ ordered: [Spot], attributeTags: [[(key: String, value: String)]], rankOfSpot: [Int], text: TextIndexBuilder
     ) -> [(name: String, ranks: [Int])] {
         let lineOf = Dictionary(uniqueKeysWithValues: targets.enumerated().map { ($1, $0) })
         var met = [Set<Int>](repeating: [], count: targets.count)
         let valueKeys = Set(targets.compactMap { target in target.firstIndex(of: "=").map { String(target[..<$0]) } })
         for spot in ordered.indices {
-            for key in valueKeys {
-                guard let value = ordered[spot].attribute(key) else { continue }
+            for (key, value) in attributeTags[spot] where valueKeys.contains(key) {
                 for item in ValueList.items(of: value) {
                     for part in [Substring(item)] + item.split(separator: "_") {
                         if let line = lineOf[key + "=" + part] { met[line].insert(rankOfSpot[spot]) }

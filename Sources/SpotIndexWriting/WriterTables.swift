@@ -134,21 +134,28 @@ struct TextIndexBuilder {
     /// For each token number, every (rank, key) added, in the order added.
     private var entries: [[(rank: Int, key: PostingGroup.Key)]] = []
 
-    /// Adds the tokens of `name`, a name in `field` of the spot of rank `rank`, whose quality
-    /// scores `score`.
-    mutating func add(name: String, field: NameField, rank: Int, score: Int) {
-        for (token, place) in SearchText.tokens(ofName: name) {
-            add(PostingGroup.Key(place: place, field: field, score: score), token: token, rank: rank)
+    /// The tokens of a spot whose quality scores `score`, each with the key it is listed under:
+    /// each name's tokens in the name's field, and its address's words in the address field,
+    /// where a token's place says nothing (the address level is one level), so any name that
+    /// holds the token beats it. A function of the spot alone, so worked out for every spot at
+    /// once (`SpotIndexWriter`).
+    static func tokens(of spot: Spot, score: Int) -> [(token: String, key: PostingGroup.Key)] {
+        var tokens: [(token: String, key: PostingGroup.Key)] = []
+        for (key, name) in spot.namesByKey {
+            let field = NameField(ofKey: key)
+            for (token, place) in SearchText.tokens(ofName: name) {
+                tokens.append((token, PostingGroup.Key(place: place, field: field, score: score)))
+            }
         }
+        for word in SearchAddress(spot.address).words {
+            tokens.append((word, PostingGroup.Key(place: .inName, field: .address, score: score)))
+        }
+        return tokens
     }
 
-    /// Adds the words of `address`, the searched address of the spot of rank `rank`, whose
-    /// quality scores `score`: in the address field, where a token's place says nothing (the
-    /// address level is one level), so any name that holds the token beats it.
-    mutating func add(address: SearchAddress, rank: Int, score: Int) {
-        for word in address.words {
-            add(PostingGroup.Key(place: .inName, field: .address, score: score), token: word, rank: rank)
-        }
+    /// Adds `tokens` (`tokens(of:score:)`) of the spot of rank `rank`.
+    mutating func add(_ tokens: [(token: String, key: PostingGroup.Key)], rank: Int) {
+        for (token, key) in tokens { add(key, token: token, rank: rank) }
     }
 
     private mutating func add(_ key: PostingGroup.Key, token: String, rank: Int) {
