@@ -32,7 +32,7 @@ struct WordLines {
     ///   "italian;Pizza", "italian,pizza", "Pizza & Kebab" and "italian_pizza";
     /// - any line is met by a name (not an address) that has a word (a token of `text`) that
     ///   names it by a compound ending (`CompoundEndings`): "taidemuseo" ends with "museo". Each
-    ///   distinct token is looked at once, not each name.
+    ///   distinct token is looked at once, not each name, and its spots only when it names one.
     func spotLists(
         _ ordered: [Spot], attributeTags: [[(key: String, value: String)]], rankOfSpot: [Int], text: TextIndexBuilder
     ) -> [(name: String, ranks: [Int])] {
@@ -50,10 +50,11 @@ struct WordLines {
         }
         let endings = CompoundEndings(words)
         if !endings.isEmpty {
-            for (token, ranks) in text.ranksByNameToken where !ranks.isEmpty {
-                for target in endings.targets(ofNameWord: token) {
-                    if let line = lineOf[target] { met[line].formUnion(ranks) }
-                }
+            for (number, token) in text.tokensByNumber.enumerated() {
+                let lines = endings.targets(ofNameWord: token).compactMap { lineOf[$0] }
+                guard !lines.isEmpty else { continue }
+                let ranks = text.nameRanks(ofToken: number)
+                for line in lines { met[line].formUnion(ranks) }
             }
         }
         var spotOfRank = [Int](repeating: 0, count: rankOfSpot.count)

@@ -185,13 +185,12 @@ struct TextIndexBuilder {
         return byRank
     }
 
-    /// Each distinct token with the reference ranks of the spots whose names (not addresses)
-    /// hold it.
-    var ranksByNameToken: some Sequence<(token: [UInt8], ranks: [Int])> {
-        tokens.indices.lazy.map { number in
-            let ranks = Set(entries[number].lazy.filter { $0.key.field != .address }.map(\.rank))
-            return (tokens[number], Array(ranks))
-        }
+    /// The distinct tokens, by number (the number `nameRanks(ofToken:)` takes).
+    var tokensByNumber: [[UInt8]] { tokens }
+
+    /// The reference ranks of the spots whose names (not addresses) hold token `number`.
+    func nameRanks(ofToken number: Int) -> Set<Int> {
+        Set(entries[number].lazy.filter { $0.key.field != .address }.map(\.rank))
     }
 
     /// The distinct tokens, sorted by their UTF-8 bytes.
