@@ -79,13 +79,16 @@ struct NormalizeStage: Stage {
     func run(_ candidates: inout [SpotCandidate], report: inout StageReport) {
         for position in candidates.indices {
             let original = candidates[position].spot
+            let attributes = original.attributeTags
+            // Most spots are tidy already: they are left as they are, not made again.
+            guard !Self.isNormal(original, attributes: attributes) else { continue }
             var spot = Spot(
                 ref: original.ref, coordinate: original.coordinate, tagKey: original.tagKey, kind: original.kind,
                 category: original.category, merged: original.merged)
             spot.resultType = original.resultType
             spot.hasWikipedia = original.hasWikipedia
-            for (key, value) in original.attributeTags {
-                guard key != Spot.Detail.elevation.rawValue || spot.resultType == .physicalFeature else { continue }
+            for (key, value) in attributes {
+                guard Self.keepsAttribute(key, of: spot) else { continue }
                 let tidy = Self.tidy(value)
                 if tidy.isEmpty {
                     report.count("empty_attributes", tag: key)
@@ -95,6 +98,20 @@ struct NormalizeStage: Stage {
             }
             candidates[position].spot = spot
         }
+    }
+
+    /// Whether `spot`, with `attributes` (its `attributeTags`), is as the stage would leave it:
+    /// every attribute kept and every value tidy and not empty.
+    private static func isNormal(_ spot: Spot, attributes: [(key: String, value: String)]) -> Bool {
+        attributes.allSatisfy { key, value in
+            keepsAttribute(key, of: spot) && !value.isEmpty && isTidy(value)
+        }
+    }
+
+    /// Whether the stage keeps attribute `key` of `spot`: the elevation of physical features
+    /// alone.
+    private static func keepsAttribute(_ key: String, of spot: Spot) -> Bool {
+        key != Spot.Detail.elevation.rawValue || spot.resultType == .physicalFeature
     }
 
     /// `text` with leading and trailing white space removed and inner runs made one space.
