@@ -37,7 +37,9 @@ public struct GeoBox: Hashable, Sendable, CustomStringConvertible {
         westE7: -1_800_000_000, southE7: -900_000_000, eastE7: 1_800_000_000, northE7: 900_000_000)
 
     /// The smallest box (not crossing the antimeridian) holding every coordinate, or nil when
-    /// there are none.
+    /// there are none. Inlinable, so that callers' sequences (a polygon's rings joined) are
+    /// walked by code specialized for them.
+    @inlinable
     public init?<S: Sequence>(enclosing coordinates: S) where S.Element == Coordinate {
         var iterator = coordinates.makeIterator()
         guard let first = iterator.next() else { return nil }
@@ -47,6 +49,7 @@ public struct GeoBox: Hashable, Sendable, CustomStringConvertible {
 
     /// The smallest box holding every box of `boxes`, none of which crosses the antimeridian;
     /// nil when there are none.
+    @inlinable
     public init?<S: Sequence>(enclosing boxes: S) where S.Element == GeoBox {
         var iterator = boxes.makeIterator()
         guard let first = iterator.next() else { return nil }
