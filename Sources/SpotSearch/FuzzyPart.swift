@@ -103,6 +103,8 @@ struct FuzzySources {
     private(set) var count = 0
     /// How many of them the names' postings hold.
     private(set) var nameCount = 0
+    /// How many of those are of the address field.
+    private(set) var addressCount = 0
 
     /// Adds the postings of a token reached with `edits` whose group key is `key`.
     mutating func add(_ list: RankList, edits: Int, key: PostingGroup.Key) {
@@ -122,5 +124,6 @@ struct FuzzySources {
         lists.append((origin, list))
         count += list.remaining
         if !origin.isKind { nameCount += list.remaining }
+        if !origin.isKind && origin.bound.field == .address { addressCount += list.remaining }
     }
 }

@@ -215,6 +215,13 @@ struct RankKey: Comparable {
         RankKey(group: group, score: score - cost, tie: tie, match: match, distance: distance, ref: ref)
     }
 
+    /// This key with reference `ref`: a spot's best key (`RankOrder.bestKey(of:)`) with its own
+    /// reference is still no better than any key the spot can have, since the reference is the
+    /// key's last component.
+    func withReference(_ ref: OSMRef) -> RankKey {
+        RankKey(group: group, score: score, tie: tie, match: match, distance: distance, ref: ref)
+    }
+
     /// Whether this key and `other` differ in their reference alone.
     func tiesButForReference(_ other: RankKey) -> Bool {
         group == other.group && score == other.score && tie == other.tie

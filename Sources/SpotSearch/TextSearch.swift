@@ -333,12 +333,13 @@ struct TextWalk {
                 guard try run.check.mayAdmit(spot, in: context) else { continue }
                 let kind = try index.kindNumber(at: spot)
                 guard try run.check.admits(spot, kind: kind, in: context) else { continue }
-                // So is one whose own best key, where its check knows one, cannot.
+                // So is one whose own best key, where its check knows one, cannot: with its own
+                // reference, which breaks a tie with the last kept.
                 if let worst, run.check.boundsEachSpot {
                     guard
                         let spotBest = try run.check.bestKey(
                             of: spot, kind: kind, bound: run.bound, order: order, in: context),
-                        spotBest.lowered(by: alongCost) < worst
+                        spotBest.lowered(by: alongCost).withReference(try index.ref(at: spot)) < worst
                     else { continue }
                 }
                 let distance = coordinate.flatMap { distances?.distance(to: $0) }

@@ -15,11 +15,12 @@ final class PartListing {
     private let codes: [UInt8]
     private static let none: UInt8 = 0x0F
 
-    /// The listing of `sources`' name postings (their kinds' lists are left out).
-    convenience init(_ sources: FuzzySources, in index: SpotIndexReader) throws {
+    /// The listing of `sources`' name postings (their kinds' lists are left out), those of the
+    /// address field too when `addresses`.
+    convenience init(_ sources: FuzzySources, addresses: Bool = true, in index: SpotIndexReader) throws {
         var listed: [Int] = []
         listed.reserveCapacity(sources.nameCount)
-        for (origin, list) in sources.lists where !origin.isKind {
+        for (origin, list) in sources.lists where !origin.isKind && (addresses || origin.bound.field != .address) {
             let edits = Self.code(origin.bound.edits)
             let code = Int(edits << 4 | (origin.bound.field == .address ? Self.none : edits))
             for spot in try index.spots(in: list) { listed.append(spot << 8 | code) }
@@ -107,19 +108,27 @@ final class TypoCandidates {
         /// The spots of the part's targets' lists, with their edits; nil when it has no targets.
         let listed: Lazy<PartListing>?
         let names: Lazy<PartListing>
+        /// The fewest edits with which the part's address postings, when `names` leaves them out
+        /// (too many to list), may reach any spot; nil when `names` lists them too.
+        let addressEdits: Int?
         /// The term's position in the query's terms, for a part that may be a house number.
         let houseNumberTerm: Int?
         /// Whether a spot's postings and lists alone tell whether the part lists it: no kind
-        /// meets it and it is not a number part.
+        /// meets it, its address postings are listed and it is not a number part.
         let listsByNumber: Bool
 
-        /// A part met by `kinds` and `listed`, whose names' postings list `names`.
-        init(kinds: [Int?], listed: Lazy<PartListing>?, names: Lazy<PartListing>, houseNumberTerm: Int?) {
+        /// A part met by `kinds` and `listed`, whose postings list `names`, its address postings
+        /// left out with `addressEdits` when not nil.
+        init(
+            kinds: [Int?], listed: Lazy<PartListing>?, names: Lazy<PartListing>, addressEdits: Int?,
+            houseNumberTerm: Int?
+        ) {
             self.kinds = kinds
             self.listed = listed
             self.names = names
+            self.addressEdits = addressEdits
             self.houseNumberTerm = houseNumberTerm
-            listsByNumber = houseNumberTerm == nil && !kinds.contains { $0 != nil }
+            listsByNumber = houseNumberTerm == nil && addressEdits == nil && !kinds.contains { $0 != nil }
         }
 
         /// The fewest edits with which the part's postings and its targets' lists reach `spot`,
@@ -127,7 +136,7 @@ final class TypoCandidates {
         func listedEdits(of spot: Int) throws -> (names: Int?, any: Int?) {
             let byPostings = try names.value().edits(of: spot)
             let byNames = fewest(byPostings.names, try listed?.value().edits(of: spot).names)
-            return (byNames, fewest(byNames, byPostings.any))
+            return (byNames, fewest(fewest(byNames, byPostings.any), addressEdits))
         }
     }
 

@@ -134,9 +134,13 @@ struct TypoStage: CandidateSource {
         var least: [Int: Int] = [:]
         for (part, tokens) in partTokens { least[part] = parts[part].leastEdits(tokens: tokens) }
         let houseNumbers = HouseNumberTerms()
-        // What each part whose sources were read lists, shared by every reading that has it.
+        // What each part whose sources were read lists, shared by every reading that has it: all
+        // its postings, or those of names alone.
         let listings = sources.mapValues { source in
-            Lazy { try PartListing(source, in: index) }
+            (
+                all: Lazy { try PartListing(source, in: index) },
+                names: Lazy { try PartListing(source, addresses: false, in: index) }
+            )
         }
         // With one part, a run's bound is its spots' key but for their quality when they come
         // from a kind's list: their names were read first where they do better (a name's run
@@ -177,29 +181,36 @@ struct TypoStage: CandidateSource {
 
     /// What the parts of `reading` but `gatherer` (the part whose runs are read) list, of those
     /// whose `sources` were read and list at most ten times as many spots as the reading's
-    /// `driver`: a kind or names' postings (`listings`), a number part also by the spot's house
-    /// number; the other parts add their `least` edits. A reading's own driver is among them for
+    /// `driver`: a kind or postings (`listings`), a number part also by the spot's house
+    /// number. A part whose address postings are too many (a town's name in every address)
+    /// lists its names' alone when they are few enough: its address is then taken to meet any
+    /// spot with its `least` edits. The other parts add their `least` edits. A reading's own driver is among them for
     /// the runs of another, so that a candidate of the query as typed is checked against a
     /// respelling only when it holds the respelt word. A reading that does not `countsEdits`
     /// (one part, which the exact levels met with none) lists its spots with no edit.
     private func candidates(
         of reading: [Int], listedBy driver: Int, leavingOut gatherer: Int, sources: [Int: FuzzySources],
-        listings: [Int: Lazy<PartListing>], least: [Int: Int], countsEdits: Bool, houseNumbers: HouseNumberTerms,
-        index: SpotIndexReader
+        listings: [Int: (all: Lazy<PartListing>, names: Lazy<PartListing>)], least: [Int: Int], countsEdits: Bool,
+        houseNumbers: HouseNumberTerms, index: SpotIndexReader
     ) -> TypoCandidates {
         var unlistedEdits = 0
         var others: [TypoCandidates.Part] = []
         for part in reading where part != gatherer {
-            guard let source = sources[part], let names = listings[part],
-                source.nameCount <= 10 * sources[driver]!.count
-            else {
+            let most = 10 * sources[driver]!.count
+            let listing: (names: Lazy<PartListing>, addressEdits: Int?)
+            switch (sources[part], listings[part]) {
+            case (let source?, let listings?) where source.nameCount <= most: listing = (listings.all, nil)
+            case (let source?, let listings?) where source.nameCount - source.addressCount <= most:
+                listing = (listings.names, least[part]!)
+            default:
                 unlistedEdits += least[part]!
                 continue
             }
             others.append(
                 TypoCandidates.Part(
                     kinds: index.kinds.indices.map { parts[part].kinds[$0] },
-                    listed: parts[part].targets.isEmpty ? nil : parts[part].listed, names: names,
+                    listed: parts[part].targets.isEmpty ? nil : parts[part].listed, names: listing.names,
+                    addressEdits: listing.addressEdits,
                     houseNumberTerm: parts[part].mayBeHouseNumber ? parts[part].term : nil))
         }
         return TypoCandidates(
