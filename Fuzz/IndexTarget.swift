@@ -33,6 +33,7 @@ private func query(_ index: SpotIndexReader) {
     _ = index.verifyChecksums()
     _ = try? index.metadata()
     _ = try? index.storedSearchWords()
+    _ = try? index.letterHouseNumbers()
     for target in ["cuisine=pizza", "tourism=museum", "cafe", ""] {
         if var list = try? index.wordList(of: target) { while (try? list.next()) != nil {} }
     }

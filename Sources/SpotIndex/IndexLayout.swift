@@ -52,6 +52,9 @@ package enum IndexLayout {
         package static let wordLists = tag("WLST")
         /// The kinds' result types: optional, absent when every kind is a point of interest.
         package static let resultTypes = tag("KTYP")
+        /// The house numbers that do not start with a digit: optional, absent in a file written
+        /// before it joined.
+        package static let letterHouseNumbers = tag("HNUM")
         package static let clusters = tag("CLUS")
         package static let clusterTrees = tag("CTRE")
         package static let clusterDetails = tag("CDET")

@@ -1,6 +1,13 @@
 /// The text index (TOKN, POST) and the per-kind lists (KLST): rank lists of spots in the order
 /// of their own OSM references.
 extension SpotIndexReader {
+    /// The house numbers of the spots (`SearchAddress.houseNumbers`) that do not start with a
+    /// digit: words of one or two letters (HNUM); nil for a file written before they were
+    /// listed, where any such word may be a house number.
+    public func letterHouseNumbers() throws(IndexError) -> Set<String>? {
+        try letterHouseNumberList?.decode()
+    }
+
     /// The token numbers whose tokens start with `prefix` (folded UTF-8 bytes): a range, since
     /// tokens are sorted by their bytes.
     public func tokens(withPrefix prefix: [UInt8]) throws(IndexError) -> Range<Int> {

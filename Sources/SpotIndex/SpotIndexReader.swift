@@ -80,6 +80,8 @@ public final class SpotIndexReader: @unchecked Sendable {
     let postings: PostingLists
     /// WORD, when the index was built with words other than the built-in ones.
     private let words: CategoryWordTable?
+    /// HNUM, when the file has it.
+    let letterHouseNumberList: LetterHouseNumbers?
     /// QUAL.
     private let qualities: PlaceQualities
 
@@ -96,6 +98,7 @@ public final class SpotIndexReader: @unchecked Sendable {
         typealias Tag = IndexLayout.Tag
         metadataBytes = try header.requiredBytes(of: Tag.metadata)
         words = header.bytes(of: Tag.words).map(CategoryWordTable.init)
+        letterHouseNumberList = header.bytes(of: Tag.letterHouseNumbers).map(LetterHouseNumbers.init)
         strings = try StringTable(try header.requiredBytes(of: Tag.strings))
         nameKey = try strings.index(of: Array("name".utf8)).map(UInt32.init)
         houseNumberKey = try strings.index(of: Array(SearchAddress.houseNumberKey.utf8)).map(UInt32.init)

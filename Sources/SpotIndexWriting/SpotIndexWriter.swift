@@ -36,7 +36,9 @@ public enum SpotIndexWriter {
         // What each spot's text gives, worked out once for every spot on every core.
         let texts = ordered.concurrentMap(minimumRun: 4096, SpotTextParts.init)
         var collected = StringCollector()
+        var letterHouseNumbers: Set<String> = []
         for (spot, text) in zip(ordered, texts) {
+            letterHouseNumbers.formUnion(text.letterHouseNumbers)
             collected.insert(spot.tagKey)
             collected.insert(spot.kind)
             if let category = spot.category { collected.insert(category.rawValue) }
@@ -108,7 +110,13 @@ public enum SpotIndexWriter {
                 (IndexLayout.Tag.wordLists, encodeNamedRankLists(wordLists)),
             ] + (kinds.encodedResultTypes().map { [(IndexLayout.Tag.resultTypes, $0)] } ?? [])
                 + (words == .builtIn ? [] : [(IndexLayout.Tag.words, wordLines.encoded())])
+                + [(IndexLayout.Tag.letterHouseNumbers, encodeLines(letterHouseNumbers))]
                 + (clusterLevels?.wait() ?? []))
+    }
+
+    /// `lines` sorted by their bytes, each ending in a line feed (HNUM).
+    private static func encodeLines(_ lines: Set<String>) -> [UInt8] {
+        lines.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }.flatMap { $0 + [0x0A] }
     }
 
     /// List count, the end of each rank list in bytes, then the rank lists (KLST, WLST).
@@ -217,13 +225,17 @@ private struct SpotTextParts: Sendable {
     let attributeTags: [(key: String, value: String)]
     /// The spot's quality (QUAL), whose score its postings are grouped by.
     let quality: PlaceQuality
-    /// The spot's name and address tokens (`TextIndexBuilder.tokens(of:score:)`).
+    /// The spot's name and address tokens (`TextIndexBuilder.tokens(of:address:score:)`).
     let tokens: [(token: String, key: PostingGroup.Key)]
+    /// The spot's house numbers that do not start with a digit (HNUM).
+    let letterHouseNumbers: [String]
 
     init(_ spot: Spot) {
         attributeTags = spot.attributeTags
         quality = PlaceQuality(of: spot)
-        tokens = TextIndexBuilder.tokens(of: spot, score: quality.score)
+        let address = SearchAddress(spot.address)
+        tokens = TextIndexBuilder.tokens(of: spot, address: address, score: quality.score)
+        letterHouseNumbers = address.houseNumbers.filter { !SearchAddress.startsWithDigit($0) }
     }
 }
 

@@ -134,12 +134,15 @@ struct TextIndexBuilder {
     /// For each token number, every (rank, key) added, in the order added.
     private var entries: [[(rank: Int, key: PostingGroup.Key)]] = []
 
-    /// The tokens of a spot whose quality scores `score`, each with the key it is listed under:
+    /// The tokens of a spot whose quality scores `score` and whose searched address is
+    /// `address`, each with the key it is listed under:
     /// each name's tokens in the name's field, and its address's words in the address field,
     /// where a token's place says nothing (the address level is one level), so any name that
     /// holds the token beats it. A function of the spot alone, so worked out for every spot at
     /// once (`SpotIndexWriter`).
-    static func tokens(of spot: Spot, score: Int) -> [(token: String, key: PostingGroup.Key)] {
+    static func tokens(
+        of spot: Spot, address: SearchAddress, score: Int
+    ) -> [(token: String, key: PostingGroup.Key)] {
         var tokens: [(token: String, key: PostingGroup.Key)] = []
         for (key, name) in spot.namesByKey {
             let field = NameField(ofKey: key)
@@ -147,7 +150,7 @@ struct TextIndexBuilder {
                 tokens.append((token, PostingGroup.Key(place: place, field: field, score: score)))
             }
         }
-        for word in SearchAddress(spot.address).words {
+        for word in address.words {
             tokens.append((word, PostingGroup.Key(place: .inName, field: .address, score: score)))
         }
         return tokens

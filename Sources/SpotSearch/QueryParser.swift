@@ -56,9 +56,10 @@ struct QueryTerm: Equatable {
     /// The folded word.
     let text: String
     /// Whether it may be a house number or part of one: it starts with a digit, is letters that
-    /// may join one ("22 a", `SearchAddress`), or has one or two letters ("S/N", "km 22"). The
-    /// text index does not list house numbers, so such a term gathers no candidates and turns
-    /// none away before its text is read (`HouseNumberCheck`).
+    /// may join one ("22 a", `SearchAddress`), or has one or two letters that some house number
+    /// of the index is (the "s" and "n" of "S/N"; any such word in an index that does not list
+    /// them). The text index does not list house numbers, so such a term gathers no candidates
+    /// and turns none away before its text is read (`HouseNumberCheck`).
     let mayBeHouseNumber: Bool
 }
 
@@ -142,8 +143,10 @@ struct QueryParser {
         return nil
     }
 
-    /// Splits the folded words of `text` into category phrases (longest first) and terms.
-    func parse(_ text: String) -> ParsedQuery {
+    /// Splits the folded words of `text` into category phrases (longest first) and terms. A term
+    /// of one or two letters may be a house number when it is one of `letterHouseNumbers` (the
+    /// index's, `SpotIndexReader.letterHouseNumbers`), or always when that is nil.
+    func parse(_ text: String, letterHouseNumbers: Set<String>? = nil) -> ParsedQuery {
         let words = SearchText.words(text)
         var query = ParsedQuery(words: words)
         var terms: [String] = []
@@ -166,8 +169,11 @@ struct QueryParser {
         }
         query.terms = terms.indices.map { position in
             let term = terms[position]
+            let isNumber =
+                SearchAddress.startsWithDigit(term)
+                || SearchAddress.isNumber(term) && letterHouseNumbers.map { $0.contains(term) } ?? true
             let mayBeHouseNumber =
-                SearchAddress.isNumber(term) || position > 0 && SearchAddress.joinsNumber(terms[position - 1], term)
+                isNumber || position > 0 && SearchAddress.joinsNumber(terms[position - 1], term)
             return QueryTerm(text: term, mayBeHouseNumber: mayBeHouseNumber)
         }
         return query

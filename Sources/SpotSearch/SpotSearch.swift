@@ -33,9 +33,15 @@ public final class SpotSearch: @unchecked Sendable {
     /// makes no second copy.
     private static let builtInParser = OnceValue { QueryParser(words: .builtIn) }
 
-    /// A search over `index`. The words the index stores are read and checked now.
+    /// The index's house numbers that do not start with a digit (nil: any word of one or two
+    /// letters may be one), which tell the parser which short query words may be house numbers.
+    private let letterHouseNumbers: Set<String>?
+
+    /// A search over `index`. The words and letter house numbers the index stores are read and
+    /// checked now.
     public init(index: SpotIndexReader) throws(IndexError) {
         self.index = index
+        letterHouseNumbers = try index.letterHouseNumbers()
         let stored = try index.storedSearchWords()
         parserOnce = stored.map { words in OnceValue { QueryParser(words: words) } } ?? Self.builtInParser
     }
@@ -62,7 +68,7 @@ public final class SpotSearch: @unchecked Sendable {
         try check(request)
         guard request.limit > 0, index.count > 0 else { return [] }
         let text = request.naturalLanguageQuery ?? ""
-        let query = text.isEmpty ? ParsedQuery() : parser.parse(text)
+        let query = text.isEmpty ? ParsedQuery() : parser.parse(text, letterHouseNumbers: letterHouseNumbers)
         let plan = try QueryPlan(query, in: index)
         let filter = CandidateFilter(query: query, plan: plan, request: request, index: index)
         let origin = request.near ?? request.region?.center

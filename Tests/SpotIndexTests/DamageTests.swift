@@ -328,7 +328,7 @@ struct DamageTests {
     @Test("a flipped header or section-table byte fails the header checksum")
     func headerChecksum() throws {
         let tableEnd = 32 + Self.small.rawSections.count * 32
-        #expect(tableEnd == 32 + 15 * 32)
+        #expect(tableEnd == 32 + 16 * 32)
         for position in Array(0..<28) + Array(32..<tableEnd) {
             var bytes = Self.small
             bytes[position] ^= 0x01

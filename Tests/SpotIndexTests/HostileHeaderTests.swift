@@ -32,7 +32,7 @@ struct HostileHeaderTests {
 
     @Test(
         "section counts of zero, too few, too many, or a table past the end are corrupt",
-        arguments: [0, 1, 4, 12, 16, 64, 65, 1_000, UInt32.max] as [UInt32])
+        arguments: [0, 1, 4, 12, 17, 64, 65, 1_000, UInt32.max] as [UInt32])
     func sectionCounts(count: UInt32) throws {
         try Self.expectCorrupt(patching: count, at: 12)
     }
@@ -40,7 +40,8 @@ struct HostileHeaderTests {
     @Test("a section offset past the end of the file is corrupt")
     func offsetPastEnd() throws {
         for section in Self.small.rawSections {
-            let aligned = UInt64((Self.small.count + 7) / 8 * 8)
+            // The first aligned offset past the end: an empty section may start at the end itself.
+            let aligned = UInt64((Self.small.count + 8) / 8 * 8)
             for offset in [aligned, aligned + 8, UInt64.max - 7, UInt64(Int64.max) - 7, 1 << 62] {
                 try Self.expectCorrupt(patching: offset, at: section.entryOffset + 8, "\(section.name) at \(offset)")
             }
@@ -92,11 +93,11 @@ struct HostileHeaderTests {
     func duplicateOrMissing() throws {
         let sections = Self.small.rawSections
         let tags = sections.map { Self.small.load(UInt32.self, at: $0.entryOffset) }
-        #expect(sections.map(\.name).suffix(2) == ["WLST", "WORD"])
+        #expect(sections.map(\.name).suffix(3) == ["WLST", "WORD", "HNUM"])
         for (index, section) in sections.enumerated() {
             try Self.expectCorrupt(
                 patching: tags[(index + 1) % tags.count], at: section.entryOffset, "\(section.name) renamed as another")
-            if ["WLST", "WORD"].contains(section.name) {
+            if ["WLST", "WORD", "HNUM"].contains(section.name) {
                 var bytes = Self.small
                 bytes.store(UInt32(0x5858_5858), at: section.entryOffset)
                 bytes.resealHeader()
@@ -105,6 +106,8 @@ struct HostileHeaderTests {
                     #expect(
                         try index.storedSearchWords() == nil,
                         "an index without WORD stores no words: it has the built-in ones")
+                } else if section.name == "HNUM" {
+                    #expect(try index.letterHouseNumbers() == nil, "an index without HNUM does not tell")
                 } else {
                     #expect(try index.wordList(of: "cafe") == nil, "an index without WLST lists no spots")
                 }

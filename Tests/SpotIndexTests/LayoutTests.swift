@@ -40,35 +40,35 @@ struct LayoutTests {
 
     static let sectionNames = [
         "META", "STRS", "KIND", "SPOT", "ATTR", "REFS", "MERG", "MRGO", "KLST", "TREE", "TOKN", "POST", "QUAL",
-        "WLST", "WORD",
+        "WLST", "WORD", "HNUM",
     ]
 
-    @Test("the header holds the magic, version 5, fifteen sections, the file size and zlib's CRC of header and table")
+    @Test("the header holds the magic, version 5, sixteen sections, the file size and zlib's CRC of header and table")
     func header() {
         let bytes = Self.bytes
         #expect(Array(bytes[0..<8]) == [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A])
         #expect(bytes.load(UInt32.self, at: 8) == 5)
         #expect(SpotIndexReader.formatVersion == 5)
-        #expect(bytes.load(UInt32.self, at: 12) == 15)
+        #expect(bytes.load(UInt32.self, at: 12) == 16)
         #expect(bytes.load(UInt64.self, at: 16) == UInt64(bytes.count))
         #expect(
-            bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 15 * 32], continuing: zlibCRC32(bytes[0..<24]))
+            bytes.load(UInt32.self, at: 24) == zlibCRC32(bytes[32..<32 + 16 * 32], continuing: zlibCRC32(bytes[0..<24]))
         )
         #expect(bytes.load(UInt32.self, at: 28) == 0)
-        for entry in 0..<15 {
+        for entry in 0..<16 {
             #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 4) == 0, "reserved word after the tag")
             #expect(bytes.load(UInt32.self, at: 32 + 32 * entry + 28) == 0, "reserved word after the checksum")
         }
     }
 
     @Test(
-        "sections are META STRS KIND SPOT ATTR REFS MERG MRGO KLST TREE TOKN POST QUAL WLST WORD, 8-byte aligned, in order, with zlib's CRC, as the reader reports"
+        "sections are META STRS KIND SPOT ATTR REFS MERG MRGO KLST TREE TOKN POST QUAL WLST WORD HNUM, 8-byte aligned, in order, with zlib's CRC, as the reader reports"
     )
     func sections() throws {
         let bytes = Self.bytes
         let sections = bytes.rawSections
         #expect(sections.map(\.name) == Self.sectionNames)
-        var end = 32 + 15 * 32
+        var end = 32 + 16 * 32
         for section in sections {
             #expect(section.offset % 8 == 0)
             #expect(section.offset >= end)

@@ -71,7 +71,7 @@ struct RoundTripTests {
             #expect(try reader.storedSearchWords()?.categories == storedCategoryWords(words))
             try expectHolds(reader, spots)
             let checks = reader.verifyChecksums()
-            #expect(checks.count == 15)
+            #expect(checks.count == 16)
             #expect(checks.allSatisfy { $0.isValid })
         }
     }

@@ -29,6 +29,18 @@ struct SearchStageTests {
         #expect(parser.parse("").words.isEmpty)
     }
 
+    @Test("a word of one or two letters may be a house number only where the index has one that is it")
+    func letterHouseNumbers() {
+        let parser = QueryParser(words: SearchWords())
+        func numbers(_ text: String, _ letters: Set<String>?) -> [Bool] {
+            parser.parse(text, letterHouseNumbers: letters).terms.map(\.mayBeHouseNumber)
+        }
+        #expect(numbers("La Hote S", nil) == [true, false, true], "an index that does not list them: any may be")
+        #expect(numbers("La Hote S", ["s", "km"]) == [false, false, true])
+        #expect(
+            numbers("Rue 22 a 5", []) == [false, true, true, true], "a letter after a number, and digits, still may")
+    }
+
     @Test("a name matches exactly, by its beginning, by its words, or not at all")
     func nameMatch() {
         func name(_ text: String) -> SearchName { SearchName(key: "name", name: text) }
