@@ -183,8 +183,10 @@ struct TypoStage: CandidateSource {
     /// whose `sources` were read and list at most ten times as many spots as the reading's
     /// `driver`: a kind or postings (`listings`), a number part also by the spot's house
     /// number. A part whose address postings are too many (a town's name in every address)
-    /// lists its names' alone when they are few enough: its address is then taken to meet any
-    /// spot with its `least` edits. The other parts add their `least` edits. A reading's own driver is among them for
+    /// lists its names' alone when they are at most twice the driver's: its address is then taken
+    /// to meet any spot with its `least` edits, so such a listing turns away only the candidates
+    /// its address alone may meet, and only once the list is full, and pays for fewer postings
+    /// than a whole one. The other parts add their `least` edits. A reading's own driver is among them for
     /// the runs of another, so that a candidate of the query as typed is checked against a
     /// respelling only when it holds the respelt word. A reading that does not `countsEdits`
     /// (one part, which the exact levels met with none) lists its spots with no edit.
@@ -196,11 +198,11 @@ struct TypoStage: CandidateSource {
         var unlistedEdits = 0
         var others: [TypoCandidates.Part] = []
         for part in reading where part != gatherer {
-            let most = 10 * sources[driver]!.count
+            let gathered = sources[driver]!.count
             let listing: (names: Lazy<PartListing>, addressEdits: Int?)
             switch (sources[part], listings[part]) {
-            case (let source?, let listings?) where source.nameCount <= most: listing = (listings.all, nil)
-            case (let source?, let listings?) where source.nameCount - source.addressCount <= most:
+            case (let source?, let listings?) where source.nameCount <= 10 * gathered: listing = (listings.all, nil)
+            case (let source?, let listings?) where source.nameCount - source.addressCount <= 2 * gathered:
                 listing = (listings.names, least[part]!)
             default:
                 unlistedEdits += least[part]!
