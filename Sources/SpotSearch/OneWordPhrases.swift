@@ -2,7 +2,9 @@
 /// may mean are found without working out the edits of each (which cost more than the rest of
 /// a typo search). The phrases are kept as a trie, made once: a walk down it keeps one row of
 /// the edit-distance table a letter of the path (`EditRows`), so phrases that share a prefix
-/// share its rows; it leaves a branch once its prefix is out of reach, and takes a whole
+/// share its rows; it leaves a branch once its prefix is out of reach, or when no letter of its
+/// phrases shares a block of scripts with the word's (a phrase within a word's edits shares a
+/// letter with it: other scripts' thousands of first letters are passed over), and takes a whole
 /// branch once every phrase in it matches alike (the word starts them all).
 struct OneWordPhrases {
     /// A phrase of one word: its folded word's scalars and what it names.
@@ -21,6 +23,8 @@ struct OneWordPhrases {
         let phrases: Range<Int>
         /// The node's children, a range of `nodes`.
         var children: Range<Int>
+        /// The blocks (`block(of:)`) of every letter of the phrases under the node.
+        var blocks: UInt64 = 0
     }
 
     /// The phrases, sorted by their scalars.
@@ -51,8 +55,18 @@ struct OneWordPhrases {
             nodes[next].children = first..<nodes.count
             next += 1
         }
+        for index in nodes.indices {
+            for phrase in sorted[nodes[index].phrases] {
+                for scalar in phrase.scalars { nodes[index].blocks |= Self.block(of: scalar) }
+            }
+        }
         self.nodes = nodes
     }
+
+    /// The bit of the 128-scalar block of `scalar` (64 bits: blocks that share one fold together):
+    /// a phrase within a word's edits shares a letter with it (the word is longer than its
+    /// edits), so a branch none of whose letters shares a block with the word's is not walked.
+    static func block(of scalar: UInt32) -> UInt64 { 1 << UInt64((scalar >> 7) & 63) }
 
     /// The phrases that `word` is within its edits of (`word.edits(toScalars:)` of each phrase,
     /// for the phrases where it is not nil), with the edits.
@@ -65,8 +79,11 @@ struct OneWordPhrases {
         var stack = [(node: 0, depth: 0)]
         // The children of the node at hand to walk, in order.
         var kept: [Int] = []
+        // A word no longer than its edits may mean a phrase with no letter of its own.
+        let wordBlocks = word.scalars.count > word.maxEdits ? word.scalars.reduce(0) { $0 | Self.block(of: $1) } : ~0
         while let (index, depth) = stack.popLast() {
             let node = nodes[index]
+            guard node.blocks & wordBlocks != 0 else { continue }
             if depth > 0 {
                 rows.truncate(toDepth: depth - 1)
                 rows.push(node.letter)
