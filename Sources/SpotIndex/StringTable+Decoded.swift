@@ -41,6 +41,26 @@ extension StringTable {
             bytes[Int(number == 0 ? 0 : ends[number - 1])..<Int(ends[number])]
         }
 
+        /// Whether `string` sorts before `key` by their bytes (`lexicographicallyPrecedes`, with
+        /// one `memcmp` over the bytes they share: the generic comparison walks element by element,
+        /// and a walk of the tokens compares thousands of strings a query).
+        static func precedes(_ string: ArraySlice<UInt8>, _ key: [UInt8]) -> Bool {
+            let shared = Swift.min(string.count, key.count)
+            let order = string.withUnsafeBytes { string in
+                key.withUnsafeBytes { key in shared == 0 ? 0 : memcmp(string.baseAddress!, key.baseAddress!, shared) }
+            }
+            return order < 0 || order == 0 && string.count < key.count
+        }
+
+        /// Whether `string` starts with `prefix`, by one `memcmp`.
+        static func starts(_ string: ArraySlice<UInt8>, with prefix: ArraySlice<UInt8>) -> Bool {
+            guard string.count >= prefix.count else { return false }
+            return prefix.isEmpty
+                || string.withUnsafeBytes { string in
+                    prefix.withUnsafeBytes { prefix in memcmp(string.baseAddress!, prefix.baseAddress!, prefix.count) }
+                } == 0
+        }
+
         /// The first number from `start` on whose string `isPast` holds, `count` when none does.
         /// `isPast` holds from some string on in sorted order (a damaged table's order gives some
         /// number at or after `start`). Galloping: the numbers `start` + 0, 1, 3, 7… are tried
@@ -100,7 +120,7 @@ extension StringTable {
         /// A cursor at the first of `strings` that does not sort before `key`.
         init(_ strings: Decoded, atLeast key: [UInt8]) {
             self.strings = strings
-            number = strings.first(from: 0) { !$0.lexicographicallyPrecedes(key) }
+            number = strings.first(from: 0) { !Decoded.precedes($0, key) }
             load()
         }
 
@@ -120,15 +140,15 @@ extension StringTable {
             guard !isAtEnd else { return }
             precondition(length <= bytes.count, "a skip past the current string")
             let prefix = bytes[..<length]
-            number = strings.first(from: number + 1) { !$0.starts(with: prefix) }
+            number = strings.first(from: number + 1) { !Decoded.starts($0, with: prefix) }
             load()
         }
 
         /// Moves forward to the first string that does not sort before `key` (nowhere when the
         /// current one does not).
         mutating func advance(toAtLeast key: [UInt8]) {
-            guard !isAtEnd, bytes.lexicographicallyPrecedes(key) else { return }
-            number = strings.first(from: number + 1) { !$0.lexicographicallyPrecedes(key) }
+            guard !isAtEnd, Decoded.precedes(bytes[...], key) else { return }
+            number = strings.first(from: number + 1) { !Decoded.precedes($0, key) }
             load()
         }
 
