@@ -24,8 +24,8 @@ struct WordLines {
     func encoded() -> [UInt8] { Array(words.lines.utf8) }
 
     /// WLST's lists: for each target, the reference ranks of the spots of `ordered` (ranked by
-    /// `rankOfSpot`, their attributes flattened in `attributeTags`) that meet it otherwise than by their kind (its category or selecting tag),
-    /// the targets that no spot meets so left out:
+    /// `rankOfSpot`, their attributes flattened in `attributeTags`) that meet it otherwise than
+    /// by their kind (its category or selecting tag), the targets that no spot meets so left out:
     /// - a value line `key=value` is met by an attribute `key` that lists the value (one of its
     ///   items, `ValueList`: `;`- or `,`-separated, or members of an `&` or "and" list, trimmed,
     ///   case folded) or a value of which it is a `_`-separated part: `cuisine=pizza` by

@@ -156,7 +156,7 @@ struct TextIndexBuilder {
         return tokens
     }
 
-    /// Adds `tokens` (`tokens(of:score:)`) of the spot of rank `rank`.
+    /// Adds `tokens` (`tokens(of:address:score:)`) of the spot of rank `rank`.
     mutating func add(_ tokens: [(token: String, key: PostingGroup.Key)], rank: Int) {
         for (token, key) in tokens { add(key, token: token, rank: rank) }
     }

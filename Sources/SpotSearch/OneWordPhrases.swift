@@ -55,10 +55,16 @@ struct OneWordPhrases {
             nodes[next].children = first..<nodes.count
             next += 1
         }
+        // A node's blocks: its path's letters' (parents come first) and its subtree's (children
+        // come after their parent, so a walk from the end has them ready).
+        var pathBlocks = [UInt64](repeating: 0, count: nodes.count)
         for index in nodes.indices {
-            for phrase in sorted[nodes[index].phrases] {
-                for scalar in phrase.scalars { nodes[index].blocks |= Self.block(of: scalar) }
+            for child in nodes[index].children {
+                pathBlocks[child] = pathBlocks[index] | Self.block(of: nodes[child].letter)
             }
+        }
+        for index in nodes.indices.reversed() {
+            nodes[index].blocks = nodes[index].children.reduce(pathBlocks[index]) { $0 | nodes[$1].blocks }
         }
         self.nodes = nodes
     }

@@ -186,8 +186,8 @@ struct TypoStage: CandidateSource {
     /// lists its names' alone when they are at most twice the driver's: its address is then taken
     /// to meet any spot with its `least` edits, so such a listing turns away only the candidates
     /// its address alone may meet, and only once the list is full, and pays for fewer postings
-    /// than a whole one. The other parts add their `least` edits. A reading's own driver is among them for
-    /// the runs of another, so that a candidate of the query as typed is checked against a
+    /// than a whole one. The other parts add their `least` edits. A reading's own driver is
+    /// among them for the runs of another, so that a candidate of the query as typed is checked against a
     /// respelling only when it holds the respelt word. A reading that does not `countsEdits`
     /// (one part, which the exact levels met with none) lists its spots with no edit.
     private func candidates(
@@ -197,8 +197,8 @@ struct TypoStage: CandidateSource {
     ) -> TypoCandidates {
         var unlistedEdits = 0
         var others: [TypoCandidates.Part] = []
+        let gathered = sources[driver]!.count
         for part in reading where part != gatherer {
-            let gathered = sources[driver]!.count
             let listing: (names: Lazy<PartListing>, addressEdits: Int?)
             switch (sources[part], listings[part]) {
             case (let source?, let listings?) where source.nameCount <= 10 * gathered: listing = (listings.all, nil)
