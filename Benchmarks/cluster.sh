@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Pin clustering: `spots cluster --batch` on viewports of 1024 × 1024 pixels at every zoom, with
+# Pin clustering: `spots cluster --batch` (on one thread) on viewports of 1024 × 1024 pixels at every zoom, with
 # and without a category filter, and what the cluster levels cost the build (time and size).
 #
 #   bash Benchmarks/cluster.sh [--copies N] [--requests N] [--runs N]
@@ -102,12 +102,14 @@ mkdir -p "$dir/cluster-requests"
 python3 -c "$py" requests "$big.csv" "$requests" "$maxzoom" "$dir/cluster-requests"
 head -n 1 "$dir/cluster-requests/u$maxzoom.ndjson" >"$dir/cluster-requests/one.ndjson" # process start and open
 
-echo "timing $runs interleaved rounds of 'spots cluster --batch', zooms 0 to $maxzoom ..."
+read -ra one_thread <<<"$(bench_one_thread "$spots")" # a batch on one thread: a row gives a request's own cost
+echo "timing $runs interleaved rounds of 'spots cluster --batch ${one_thread[*]}', zooms 0 to $maxzoom ..."
 for ((r = 1; r <= runs; r++)); do
-  timed one "$dir/one.out" "$spots" cluster "$big.spots" --batch "$dir/cluster-requests/one.ndjson"
+  timed one "$dir/one.out" "$spots" cluster "$big.spots" --batch "$dir/cluster-requests/one.ndjson" "${one_thread[@]}"
   for ((z = 0; z <= maxzoom; z++)); do
     for kind in u f; do
-      timed "$kind$z" "$dir/$kind$z.out" "$spots" cluster "$big.spots" --batch "$dir/cluster-requests/$kind$z.ndjson"
+      timed "$kind$z" "$dir/$kind$z.out" "$spots" cluster "$big.spots" --batch "$dir/cluster-requests/$kind$z.ndjson" \
+        "${one_thread[@]}"
     done
   done
   echo "  round $r/$runs done"

@@ -53,3 +53,11 @@ bench_setup() {
     spots="$(cd "$root" && swift build -c release --show-bin-path)/spots"
   fi
 }
+
+# bench_one_thread BIN: the option that makes BIN answer a --batch on one thread ("--threads 1"),
+# nothing for a binary from before batches used every core (it answers on one anyway). Rows that
+# give a request's own cost (ms a request, a ceiling per thread) use it; rows that time the tool
+# as a user runs it do not.
+bench_one_thread() {
+  if "$1" search --help 2>&1 | grep -q -- '--threads'; then echo "--threads 1"; fi
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A change's cost: two spots binaries side by side in one run, in interleaved rounds, on the
-# rows of ingest.sh, search.sh and cluster.sh that time spots itself. For a change that must not
+# rows of ingest.sh, search.sh and cluster.sh that time spots itself (batches on one thread,
+# where a binary can be told so: a request's own cost). For a change that must not
 # move the figures (a refactor), every ratio new / old should lie within 0.95 to 1.05.
 #
 #   bash Benchmarks/compare.sh OLD_DIR NEW_DIR [--runs N] [--instructions] [--outputs-differ]
@@ -113,9 +114,9 @@ command_for() { # ROW SIDE OUT
   case $1 in
     build) echo "$bin build $dir/metro16.osm.gz -o $3.spots --no-areas --quiet" ;;
     areas) echo "$bin build $dir/metro16.osm.gz -o $3.spots --quiet" ;;
-    near) echo "$bin search $index --batch $work/near.ndjson" ;;
-    text) echo "$bin search $index --batch $work/text.ndjson" ;;
-    cluster) echo "$bin cluster $index --batch $work/clusters.ndjson" ;;
+    near) echo "$bin search $index --batch $work/near.ndjson $(bench_one_thread "$bin")" ;;
+    text) echo "$bin search $index --batch $work/text.ndjson $(bench_one_thread "$bin")" ;;
+    cluster) echo "$bin cluster $index --batch $work/clusters.ndjson $(bench_one_thread "$bin")" ;;
   esac
 }
 declare -A times

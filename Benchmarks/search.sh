@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Index size and search speed: a spots index beside a GeoPackage of the same POIs, and
-# `spots search --batch` beside one sqlite3 process querying an R*Tree of the same spots.
+# `spots search --batch` beside one sqlite3 process querying an R*Tree of the same spots. The
+# batch answers on every core, as it runs by default, and again on one thread (`--threads 1`),
+# whose ratio to sqlite3 (itself on one) is printed too.
 #
 #   bash Benchmarks/search.sh [--copies N] [--requests N] [--runs N]
 #
@@ -143,17 +145,18 @@ if [ "$have_gpkg" = 1 ]; then
 fi
 
 # --- the runs --------------------------------------------------------------------------
-names=(spots sqlite text open_small open_big sqlite_one)
-declare -A label=([spots]="spots search, near" [sqlite]="sqlite3 R*Tree, near"
+names=(spots spots_one sqlite text open_small open_big sqlite_one)
+declare -A label=([spots]="spots search, near" [spots_one]="spots search, near, 1 thread" [sqlite]="sqlite3 R*Tree, near"
   [text]="spots search, text prefix" [open_small]="spots search, 1 request (union)"
   [open_big]="spots search, 1 request (pois$copies)" [sqlite_one]="sqlite3, 1 request (pois$copies)")
-declare -A count=([spots]=$requests [sqlite]=$requests [text]=$texts [open_small]=1 [open_big]=1 [sqlite_one]=1)
+declare -A count=([spots]=$requests [spots_one]=$requests [sqlite]=$requests [text]=$texts [open_small]=1 [open_big]=1 [sqlite_one]=1)
 declare -A walls rsss
 
 timed() { # NAME: run it once, append its wall ms (EPOCHREALTIME around GNU time) and peak RSS (KiB)
   local cmd stdin=/dev/null out=$dir/$1.out
   case "$1" in
     spots) cmd=("$spots" search "$big.spots" --batch "$dir/near.ndjson") ;;
+    spots_one) cmd=("$spots" search "$big.spots" --batch "$dir/near.ndjson" "${one_thread[@]}") ;;
     sqlite) cmd=(sqlite3 -readonly -batch "$big.db"); stdin=$dir/near.sql ;;
     text) cmd=("$spots" search "$big.spots" --batch "$dir/text.ndjson") ;;
     open_small) cmd=("$spots" search "$dir/union.spots" --batch "$dir/one.ndjson") ;;
@@ -174,11 +177,14 @@ timed() { # NAME: run it once, append its wall ms (EPOCHREALTIME around GNU time
   rsss[$1]+=" $(tail -n 1 "$dir/time.txt")"
 }
 
+read -ra one_thread <<<"$(bench_one_thread "$spots")"
 echo "timing $runs interleaved rounds on $(basename "$big").spots ..."
 for ((r = 1; r <= runs; r++)); do
   for name in "${names[@]}"; do timed "$name"; done
   echo "  round $r/$runs done"
 done
+cmp -s "$dir/spots.out" "$dir/spots_one.out" ||
+  { echo "search.sh: spots answered differently on one thread than on $(nproc)" >&2; exit 1; }
 read -r same ties bad worst results na nb first < <(python3 -c "$py" compare "$dir/spots.out" "$dir/sqlite.out" "$requests")
 textfound=$(grep -vc '"results":\[\]' "$dir/text.out" || true)
 
@@ -221,5 +227,7 @@ echo
 echo "answers: $na from spots, $nb from sqlite3, $results results; identical $same, differing only on"
 echo "  ties at 1 km or at the limit $ties, mismatching $bad (max |distance difference| $worst m)"
 echo "text prefixes answered with at least one spot: $textfound of $texts"
-awk -v q="${med[sqlite]}" -v s="${med[spots]}" 'BEGIN {printf "sqlite3 / spots search wall, near: %.1f (goal >= 20)\n", q/s}'
+awk -v q="${med[sqlite]}" -v s="${med[spots]}" -v o="${med[spots_one]}" -v c="$(nproc)" 'BEGIN {
+  printf "sqlite3 / spots search wall, near: %.1f (goal >= 20; spots on %d cores, sqlite3 on one)\n", q/s, c
+  printf "sqlite3 / spots search wall, near, spots on one thread: %.1f\n", q/o }'
 [ "$bad" = 0 ] || { echo "search.sh: $bad requests answered differently, first: line $first of $dir/near.ndjson" >&2; exit 1; }

@@ -10,8 +10,8 @@
 #                 typo), 10% clusters for a viewport at zoom 14 to 16 around a spot
 #   --runs N      rounds of the in-process batch; the table shows the median (default 3)
 #
-# Rows: the batch (requests per second in process: both batches' requests over their wall
-# time), then wrk at 16 and at 64 connections for 30 s each, 2 threads, on the machine the
+# Rows: the batch (requests per second in process on one thread, `--threads 1`: both batches'
+# requests over their wall time), then wrk at 16 and at 64 connections for 30 s each, 2 threads, on the machine the
 # server shares, and the same two again while a new index is published under the server's path
 # every 5 s (the two builds renamed over it in turn). Each wrk row gives requests per second
 # (and its ratio to the batch), p50/p99/max latency and errors (connect, read, write, timeout,
@@ -104,9 +104,10 @@ PY
 # --- the in-process ceiling ------------------------------------------------------------
 elapsed() { local start=$EPOCHREALTIME; "$@" >/dev/null; awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {print b - a}'; }
 batch_rates=()
+read -ra one_thread <<<"$(bench_one_thread "$spots")" # the batch on one thread
 for _ in $(seq "$runs"); do
-  s=$(elapsed "$spots" search "$index" --batch "$dir/serve-search.ndjson" -o "$dir/serve-search.out" -O)
-  c=$(elapsed "$spots" cluster "$index" --batch "$dir/serve-cluster.ndjson" -o "$dir/serve-cluster.out" -O)
+  s=$(elapsed "$spots" search "$index" --batch "$dir/serve-search.ndjson" "${one_thread[@]}" -o "$dir/serve-search.out" -O)
+  c=$(elapsed "$spots" cluster "$index" --batch "$dir/serve-cluster.ndjson" "${one_thread[@]}" -o "$dir/serve-cluster.out" -O)
   batch_rates+=("$(awk -v n="$requests" -v s="$s" -v c="$c" 'BEGIN {print n / (s + c)}')")
 done
 batch=$(printf '%s\n' "${batch_rates[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
@@ -171,7 +172,7 @@ wait "$server" 2>/dev/null || true
 # --- the table -----------------------------------------------------------------------------
 index_bytes=$(stat -c %s "$index")
 printf '\n%-40s %10s %8s %9s %9s %9s %7s\n' "row" "req/s" "x batch" "p50 ms" "p99 ms" "max ms" "errors"
-printf '%-40s %10.0f %8s %9s %9s %9s %7s\n' "spots search/cluster --batch (in process)" "$batch" "1.00" "-" "-" "-" "-"
+printf '%-40s %10.0f %8s %9s %9s %9s %7s\n' "spots search/cluster --batch (1 thread)" "$batch" "1.00" "-" "-" "-" "-"
 for row in "${rows[@]}"; do
   label=${row%%|*}
   python3 - "$label" "${row#*|}" "$batch" <<'PY'

@@ -25,7 +25,8 @@
 #                  last word of one letter is among them), names drawn until N requests
 #   category-near  near: a word naming the spot's category
 # A category word is the first (English) word Pipelines/category-words.json gives the spot's
-# category. Each row is one whole process, `spots search INDEX --batch FILE --output OUT -O`: ms
+# category. Each row is one whole process, `spots search INDEX --batch FILE --threads 1 --output
+# OUT -O` (one thread, so that a row gives a request's own cost): ms
 # per request is its wall time over the requests (start, open, parse, search, JSON). p50/p99/max
 # are SpotSearch.search alone over the same requests in one `search-latency INDEX --requests
 # FILE...` process. The hit rate is the share of requests whose spot (by OSM type and id) is
@@ -235,10 +236,11 @@ done
 
 # --- the runs --------------------------------------------------------------------------
 declare -A walls rsss counts
+read -ra one_thread <<<"$(bench_one_thread "$spots")" # a request's own cost
 timed() { # INDEX ROW: one process, its wall ms (EPOCHREALTIME around GNU time) and peak RSS (KiB) appended
   local t0=${EPOCHREALTIME/./} file=$dir/typos-$1-$2
   if ! /usr/bin/time -f '%M' -o "$dir/time.txt" "$spots" search "$dir/$1.spots" --batch "$file.ndjson" \
-    --output "$file.out" -O </dev/null >/dev/null 2>"$dir/stderr.txt"; then
+    "${one_thread[@]}" --output "$file.out" -O </dev/null >/dev/null 2>"$dir/stderr.txt"; then
     echo "typos.sh: the $1 $2 row failed" >&2
     tail -n 5 "$dir/stderr.txt" >&2
     exit 1

@@ -1,4 +1,5 @@
 import Foundation
+import InputStreams
 import ProcessSupport
 import SpotExport
 import SpotIndex
@@ -8,44 +9,64 @@ import SpotPipeline
 /// The `--batch` loop of `search` and `cluster`: one JSON request per line of a file (or `-`
 /// for standard input), one JSON line of results per request, in order. A line that is not a
 /// valid request gets `{"error":"..."}` and the rest go on; a damaged index stops the batch.
+///
+/// The lines read so far are answered on `threads` threads at once (`concurrentMap`) and
+/// written in their order, a group of at most `linesPerThread` lines a thread at a time, so
+/// that the answers held at once stay few. A client that writes a line and waits for its answer
+/// gets it: lines are answered as soon as they are read, never held back to fill a group.
 enum BatchLines {
     /// Answers each non-empty line of `file` with the line `answer` makes of it, to `output`.
-    static func run(_ file: String, to output: OutputTarget, answer: ([UInt8]) throws -> [UInt8]) throws {
-        let handle: FileHandle
-        if file == "-" {
-            handle = .standardInput
-        } else {
-            guard let opened = FileHandle(forReadingAtPath: file) else {
-                throw UsageError("--batch: cannot read '\(file)'")
-            }
-            handle = opened
+    static func run(
+        _ file: String, to output: OutputTarget, threads: Int, answer: @Sendable ([UInt8]) throws -> [UInt8]
+    ) throws {
+        let input: InputFile
+        do {
+            input = try InputFile(file)
+        } catch {
+            throw UsageError("--batch: cannot read '\(file)'")
         }
         let sink = try OutputSink(output)
         ProcessMemory.keepFreedForNextRequests()
-        func respond(_ line: [UInt8]) throws {
-            guard !line.isEmpty else { return }
-            do {
-                try sink.write(try answer(line) + [0x0A])
-            } catch let error as IndexError {
-                throw error
-            } catch {
-                try sink.write(BatchAnswer.error("\(error)") + [0x0A])
+        func respond(_ lines: [[UInt8]]) throws {
+            let answers = lines.filter { !$0.isEmpty }.concurrentMap(threads: threads, minimumRun: 1) { line in
+                Result { try answer(line) }
+            }
+            for answer in answers {
+                switch answer {
+                case .success(let line): try sink.write(line + [0x0A])
+                case .failure(let error as IndexError): throw error
+                case .failure(let error): try sink.write(BatchAnswer.error("\(error)") + [0x0A])
+                }
             }
         }
-        // Bytes, not Data: a search for the newline over Data reads its storage byte by byte.
+        let group = threads * linesPerThread
+        // Each read returns what a pipe holds so far, not a full chunk (FileHandle's reads wait
+        // for one), so that a client waiting on its answers gets them.
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var pending: [UInt8] = []
         while true {
-            let chunk = handle.readData(ofLength: 1 << 16)
-            if chunk.isEmpty { break }
-            pending.append(contentsOf: chunk)
+            let count = try chunk.withUnsafeMutableBytes { buffer in try input.read(into: buffer) }
+            if count == 0 { break }
+            pending.append(contentsOf: chunk[..<count])
+            var lines: [[UInt8]] = []
             var lineStart = 0
             while let newline = pending[lineStart...].firstIndex(of: 0x0A) {
-                try respond(Array(pending[lineStart..<newline]))
+                lines.append(Array(pending[lineStart..<newline]))
                 lineStart = newline + 1
+                if lines.count == group {
+                    try respond(lines)
+                    lines.removeAll(keepingCapacity: true)
+                }
             }
+            try respond(lines)
+            try sink.flush()
             pending.removeFirst(lineStart)
         }
-        try respond(pending)
+        try respond([pending])
         try sink.finish()
     }
+
+    /// The most lines a thread is given at once: enough to share out unequal lines evenly, few
+    /// enough that a group's answers (a viewport's clusters can be large) take little memory.
+    private static let linesPerThread = 64
 }

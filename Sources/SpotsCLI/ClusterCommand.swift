@@ -31,6 +31,7 @@ enum ClusterCommand {
         OptionSpec(names: ["--limit"], valueName: "n", help: "With --leaves: at most this many spots (default 10)."),
         OptionSpec(names: ["--offset"], valueName: "k", help: "With --leaves: skip this many spots first (default 0)."),
         Help.batch,
+        Help.batchThreads,
         Help.fileOutput,
         Help.overwrite,
         Help.option,
@@ -47,7 +48,7 @@ enum ClusterCommand {
             Help.Mode(required: ["--children"], optional: ["--format", "--output", "--overwrite"]),
             Help.Mode(
                 required: ["--leaves"], optional: ["--format", "--limit", "--offset", "--output", "--overwrite"]),
-            Help.Mode(required: ["--batch"], optional: ["--output", "--overwrite"]),
+            Help.Mode(required: ["--batch"], optional: ["--threads", "--output", "--overwrite"]),
         ],
         discussion: """
             Returns the clusters and single spots shown at the zoom whose points lie in the box.
@@ -81,7 +82,7 @@ enum ClusterCommand {
         let items: [ClusterItem]
         switch question {
         case .batch(let file):
-            return try BatchLines.run(file, to: output) { line in
+            return try BatchLines.run(file, to: output, threads: try arguments.threads()) { line in
                 let request = try ClusterBatchRequest.parse(line)
                 let warnings = FarPlace.warnings(near: nil, region: request.region, extent: extent, option: false)
                 return try BatchAnswer.results(try search.clusters(request), warnings: warnings, of: search.index)

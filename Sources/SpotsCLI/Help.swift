@@ -126,6 +126,14 @@ struct Help {
             line of results per request.
             """)
 
+    /// The threads that answer a batch's requests.
+    static let batchThreads = OptionSpec(
+        names: ["--threads"], valueName: "n",
+        help: """
+            With --batch: threads that answer requests (default:
+            one per core). The answers are the same, in order.
+            """)
+
     /// The index argument of the commands that read one.
     static let index = Argument(name: "<index>", help: "An index written by 'spots build'.")
 

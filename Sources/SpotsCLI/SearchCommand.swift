@@ -65,6 +65,7 @@ enum SearchCommand {
                 in the order given.
                 """),
         Help.batch,
+        Help.batchThreads,
         Help.fileOutput,
         Help.overwrite,
         Help.option,
@@ -82,7 +83,7 @@ enum SearchCommand {
                 "--distance-scale", "--explain", "--language", "--format", "--output", "--overwrite",
             ]),
             Help.Mode(required: ["--id"], optional: ["--language", "--format", "--output", "--overwrite"]),
-            Help.Mode(required: ["--batch"], optional: ["--output", "--overwrite"]),
+            Help.Mode(required: ["--batch"], optional: ["--threads", "--output", "--overwrite"]),
         ],
         discussion: """
             Without text, results are nearest first (from --near, else the centre of --bbox), ties
@@ -110,7 +111,7 @@ enum SearchCommand {
         let search = try SpotSearch(index: try SpotIndexReader(path: path))
         let extent = search.index.tree.bounds
         if let batch {
-            return try BatchLines.run(batch, to: output) { line in
+            return try BatchLines.run(batch, to: output, threads: try arguments.threads()) { line in
                 let request = try SearchBatchRequest.checked(SearchBatchRequest.parse(line))
                 let warnings = FarPlace.warnings(
                     near: request.near, region: request.region, extent: extent, option: false)

@@ -59,7 +59,10 @@ final class OutputSink {
         try pending.finish()
     }
 
-    private func flush() throws {
+    /// Writes what is buffered so far (a batch's answers to the lines read so far, which a
+    /// client waiting on them then reads).
+    func flush() throws {
+        guard !buffer.isEmpty else { return }
         try file.write(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
