@@ -59,5 +59,7 @@ bench_setup() {
 # give a request's own cost (ms a request, a ceiling per thread) use it; rows that time the tool
 # as a user runs it do not.
 bench_one_thread() {
-  if "$1" search --help 2>&1 | grep -q -- '--threads'; then echo "--threads 1"; fi
+  local help
+  help=$("$1" search --help 2>&1 || true) # not piped to grep -q, whose early exit fails the pipe
+  if grep -q -- '--threads' <<<"$help"; then echo "--threads 1"; fi
 }

@@ -14,6 +14,7 @@ public enum BatchAnswer {
         _ ranked: [RankedSpot], language: String?, warnings: [String] = [], of index: SpotIndexReader
     ) throws -> [UInt8] {
         var bytes = Array("{\"results\":[".utf8)
+        bytes.reserveCapacity(Self.bytesPerResult * ranked.count)
         let labels = try index.labels(of: ranked.map(\.spot), language: language)
         for (position, result) in ranked.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -30,8 +31,13 @@ public enum BatchAnswer {
             }
             bytes.append(UInt8(ascii: "}"))
         }
-        return closed(bytes, warnings: warnings)
+        close(&bytes, warnings: warnings)
+        return bytes
     }
+
+    /// About what a search result takes (its fields, a name and an address line), so that an
+    /// answer's bytes are seldom copied to grow.
+    private static let bytesPerResult = 256
 
     /// The answer to a cluster request: the NDJSON objects of `spots cluster`, comma-separated;
     /// then `warnings` (`appendWarnings`).
@@ -43,13 +49,14 @@ public enum BatchAnswer {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
             try ClusterJSON.appendObject(item, of: index, to: &bytes)
         }
-        return closed(bytes, warnings: warnings)
+        close(&bytes, warnings: warnings)
+        return bytes
     }
 
-    /// The answer `bytes` (up to its results' last) closed: `]`, then `,"warnings":[...]` when
+    /// Closes the answer `bytes` (up to its results' last): `]`, then `,"warnings":[...]` when
     /// there are `warnings` (an answer without keeps its bytes), then `}`.
-    private static func closed(_ bytes: [UInt8], warnings: [String]) -> [UInt8] {
-        var bytes = bytes + [UInt8(ascii: "]")]
+    private static func close(_ bytes: inout [UInt8], warnings: [String]) {
+        bytes.append(UInt8(ascii: "]"))
         if !warnings.isEmpty {
             JSONText.appendKey("warnings", to: &bytes)
             bytes.append(UInt8(ascii: "["))
@@ -59,7 +66,7 @@ public enum BatchAnswer {
             }
             bytes.append(UInt8(ascii: "]"))
         }
-        return bytes + [UInt8(ascii: "}")]
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// The answer to a line that is not a valid request, saying why.

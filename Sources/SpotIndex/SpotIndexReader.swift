@@ -237,21 +237,22 @@ public final class SpotIndexReader: @unchecked Sendable {
         var addressValues = RecentStrings()
         var labels: [SpotLabel] = []
         labels.reserveCapacity(spots.count)
-        // The keys a display name may come from, by string number, with their rank.
-        var ranks: [UInt32: Int?] = [:]
+        // The keys a display name may come from, by string number: their text and rank.
+        var shownKeys: [UInt32: (key: String, rank: Int)?] = [:]
         for spot in spots {
             var label = SpotLabel()
-            var shown: (rank: Int, key: UInt32, value: UInt32)?
+            var shown: (rank: Int, key: String, value: UInt32)?
             var pairs = try attributes.pairs(of: spot, in: self.spots)
             // Pairs come by key: the address, then brand, name, name:xx, operator. The walk ends
             // past the label's keys once the display name can be bettered by none.
             while let (key, value) = try pairs.next(), key < labelKeysEnd || shown?.rank != 0 {
                 if key == nameKey { label.name = try attributeString(value) }
                 if nameKeys.contains(Int(key)) || namedDetailKeys.contains(key) {
-                    if ranks[key] == nil {
-                        ranks[key] = DisplayName.rank(ofKey: try attributeString(key), language: language)
+                    if shownKeys[key] == nil {
+                        let text = try attributeString(key)
+                        shownKeys[key] = .some(DisplayName.rank(ofKey: text, language: language).map { (text, $0) })
                     }
-                    if let rank = ranks[key]!, rank < shown?.rank ?? .max { shown = (rank, key, value) }
+                    if let (text, rank) = shownKeys[key]!, rank < shown?.rank ?? .max { shown = (rank, text, value) }
                 } else if addressKeys.contains(Int(key)),
                     let part = addressLinePartOfKey[Int(key) - addressKeys.lowerBound]
                 {
@@ -259,8 +260,10 @@ public final class SpotIndexReader: @unchecked Sendable {
                 }
             }
             if let shown {
-                label.displayName = DisplayName(
-                    key: try attributeString(shown.key), name: try attributeString(shown.value))
+                // Most often the display name is the name, read already.
+                let name: String
+                if shown.key == "name", let read = label.name { name = read } else { name = try attributeString(shown.value) }
+                label.displayName = DisplayName(key: shown.key, name: name)
             }
             labels.append(label)
         }

@@ -33,12 +33,14 @@ enum BatchLines {
             }
             for answer in answers {
                 switch answer {
-                case .success(let line): try sink.write(line + [0x0A])
+                case .success(let line): try sink.write(line)
                 case .failure(let error as IndexError): throw error
-                case .failure(let error): try sink.write(BatchAnswer.error("\(error)") + [0x0A])
+                case .failure(let error): try sink.write(BatchAnswer.error("\(error)"))
                 }
+                try sink.write(newline)
             }
         }
+        let newline: [UInt8] = [0x0A]
         let group = threads * linesPerThread
         // Each read returns what a pipe holds so far, not a full chunk (FileHandle's reads wait
         // for one), so that a client waiting on its answers gets them.
