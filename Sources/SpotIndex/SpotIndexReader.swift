@@ -262,7 +262,11 @@ public final class SpotIndexReader: @unchecked Sendable {
             if let shown {
                 // Most often the display name is the name, read already.
                 let name: String
-                if shown.key == "name", let read = label.name { name = read } else { name = try attributeString(shown.value) }
+                if shown.key == "name", let read = label.name {
+                    name = read
+                } else {
+                    name = try attributeString(shown.value)
+                }
                 label.displayName = DisplayName(key: shown.key, name: name)
             }
             labels.append(label)
