@@ -20,6 +20,17 @@ extension SpotIndexReader {
         }
     }
 
+    /// The reference rank of spot `spot`: its position in the order of the spots' own OSM
+    /// references (REFS), found by a binary search over them.
+    public func referenceRank(of spot: Int) throws(IndexError) -> Int {
+        let ref = try spots.ref(of: spot)
+        guard
+            let rank = try referenceOrder.rank(
+                of: ref, refOfSpot: { (spot) throws(IndexError) in try spots.ref(of: spot) })
+        else { throw corrupt("REFS", "spot \(spot)'s reference \(ref) is not in reference order") }
+        return rank
+    }
+
     /// The spot with reference rank `rank`: the spot at that position in the order of the
     /// spots' own OSM references (REFS).
     public func spot(atRank rank: Int) throws(IndexError) -> Int {

@@ -38,50 +38,57 @@ struct CandidateMatch {
     let quality: Int
 }
 
+/// A candidate of a run: its spot number and its reference rank (REFS), the position it was read
+/// at in the run's rank lists, which a check may look it up by (`PartListing`).
+struct Candidate {
+    let spot: Int
+    let rank: Int
+}
+
 /// The verify stage of a text search: how the key of a candidate of a run is found, given by
 /// the source that gathered the run (`CandidateRun.check`). The walk asks `admits` first, then
 /// `match`.
 protocol CandidateCheck {
-    /// Whether spot `spot` may match, asked before its kind is read: a check that can turn a
-    /// spot away by its number alone saves reading its record. By default, true.
-    func mayAdmit(_ spot: Int, in context: CheckContext) throws -> Bool
+    /// Whether `candidate` may match, asked before its kind is read: a check that can turn a
+    /// spot away by its number or rank alone saves reading its record. By default, true.
+    func mayAdmit(_ candidate: Candidate, in context: CheckContext) throws -> Bool
 
-    /// Whether spot `spot`, of kind number `kind`, may match before its key is found: by
+    /// Whether `candidate`, of kind number `kind`, may match before its key is found: by
     /// default, whether it passes the request's filter (`CandidateFilter`).
-    func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool
+    func admits(_ candidate: Candidate, kind: Int, in context: CheckContext) throws -> Bool
 
-    /// How spot `spot`, of kind number `kind`, of a run bounded by `bound`, matches; nil when it
+    /// How `candidate`, of kind number `kind`, of a run bounded by `bound`, matches; nil when it
     /// does not.
-    func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch?
+    func match(_ candidate: Candidate, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch?
 
     /// Whether the check knows a better bound for each spot than its run's (`bestKey`), cheaply.
     var boundsEachSpot: Bool { get }
 
-    /// The best key (at no distance) that spot `spot`, of kind number `kind`, of a run bounded by
+    /// The best key (at no distance) that `candidate`, of kind number `kind`, of a run bounded by
     /// `bound`, can have in `order`, found before its key is; nil when it cannot match. The walk
     /// asks it, after `admits`, once its list is full. By default the run's best key.
-    func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
-        -> RankKey?
+    func bestKey(of candidate: Candidate, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext)
+        throws -> RankKey?
 }
 
 extension CandidateCheck {
     var boundsEachSpot: Bool { false }
 
-    func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
-        -> RankKey?
+    func bestKey(of candidate: Candidate, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext)
+        throws -> RankKey?
     { order.bestKey(of: bound) }
 
-    func mayAdmit(_ spot: Int, in context: CheckContext) throws -> Bool { true }
+    func mayAdmit(_ candidate: Candidate, in context: CheckContext) throws -> Bool { true }
 
-    func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
-        try context.filter.passes(spot, kind: kind)
+    func admits(_ candidate: Candidate, kind: Int, in context: CheckContext) throws -> Bool {
+        try context.filter.passes(candidate.spot, kind: kind)
     }
 }
 
 /// A spot's key is its run's bound: the postings of a one-word query, whose groups give the
 /// key itself.
 struct BoundCheck: CandidateCheck {
-    func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
+    func match(_ candidate: Candidate, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
         CandidateMatch(level: bound.level, edits: bound.edits, field: bound.field, quality: bound.score)
     }
 }
@@ -89,9 +96,10 @@ struct BoundCheck: CandidateCheck {
 /// A spot matches at its run's bound by its kind (a category match, or a misspelt category
 /// word's kind in the typo stage), scored by its own quality.
 struct KindCheck: CandidateCheck {
-    func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
+    func match(_ candidate: Candidate, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
         CandidateMatch(
-            level: bound.level, edits: bound.edits, field: .primary, quality: try context.index.quality(at: spot).score)
+            level: bound.level, edits: bound.edits, field: .primary,
+            quality: try context.index.quality(at: candidate.spot).score)
     }
 }
 
@@ -112,9 +120,10 @@ struct NameCheck: CandidateCheck {
     /// The run's bound, lowered for the spot: to the category level, with the targets its kind
     /// and lists meet, when its names or address miss a phrase's words (a name level needs its
     /// names to hold every word); else to the words level by `boundsByNameStart`.
-    func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
-        -> RankKey?
+    func bestKey(of candidate: Candidate, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext)
+        throws -> RankKey?
     {
+        let spot = candidate.spot
         if bound.level < .category, try !context.filter.textHoldsPhrases(spot) {
             let fit = try context.filter.kindFit(spot, kind: kind)
             return order.bestKey(
@@ -129,11 +138,17 @@ struct NameCheck: CandidateCheck {
             of: KeyBound(level: .words, field: bound.field, score: bound.score, targets: bound.targets))
     }
 
-    func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
-        try context.filter.passes(spot, kind: kind, holding: held)
+    func admits(_ candidate: Candidate, kind: Int, in context: CheckContext) throws -> Bool {
+        try context.filter.passes(candidate.spot, kind: kind, holding: held)
     }
 
-    func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
+    func match(_ candidate: Candidate, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
+        try match(spot: candidate.spot, kind: kind, in: context)
+    }
+
+    /// How spot `spot`, of kind number `kind`, matches by its names, whatever its run's bound
+    /// (the neighbourhood's walk asks by spot number, with no run); nil when it does not.
+    func match(spot: Int, kind: Int, in context: CheckContext) throws -> CandidateMatch? {
         let index = context.index
         let quality = try index.quality(at: spot).score
         let text = try CandidateText(spot: spot, in: index, words: context.filter.words)
@@ -164,7 +179,7 @@ struct TypoCheck: CandidateCheck {
     /// The edits with which the run's tokens meet the part that gathered it.
     let gathererEdits: Int
     /// The last spot asked about and the fewest edits with which it can meet each reading:
-    /// `bestKey` and `match` ask about the same spot in turn.
+    /// `bestKey` and `match` ask about the same candidate in turn.
     private let last = LastSpot()
 
     /// A spot and its fewest edits by reading.
@@ -184,30 +199,30 @@ struct TypoCheck: CandidateCheck {
 
     /// Whether some reading's other parts may list the spot, as far as their postings and lists
     /// tell without its kind (`TypoCandidates.mayList`).
-    func mayAdmit(_ spot: Int, in context: CheckContext) throws -> Bool {
-        try candidates.contains { try $0.mayList(spot) }
+    func mayAdmit(_ candidate: Candidate, in context: CheckContext) throws -> Bool {
+        try candidates.contains { try $0.mayList(rank: candidate.rank) }
     }
 
-    func admits(_ spot: Int, kind: Int, in context: CheckContext) throws -> Bool {
+    func admits(_ candidate: Candidate, kind: Int, in context: CheckContext) throws -> Bool {
         context.filter.allowedKinds[kind]
     }
 
-    /// The fewest edits with which `spot`, of kind number `kind`, can meet each reading; nil for
-    /// one whose other parts do not list it.
-    private func leastEdits(_ spot: Int, kind: Int) throws -> [TypoCandidates.Least?] {
-        if last.spot == spot { return last.least }
-        last.least = try candidates.map { try $0.leastEdits(spot, kind: kind, gathererEdits: gathererEdits) }
-        last.spot = spot
+    /// The fewest edits with which `candidate`, of kind number `kind`, can meet each reading;
+    /// nil for one whose other parts do not list it.
+    private func leastEdits(_ candidate: Candidate, kind: Int) throws -> [TypoCandidates.Least?] {
+        if last.spot == candidate.spot { return last.least }
+        last.least = try candidates.map { try $0.leastEdits(candidate, kind: kind, gathererEdits: gathererEdits) }
+        last.spot = candidate.spot
         return last.least
     }
 
-    func bestKey(of spot: Int, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext) throws
-        -> RankKey?
+    func bestKey(of candidate: Candidate, kind: Int, bound: KeyBound, order: RankOrder, in context: CheckContext)
+        throws -> RankKey?
     {
         // The fewest edits of a match by names and kind alone, and of one by names and address.
         var names: Int?
         var any: Int?
-        for case let least? in try leastEdits(spot, kind: kind) {
+        for case let least? in try leastEdits(candidate, kind: kind) {
             if let edits = least.names { names = min(names ?? edits, edits) }
             any = min(any ?? least.any, least.any)
         }
@@ -224,15 +239,15 @@ struct TypoCheck: CandidateCheck {
         return min(byNames, byAddress)
     }
 
-    func match(_ spot: Int, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
+    func match(_ candidate: Candidate, kind: Int, bound: KeyBound, in context: CheckContext) throws -> CandidateMatch? {
         let index = context.index
-        let least = try leastEdits(spot, kind: kind)
+        let least = try leastEdits(candidate, kind: kind)
         guard least.contains(where: { $0 != nil }),
             let match = try stage.match(
-                try CandidateText(spot: spot, in: index, words: context.filter.words), kind: kind, spot: spot,
-                readings: least.map { $0 != nil }, leastEdits: least.map { $0?.any ?? 0 })
+                try CandidateText(spot: candidate.spot, in: index, words: context.filter.words), kind: kind,
+                rank: candidate.rank, readings: least.map { $0 != nil }, leastEdits: least.map { $0?.any ?? 0 })
         else { return nil }
         return CandidateMatch(
-            level: .fuzzy, edits: match.edits, field: match.field, quality: try index.quality(at: spot).score)
+            level: .fuzzy, edits: match.edits, field: match.field, quality: try index.quality(at: candidate.spot).score)
     }
 }

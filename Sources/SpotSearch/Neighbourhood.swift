@@ -83,14 +83,11 @@ struct Neighbourhood {
         let listed = RunSpots(runs, in: index)
         return try walk(budget: budget) { spot, kind in
             guard try listed.mayHold(spot), try context.filter.passes(spot, kind: kind),
-                let match = try NameCheck().match(spot, kind: kind, bound: Self.anyBound, in: context)
+                let match = try NameCheck().match(spot: spot, kind: kind, in: context)
             else { return nil }
             return (match, try context.filter.kindFit(spot, kind: kind))
         }
     }
-
-    /// A bound for `NameCheck`, which does not read it.
-    private static let anyBound = KeyBound(level: .exact, field: .primary, score: 0)
 }
 
 /// The spots a plan's runs list, for the neighbourhood's walk. As `TermHolders` answers for one

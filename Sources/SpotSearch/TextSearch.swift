@@ -190,7 +190,7 @@ extension SpotSearch {
             let words = query.words(leavingOut: try filter.phrasesMetByKind(spot, kind: index.kindNumber(at: spot)))
             field = AddressMatch.field(words: words, names: text.names, address: try text.address())
         case .fuzzy:
-            field = try typos?.match(text, kind: index.kindNumber(at: spot), spot: spot)?.key
+            field = try typos?.match(text, kind: index.kindNumber(at: spot), rank: index.referenceRank(of: spot))?.key
         default: field = NameMatch.best(in: text.names, terms: query.words)?.key ?? "name"
         }
         if field == nil {
@@ -330,21 +330,22 @@ struct TextWalk {
                     alongCost = order.cost(ofDistance: coordinate.metresAlongMeridian(to: origin))
                 }
                 if let worst, !(bestOfRun.lowered(by: alongCost) < worst) { continue }
-                guard try run.check.mayAdmit(spot, in: context) else { continue }
+                let candidate = Candidate(spot: spot, rank: rank)
+                guard try run.check.mayAdmit(candidate, in: context) else { continue }
                 let kind = try index.kindNumber(at: spot)
-                guard try run.check.admits(spot, kind: kind, in: context) else { continue }
+                guard try run.check.admits(candidate, kind: kind, in: context) else { continue }
                 // So is one whose own best key, where its check knows one, cannot: with its own
                 // reference, which breaks a tie with the last kept.
                 if let worst, run.check.boundsEachSpot {
                     guard
                         let spotBest = try run.check.bestKey(
-                            of: spot, kind: kind, bound: run.bound, order: order, in: context),
+                            of: candidate, kind: kind, bound: run.bound, order: order, in: context),
                         spotBest.lowered(by: alongCost).withReference(try index.ref(at: spot)) < worst
                     else { continue }
                 }
                 let distance = coordinate.flatMap { distances?.distance(to: $0) }
                 if let distance, let radius = request.radius, distance > radius { continue }
-                guard let match = try run.check.match(spot, kind: kind, bound: run.bound, in: context) else {
+                guard let match = try run.check.match(candidate, kind: kind, bound: run.bound, in: context) else {
                     continue
                 }
                 let fit = try context.filter.kindFit(spot, kind: kind)

@@ -6,10 +6,15 @@ import SpotText
 /// asks of a candidate before it reads the candidate's names; or the spots of the word lists
 /// of the part's targets, with their edits (met alike either way). A byte a spot (the two counts,
 /// four bits each), for every spot when the postings list more than a 256th of them
-/// (sorting them would cost more), else beside the sorted spot numbers.
+/// (sorting them would cost more), else beside the sorted ranks.
+///
+/// Spots are listed by reference rank, as postings and lists give them, not by spot number:
+/// turning each posting's rank into its spot would read REFS at every posting (a cache miss
+/// each, for the postings of a common word spread over the whole index), while a candidate is
+/// asked about by the rank it was read at (`Candidate`).
 final class PartListing {
-    /// Sorted spot numbers, beside `codes`; empty when `codes` has a byte for every spot.
-    private let spots: [Int32]
+    /// Sorted ranks, beside `codes`; empty when `codes` has a byte for every spot.
+    private let ranks: [Int32]
     /// The edits with which a name (low four bits) and a name or the address (high four bits) is
     /// reached, `none` for neither.
     private let codes: [UInt8]
@@ -23,7 +28,7 @@ final class PartListing {
         for (origin, list) in sources.lists where !origin.isKind && (addresses || origin.bound.field != .address) {
             let edits = Self.code(origin.bound.edits)
             let code = Int(edits << 4 | (origin.bound.field == .address ? Self.none : edits))
-            for spot in try index.spots(in: list) { listed.append(spot << 8 | code) }
+            for rank in try list.remainingRanks() { listed.append(rank << 8 | code) }
         }
         self.init(listed, spotCount: index.count)
     }
@@ -35,33 +40,33 @@ final class PartListing {
         for (target, edits) in targets {
             guard let list = try index.wordList(of: target) else { continue }
             let code = Int(Self.code(edits) << 4 | Self.code(edits))
-            for spot in try index.spots(in: list) { listed.append(spot << 8 | code) }
+            for rank in try list.remainingRanks() { listed.append(rank << 8 | code) }
         }
         self.init(listed, spotCount: index.count)
     }
 
-    /// The listing of `listed`, each entry packed as spot << 8 | code (so that sorting puts a
+    /// The listing of `listed`, each entry packed as rank << 8 | code (so that sorting puts a
     /// spot's together), for an index of `spotCount` spots.
     private init(_ listed: [Int], spotCount: Int) {
         var listed = listed
         if listed.count > spotCount / 256 {
             var codes = [UInt8](repeating: Self.none << 4 | Self.none, count: spotCount)
             for entry in listed { codes[entry >> 8] = Self.merged(codes[entry >> 8], UInt8(entry & 0xFF)) }
-            (spots, self.codes) = ([], codes)
+            (ranks, self.codes) = ([], codes)
         } else {
             listed.sort()
-            var spots: [Int32] = []
+            var ranks: [Int32] = []
             var codes: [UInt8] = []
             for entry in listed {
-                let (spot, code) = (Int32(entry >> 8), UInt8(entry & 0xFF))
-                if spots.last == spot {
+                let (rank, code) = (Int32(entry >> 8), UInt8(entry & 0xFF))
+                if ranks.last == rank {
                     codes[codes.count - 1] = Self.merged(codes[codes.count - 1], code)
                 } else {
-                    spots.append(spot)
+                    ranks.append(rank)
                     codes.append(code)
                 }
             }
-            (self.spots, self.codes) = (spots, codes)
+            (self.ranks, self.codes) = (ranks, codes)
         }
     }
 
@@ -73,21 +78,21 @@ final class PartListing {
         min(a & 0xF0, b & 0xF0) | min(a & 0x0F, b & 0x0F)
     }
 
-    /// The fewest edits with which a token reaches a name of `spot`, and a name or its address;
-    /// nil where none does.
-    func edits(of spot: Int) -> (names: Int?, any: Int?) {
+    /// The fewest edits with which a token reaches a name of the spot of reference rank `rank`,
+    /// and a name or its address; nil where none does.
+    func edits(ofRank rank: Int) -> (names: Int?, any: Int?) {
         let code: UInt8
-        if spots.isEmpty {
-            code = codes.isEmpty ? Self.none << 4 | Self.none : codes[spot]
+        if ranks.isEmpty {
+            code = codes.isEmpty ? Self.none << 4 | Self.none : codes[rank]
         } else {
             var low = 0
-            var high = spots.count
-            let target = Int32(spot)
+            var high = ranks.count
+            let target = Int32(rank)
             while low < high {
                 let middle = (low + high) / 2
-                if spots[middle] < target { low = middle + 1 } else { high = middle }
+                if ranks[middle] < target { low = middle + 1 } else { high = middle }
             }
-            code = low < spots.count && spots[low] == target ? codes[low] : Self.none << 4 | Self.none
+            code = low < ranks.count && ranks[low] == target ? codes[low] : Self.none << 4 | Self.none
         }
         let names = code & 0x0F
         let any = code >> 4
@@ -131,11 +136,11 @@ final class TypoCandidates {
             listsByNumber = houseNumberTerm == nil && addressEdits == nil && !kinds.contains { $0 != nil }
         }
 
-        /// The fewest edits with which the part's postings and its targets' lists reach `spot`,
-        /// in a name and in a name or its address; nil where none does.
-        func listedEdits(of spot: Int) throws -> (names: Int?, any: Int?) {
-            let byPostings = try names.value().edits(of: spot)
-            let byNames = fewest(byPostings.names, try listed?.value().edits(of: spot).names)
+        /// The fewest edits with which the part's postings and its targets' lists reach the spot
+        /// of reference rank `rank`, in a name and in a name or its address; nil where none does.
+        func listedEdits(ofRank rank: Int) throws -> (names: Int?, any: Int?) {
+            let byPostings = try names.value().edits(ofRank: rank)
+            let byNames = fewest(byPostings.names, try listed?.value().edits(ofRank: rank).names)
             return (byNames, fewest(fewest(byNames, byPostings.any), addressEdits))
         }
     }
@@ -177,28 +182,28 @@ final class TypoCandidates {
         self.houseNumbers = houseNumbers
     }
 
-    /// Whether the other parts may list spot `spot`: false when one that `listsByNumber` does
-    /// not, asked before the spot's kind is read.
-    func mayList(_ spot: Int) throws -> Bool {
-        try otherParts.allSatisfy { part in try !part.listsByNumber || part.listedEdits(of: spot).any != nil }
+    /// Whether the other parts may list the spot of reference rank `rank`: false when one that
+    /// `listsByNumber` does not, asked before the spot's kind is read.
+    func mayList(rank: Int) throws -> Bool {
+        try otherParts.allSatisfy { part in try !part.listsByNumber || part.listedEdits(ofRank: rank).any != nil }
     }
 
-    /// The fewest edits with which `spot`, of kind number `kind`, can meet the reading, where the
-    /// gatherer meets it with `gathererEdits` at best; nil when some other part does not list it.
-    /// A number part that does not list the spot is met by its house number when that meets the
-    /// term, with no edit, at the address field.
-    func leastEdits(_ spot: Int, kind: Int, gathererEdits: Int) throws -> Least? {
+    /// The fewest edits with which `candidate`, of kind number `kind`, can meet the reading, where
+    /// the gatherer meets it with `gathererEdits` at best; nil when some other part does not list
+    /// it. A number part that does not list the spot is met by its house number when that meets
+    /// the term, with no edit, at the address field.
+    func leastEdits(_ candidate: Candidate, kind: Int, gathererEdits: Int) throws -> Least? {
         let base = unlistedEdits + (holdsGatherer ? gathererEdits : 0)
         var names: Int? = base
         var any = base
         for part in otherParts {
-            let listed = try part.listedEdits(of: spot)
+            let listed = try part.listedEdits(ofRank: candidate.rank)
             let byNames = fewest(part.kinds[kind], listed.names)
             var byAny = fewest(byNames, listed.any)
             if let term = part.houseNumberTerm {
                 if byAny != nil {
                     byAny = 0
-                } else if let number = try index.houseNumberNumber(at: spot),
+                } else if let number = try index.houseNumberNumber(at: candidate.spot),
                     try houseNumbers.terms(met: terms, byNumber: number, in: index).contains(term)
                 {
                     byAny = 0

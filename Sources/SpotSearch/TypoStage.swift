@@ -89,14 +89,20 @@ struct TypoStage: CandidateSource {
             mayBeHouseNumber: mayBeHouseNumber, index: index)
     }
 
+    /// How many postings a part's listing reads for what one spot's names cost to read and
+    /// check: measured on the typo rows of Benchmarks/typos.sh (20 is best on both indexes;
+    /// 10 reads names the postings would have ruled out, 40 and more list parts few candidates ask).
+    static let postingsPerName = 20
+
     /// The candidates: the runs of each part that gathers for some readings (the one of them
     /// that lists the fewest spots), grouped by the best key each gives (with one part, the key
     /// itself). Every candidate is checked against every reading whose other parts list it
     /// (`TypoCheck`).
     ///
-    /// Reading a spot's names costs about as much as reading ten postings, so a part that lists
-    /// more than ten times as many spots as the one that gathers is checked on the names alone,
-    /// its postings unread. Each token has a posting, so parts are read in the order of the
+    /// Reading a spot's names costs about as much as listing twenty postings (`PartListing`, by
+    /// rank, with no look-up of a posting's spot), so a part that lists more than twenty times
+    /// as many spots as the one that gathers is checked on the names alone, its postings unread
+    /// (`postingsPerName`). Each token has a posting, so parts are read in the order of the
     /// tokens they reach, and those that reach too many are not read.
     func runs(in index: SpotIndexReader) throws -> [CandidateRun] {
         let asTyped = readings[0]
@@ -180,7 +186,7 @@ struct TypoStage: CandidateSource {
     }
 
     /// What the parts of `reading` but `gatherer` (the part whose runs are read) list, of those
-    /// whose `sources` were read and list at most ten times as many spots as the reading's
+    /// whose `sources` were read and list at most `postingsPerName` times as many spots as the reading's
     /// `driver`: a kind or postings (`listings`), a number part also by the spot's house
     /// number. A part whose address postings are too many (a town's name in every address)
     /// lists its names' alone when they are at most twice the driver's: its address is then taken
@@ -201,7 +207,8 @@ struct TypoStage: CandidateSource {
         for part in reading where part != gatherer {
             let listing: (names: Lazy<PartListing>, addressEdits: Int?)
             switch (sources[part], listings[part]) {
-            case (let source?, let listings?) where source.nameCount <= 10 * gathered: listing = (listings.all, nil)
+            case (let source?, let listings?) where source.nameCount <= Self.postingsPerName * gathered:
+                listing = (listings.all, nil)
             case (let source?, let listings?) where source.nameCount - source.addressCount <= 2 * gathered:
                 listing = (listings.names, least[part]!)
             default:
@@ -220,7 +227,7 @@ struct TypoStage: CandidateSource {
             countsEdits: countsEdits, terms: terms, index: index, houseNumbers: houseNumbers)
     }
 
-    /// How spot `spot`, with `text` and of kind number `kind`, meets the query with typos
+    /// How the spot of reference rank `rank`, with `text` and of kind number `kind`, meets the query with typos
     /// forgiven, by the best of the readings flagged in `open` (every one without): the fewest
     /// edits, then the best field, and the name key or address part that gives them (nil when
     /// its kind or lists meet every part); nil when it does not. One name (or the kind) meets
@@ -228,7 +235,7 @@ struct TypoStage: CandidateSource {
     /// at the address level (`AddressMatch`), read only when that can take fewer edits: when
     /// the names took more than `leastEdits` (the fewest the spot can take), by reading.
     func match(
-        _ text: CandidateText, kind: Int, spot: Int, readings open: [Bool]? = nil, leastEdits: [Int]? = nil
+        _ text: CandidateText, kind: Int, rank: Int, readings open: [Bool]? = nil, leastEdits: [Int]? = nil
     ) throws -> (edits: Int, field: NameField, key: String?)? {
         let opened = readings.indices.filter { open?[$0] ?? true }
         let least = opened.map { leastEdits?[$0] ?? 0 }.min() ?? 0
@@ -236,7 +243,7 @@ struct TypoStage: CandidateSource {
         let used = Set(readings.joined())
         let byKind = try parts.indices.map { part in
             used.contains(part)
-                ? [parts[part].kinds[kind], try parts[part].listed.value().edits(of: spot).names].compactMap { $0 }
+                ? [parts[part].kinds[kind], try parts[part].listed.value().edits(ofRank: rank).names].compactMap { $0 }
                     .min() : nil
         }
         let nameTokens = text.names.map(\.tokenScalars)
