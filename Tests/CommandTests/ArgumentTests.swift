@@ -39,7 +39,7 @@ struct ArgumentTests {
         #expect(
             search.hasSuffix(
                 " | --id <refs> [--language <code>] [--format table|ndjson|geojson] [--output <output>] [--overwrite]"
-                    + " | --batch <file> [--output <output>] [--overwrite]"))
+                    + " | --batch <file> [--threads <n>] [--output <output>] [--overwrite]"))
         let (cluster, _) = try Self.help("cluster")
         #expect(cluster.hasPrefix("USAGE: spots cluster <index> --bbox <minlon,minlat,maxlon,maxlat> --zoom <z> "))
         #expect(

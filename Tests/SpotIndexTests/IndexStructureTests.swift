@@ -259,6 +259,9 @@ struct IndexStructureTests {
             #expect(
                 rankOf.map { refOf[$0] } == spots.map(\.ref).sorted(),
                 "spot(atRank:) walks the spots in reference order")
+            #expect(
+                try rankOf.indices.allSatisfy { rank in try reader.referenceRank(of: rankOf[rank]) == rank },
+                "referenceRank(of:) is spot(atRank:)'s inverse")
             var covered: [Int] = []
             for (kind, spotKind) in reader.kinds.enumerated() {
                 var rankList = try reader.kindList(ofKind: kind)
