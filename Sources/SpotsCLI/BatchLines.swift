@@ -27,6 +27,7 @@ enum BatchLines {
         }
         let sink = try OutputSink(output)
         ProcessMemory.keepFreedForNextRequests()
+        let lineBreak: [UInt8] = [0x0A]
         func respond(_ lines: [[UInt8]]) throws {
             let answers = lines.filter { !$0.isEmpty }.concurrentMap(threads: threads, minimumRun: 1) { line in
                 Result { try answer(line) }
@@ -37,10 +38,9 @@ enum BatchLines {
                 case .failure(let error as IndexError): throw error
                 case .failure(let error): try sink.write(BatchAnswer.error("\(error)"))
                 }
-                try sink.write(newline)
+                try sink.write(lineBreak)
             }
         }
-        let newline: [UInt8] = [0x0A]
         let group = threads * linesPerThread
         // Each read returns what a pipe holds so far, not a full chunk (FileHandle's reads wait
         // for one), so that a client waiting on its answers gets them.
