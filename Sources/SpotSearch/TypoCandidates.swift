@@ -13,7 +13,7 @@ import SpotText
 /// each, for the postings of a common word spread over the whole index), while a candidate is
 /// asked about by the rank it was read at (`Candidate`).
 final class PartListing {
-    /// Sorted ranks, beside `codes`; empty when `codes` has a byte for every spot.
+    /// Sorted ranks, beside `codes`; empty when `codes` has a byte for every rank.
     private let ranks: [Int32]
     /// The edits with which a name (low four bits) and a name or the address (high four bits) is
     /// reached, `none` for neither.

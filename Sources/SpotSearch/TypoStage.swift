@@ -90,8 +90,8 @@ struct TypoStage: CandidateSource {
     }
 
     /// How many postings a part's listing reads for what one spot's names cost to read and
-    /// check: measured on the typo rows of Benchmarks/typos.sh (20 is best on both indexes;
-    /// 10 reads names the postings would have ruled out, 40 and more list parts few candidates ask).
+    /// check: measured on the typo rows of Benchmarks/typos.sh (20 is best on both indexes; 10
+    /// reads names the postings would have ruled out, 40 and more list parts few candidates ask).
     static let postingsPerName = 20
 
     /// The candidates: the runs of each part that gathers for some readings (the one of them
@@ -186,16 +186,16 @@ struct TypoStage: CandidateSource {
     }
 
     /// What the parts of `reading` but `gatherer` (the part whose runs are read) list, of those
-    /// whose `sources` were read and list at most `postingsPerName` times as many spots as the reading's
-    /// `driver`: a kind or postings (`listings`), a number part also by the spot's house
-    /// number. A part whose address postings are too many (a town's name in every address)
-    /// lists its names' alone when they are at most twice the driver's: its address is then taken
-    /// to meet any spot with its `least` edits, so such a listing turns away only the candidates
-    /// its address alone may meet, and only once the list is full, and pays for fewer postings
-    /// than a whole one. The other parts add their `least` edits. A reading's own driver is
-    /// among them for the runs of another, so that a candidate of the query as typed is checked against a
-    /// respelling only when it holds the respelt word. A reading that does not `countsEdits`
-    /// (one part, which the exact levels met with none) lists its spots with no edit.
+    /// whose `sources` were read and list at most `postingsPerName` times as many spots as the
+    /// reading's `driver`: a kind or postings (`listings`), a number part also by the spot's
+    /// house number. A part whose address postings are too many (a town's name in every
+    /// address) lists its names' alone when they are at most twice the driver's: its address is
+    /// then taken to meet any spot with its `least` edits, so such a listing turns away only the
+    /// candidates its address alone may meet, and only once the list is full, and pays for fewer
+    /// postings than a whole one. The other parts add their `least` edits. A reading's own driver
+    /// is among them for the runs of another, so that a candidate of the query as typed is
+    /// checked against a respelling only when it holds the respelt word. A reading that does not
+    /// `countsEdits` (one part, which the exact levels met with none) lists its spots with no edit.
     private func candidates(
         of reading: [Int], listedBy driver: Int, leavingOut gatherer: Int, sources: [Int: FuzzySources],
         listings: [Int: (all: Lazy<PartListing>, names: Lazy<PartListing>)], least: [Int: Int], countsEdits: Bool,
@@ -227,13 +227,14 @@ struct TypoStage: CandidateSource {
             countsEdits: countsEdits, terms: terms, index: index, houseNumbers: houseNumbers)
     }
 
-    /// How the spot of reference rank `rank`, with `text` and of kind number `kind`, meets the query with typos
-    /// forgiven, by the best of the readings flagged in `open` (every one without): the fewest
-    /// edits, then the best field, and the name key or address part that gives them (nil when
-    /// its kind or lists meet every part); nil when it does not. One name (or the kind) meets
-    /// every part of a reading, or, at the address field, the names and the address together as
-    /// at the address level (`AddressMatch`), read only when that can take fewer edits: when
-    /// the names took more than `leastEdits` (the fewest the spot can take), by reading.
+    /// How the spot of reference rank `rank`, with `text` and of kind number `kind`, meets the
+    /// query with typos forgiven, by the best of the readings flagged in `open` (every one
+    /// without): the fewest edits, then the best field, and the name key or address part that
+    /// gives them (nil when its kind or lists meet every part); nil when it does not. One name
+    /// (or the kind) meets every part of a reading, or, at the address field, the names and the
+    /// address together as at the address level (`AddressMatch`), read only when that can take
+    /// fewer edits: when the names took more than `leastEdits` (the fewest the spot can take), by
+    /// reading.
     func match(
         _ text: CandidateText, kind: Int, rank: Int, readings open: [Bool]? = nil, leastEdits: [Int]? = nil
     ) throws -> (edits: Int, field: NameField, key: String?)? {
