@@ -106,7 +106,11 @@ public final class SpotIndexReader: @unchecked Sendable {
         let parts = AddressParts.Part.allCases
         var addressLinePartOfKey = [AddressParts.Part?](repeating: nil, count: addressKeys.count)
         for (part, number) in zip(parts, try strings.indices(of: parts.map { Array("addr:\($0.key)".utf8) })) {
-            if let number { addressLinePartOfKey[number - addressKeys.lowerBound] = part }
+            guard let number else { continue }
+            // Found by its own search, an `addr:` key lies in the prefix's range unless the
+            // table is out of order.
+            guard addressKeys.contains(number) else { throw strings.corrupt("is not in sorted order") }
+            addressLinePartOfKey[number - addressKeys.lowerBound] = part
         }
         self.addressLinePartOfKey = addressLinePartOfKey
         labelKeysEnd = UInt32(max(addressKeys.upperBound, nameKey.map { Int($0) + 1 } ?? 0))

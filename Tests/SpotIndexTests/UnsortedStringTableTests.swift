@@ -1,3 +1,4 @@
+import SpotTestSupport
 import Testing
 
 @testable import SpotIndex
@@ -33,6 +34,18 @@ struct UnsortedStringTableTests {
                 #expect(cursor.number >= previous)
                 previous = cursor.number
             }
+        }
+    }
+
+    /// An `addr:` key that a sorted search finds past the strings that start with `addr:` (a
+    /// string out of order between them) is a corrupt STRS, not a crash.
+    @Test("an address key found outside the addr: range throws")
+    func addressKeyOutOfRange() throws {
+        let strings = ["addr:city", "0", "addr:street", "b", "addr:zz", "name", "addr:housenumber"]
+        let table = RawStringTable(plain: strings.map { Array($0.utf8) }, blockSize: 2).encoded
+        try withTemporaryFile(RawIndex(DamageTests.small).replacing("STRS", with: table)) { (path) throws in
+            let error = #expect(throws: IndexError.self) { try SpotIndexReader(path: path) }
+            #expect(error?.kind == .corrupt && error?.section == "STRS")
         }
     }
 }
