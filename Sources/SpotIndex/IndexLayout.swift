@@ -2,7 +2,7 @@
 package enum IndexLayout {
     /// PNG-style magic: a high byte, the name, CR LF and ^Z catch text-mode transfers.
     package static let magic: [UInt8] = [0x89, 0x53, 0x50, 0x4F, 0x54, 0x0D, 0x0A, 0x1A]
-    package static let version: UInt32 = 5
+    package static let version: UInt32 = 6
     package static let headerSize = 32
     package static let sectionEntrySize = 32
     package static let maxSections = 64
@@ -13,7 +13,6 @@ package enum IndexLayout {
     package static let spotRecordSize = SpotRecordField.recordSize
     package static let kindRecordSize = 12
     package static let refRecordSize = 16
-    package static let orderEntrySize = 4
     package static let boxSize = 16
     /// Children per node of the packed R-tree.
     package static let nodeSize = 16
@@ -26,6 +25,13 @@ package enum IndexLayout {
     package static let postingBlockSize = 16
     /// The longest text one byte-pair code may stand for (`StringTable`); a reader refuses longer.
     package static let maxCodeExpansion = 64
+
+    /// Bytes per entry of an order table (REFS, MRGO) of `count` entries, each a number below
+    /// `count`: the fewest that hold `count` − 1, from 1 to 4 (as flatbush stores its indices
+    /// in 16 bits when they fit).
+    package static func orderEntrySize(count: Int) -> Int {
+        count <= 1 << 8 ? 1 : count <= 1 << 16 ? 2 : count <= 1 << 24 ? 3 : 4
+    }
 
     /// Section tags, four ASCII bytes read as a little-endian UInt32.
     package enum Tag {

@@ -1,26 +1,23 @@
 import Spots
 
 /// The spots in the order of their own OSM references (REFS; FORMAT.md): entry *r* is the spot
-/// of reference rank *r*, 4 bytes each.
+/// of reference rank *r*, in an `OrderTable`.
 ///
 /// Opening checks that there is one entry per spot, so a rank below the spot count names an
 /// entry inside the section; each entry is checked as it is read.
 struct ReferenceOrder {
-    private let entries: RecordTable
+    private let entries: OrderTable
 
     /// The order in `bytes`, for an index of `spotCount` spots.
     init(_ bytes: SectionBytes, spotCount: Int) throws(IndexError) {
-        entries = try RecordTable(bytes, recordSize: IndexLayout.orderEntrySize)
-        guard entries.count == spotCount else { throw bytes.corrupt("does not list every spot once") }
+        entries = try OrderTable(bytes, count: spotCount, listing: "every spot")
     }
 
     /// The spot with reference rank `rank` (0 ..< the spot count).
     @inline(__always)
     func spot(atRank rank: Int) throws(IndexError) -> Int {
-        // The same test as the table's own, which the compiler then drops.
-        precondition(UInt(bitPattern: rank) < UInt(bitPattern: entries.count), "rank out of range")
-        let spot = Int(entries.field(at: 0, of: rank) as UInt32)
-        guard spot < entries.count else { throw entries.bytes.corrupt("points past the last spot") }
+        let spot = entries.number(at: rank)
+        guard spot < entries.count else { throw entries.corrupt("points past the last spot") }
         return spot
     }
 
@@ -34,22 +31,19 @@ struct ReferenceOrder {
 }
 
 /// The references folded into spots by deduplication (MERG; FORMAT.md), 16 bytes each, sorted
-/// by spot, and their order by reference (MRGO), 4 bytes each.
+/// by spot, and their order by reference (MRGO, an `OrderTable`).
 ///
 /// Opening checks the lengths: whole records, and one MRGO entry per MERG record. Each type
 /// code, spot number and position is checked as it is read.
 struct MergedReferences {
     private let records: RecordTable
-    private let order: RecordTable
+    private let order: OrderTable
     private let spotCount: Int
 
     /// The references in `merged` and their order in `order`, for an index of `spotCount` spots.
     init(merged: SectionBytes, order: SectionBytes, spotCount: Int) throws(IndexError) {
         records = try RecordTable(merged, recordSize: IndexLayout.refRecordSize)
-        self.order = try RecordTable(order, recordSize: IndexLayout.orderEntrySize)
-        guard self.order.count == records.count else {
-            throw order.corrupt("does not list every merged reference once")
-        }
+        self.order = try OrderTable(order, count: records.count, listing: "every merged reference")
         self.spotCount = spotCount
     }
 
@@ -82,8 +76,8 @@ struct MergedReferences {
 
     /// The MERG record at `position` of the reference order (MRGO).
     private func record(atPosition position: Int) throws(IndexError) -> Int {
-        let record = Int(order.field(at: 0, of: position) as UInt32)
-        guard record < records.count else { throw order.bytes.corrupt("points past the last merged reference") }
+        let record = order.number(at: position)
+        guard record < records.count else { throw order.corrupt("points past the last merged reference") }
         return record
     }
 
@@ -113,4 +107,36 @@ private func firstPosition(
     }
     guard low < count, try refAt(low) == ref else { return nil }
     return low
+}
+
+/// An order table (REFS, MRGO): `count` numbers, each little-endian in
+/// `IndexLayout.orderEntrySize(count:)` bytes. Opening checks the length; a number read is
+/// below 2^(8 × width), and its reader checks it against what it numbers.
+private struct OrderTable {
+    private let entries: RecordTable
+
+    /// The table in `bytes` of `count` numbers; throws unless it is exactly that long, saying
+    /// that it does not list `listing` once.
+    init(_ bytes: SectionBytes, count: Int, listing: String) throws(IndexError) {
+        entries = try RecordTable(bytes, recordSize: IndexLayout.orderEntrySize(count: count))
+        guard entries.count == count else { throw bytes.corrupt("does not list \(listing) once") }
+    }
+
+    /// How many numbers there are.
+    var count: Int { entries.count }
+
+    /// The number at `position` (0 ..< `count`).
+    @inline(__always)
+    func number(at position: Int) -> Int {
+        switch entries.recordSize {
+        case 1: Int(entries.field(at: 0, of: position) as UInt8)
+        case 2: Int(entries.field(at: 0, of: position) as UInt16)
+        case 3:
+            Int(entries.field(at: 0, of: position) as UInt16) | Int(entries.field(at: 2, of: position) as UInt8) << 16
+        default: Int(entries.field(at: 0, of: position) as UInt32)
+        }
+    }
+
+    /// A corrupt-section error naming the table.
+    func corrupt(_ message: String) -> IndexError { entries.bytes.corrupt(message) }
 }

@@ -8,6 +8,11 @@ struct ByteWriter {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends the low `width` bytes of `value`, low first.
+    mutating func append(_ value: UInt32, width: Int) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0.prefix(width)) }
+    }
+
     mutating func append(_ data: [UInt8]) {
         bytes.append(contentsOf: data)
     }

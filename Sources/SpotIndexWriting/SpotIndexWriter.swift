@@ -78,17 +78,12 @@ public enum SpotIndexWriter {
             qualities.append(texts[position].quality.rawValue)
             text.add(texts[position].tokens, rank: rankOfSpot[position])
         }
-        var refSection = ByteWriter()
-        for spot in referenceOrder { refSection.append(UInt32(spot)) }
         var kindLists: [[Int]] = Array(repeating: [], count: kinds.count)
         for (rank, spot) in referenceOrder.enumerated() { kindLists[kinds.number(ofSpot: spot)].append(rank) }
         let wordLines = WordLines(words)
         let wordLists = wordLines.spotLists(
             ordered, attributeTags: texts.map(\.attributeTags), rankOfSpot: rankOfSpot, text: text)
-        var mergedOrder = ByteWriter()
-        for position in merged.indices.sorted(by: { merged[$0].ref < merged[$1].ref }) {
-            mergedOrder.append(UInt32(position))
-        }
+        let mergedOrder = merged.indices.sorted { merged[$0].ref < merged[$1].ref }
         return container(
             [
                 (IndexLayout.Tag.metadata, metadata.encoded()),
@@ -96,9 +91,9 @@ public enum SpotIndexWriter {
                 (IndexLayout.Tag.kinds, kinds.encoded()),
                 (IndexLayout.Tag.spots, spotSection.bytes),
                 (IndexLayout.Tag.attributes, attributes.bytes),
-                (IndexLayout.Tag.refs, refSection.bytes),
+                (IndexLayout.Tag.refs, encodeOrder(referenceOrder)),
                 (IndexLayout.Tag.merged, encodeRefs(merged)),
-                (IndexLayout.Tag.mergedOrder, mergedOrder.bytes),
+                (IndexLayout.Tag.mergedOrder, encodeOrder(mergedOrder)),
                 (IndexLayout.Tag.kindLists, encodeRankLists(kindLists)),
                 (IndexLayout.Tag.tree, encodeTree(coordinates)),
                 (
@@ -117,6 +112,15 @@ public enum SpotIndexWriter {
     /// `lines` sorted by their bytes, each ending in a line feed (HNUM).
     private static func encodeLines(_ lines: Set<String>) -> [UInt8] {
         lines.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }.flatMap { $0 + [0x0A] }
+    }
+
+    /// An order table (REFS, MRGO): `numbers`, each below their count, in
+    /// `IndexLayout.orderEntrySize(count:)` bytes each.
+    private static func encodeOrder(_ numbers: [Int]) -> [UInt8] {
+        let width = IndexLayout.orderEntrySize(count: numbers.count)
+        var section = ByteWriter()
+        for number in numbers { section.append(UInt32(number), width: width) }
+        return section.bytes
     }
 
     /// List count, the end of each rank list in bytes, then the rank lists (KLST, WLST).

@@ -91,7 +91,7 @@ struct CommandLineTests {
         let run = try SpotsCLI.run(["inspect", index, "--verbose"])
         #expect(run.status == 0)
         for expected in [
-            "spots index version 5", "1,110 (1,110 nodes, 0 ways, 0 relations)",
+            "spots index version 6", "1,110 (1,110 nodes, 0 ways, 0 relations)",
             "24.9351775,60.1641624,24.9533937,60.1790339", "section SPOT", "stage read", "checksums",
         ] {
             #expect(run.output.contains(expected), "inspect lacks \(expected)")

@@ -272,7 +272,7 @@ struct DamageTests {
 
     @Test(
         "another format version is corrupt, even with a matching header checksum",
-        arguments: [0, 1, 2, 6, UInt32.max] as [UInt32])
+        arguments: [0, 1, 2, 7, UInt32.max] as [UInt32])
     func wrongVersion(version: UInt32) throws {
         var bytes = Self.small
         bytes.store(version, at: 8)
@@ -282,9 +282,9 @@ struct DamageTests {
         #expect(error?.message.contains("version") == true)
     }
 
-    @Test("a version 1 to 4 file is refused, the message naming both versions", arguments: [1, 2, 3, 4] as [UInt32])
+    @Test("a version 1 to 5 file is refused, the message naming both versions", arguments: [1, 2, 3, 4, 5] as [UInt32])
     func olderVersion(version: UInt32) throws {
-        let expected = "format version \(version); this reader knows version 5"
+        let expected = "format version \(version); this reader knows version 6"
         var bytes = Self.small
         bytes.store(version, at: 8)
         bytes.resealHeader()
@@ -292,7 +292,7 @@ struct DamageTests {
         #expect(error?.kind == .corrupt)
         #expect(error?.section == "header")
         #expect(error?.message == expected)
-        // The same sections in a container assembled as the older version, and as version 5.
+        // The same sections in a container assembled as the older version, and as version 6.
         let sections = RawIndex(Self.small).sectionContents
         #expect(try openingError(RawIndex.assemble(sections, version: version))?.message == expected)
         #expect(try openingError(RawIndex.assemble(sections)) == nil)

@@ -332,6 +332,7 @@ extension HostileHeaderTests {
         let raw = RawIndex(Self.small)
         let merged = raw.merged
         let order = raw.numbers("MRGO")
+        #expect(raw.orderWidth("MRGO") == 1, "a few merged references: one byte each")
         for (entry, record) in merged.enumerated() {
             let ref = try #require(record.ref)
             for spot in [UInt32(4), UInt32.max] {
@@ -344,9 +345,9 @@ extension HostileHeaderTests {
         }
         for (position, entry) in order.enumerated() {
             let ref = try #require(merged[Int(entry)].ref)
-            for value in [UInt32(merged.count), UInt32.max] {
+            for value in [UInt8(merged.count), UInt8.max] {
                 try Self.expectReadCorrupt(
-                    value, at: 4 * position, in: "MRGO", section: "MRGO", "MRGO \(position) = \(value)"
+                    value, at: position, in: "MRGO", section: "MRGO", "MRGO \(position) = \(value)"
                 ) {
                     _ = try $0.spotNumber(for: ref)
                 }
@@ -359,21 +360,22 @@ extension HostileHeaderTests {
         let raw = RawIndex(Self.small)
         let order = raw.numbers("REFS")
         #expect(order.count == 4)
+        #expect(raw.orderWidth("REFS") == 1, "four spots: one byte each")
         for (position, spot) in order.enumerated() {
             let ref = try #require(raw.spots[Int(spot)].ref)
-            for value in [UInt32(4), UInt32.max, UInt32(1) << 31] {
+            for value in [UInt8(4), UInt8.max, UInt8(1) << 7] {
                 try Self.expectReadCorrupt(
-                    value, at: 4 * position, in: "REFS", section: "REFS", "REFS \(position) = \(value)"
+                    value, at: position, in: "REFS", section: "REFS", "REFS \(position) = \(value)"
                 ) {
                     _ = try $0.spotNumber(for: ref)
                 }
                 try Self.expectReadCorrupt(
-                    value, at: 4 * position, in: "REFS", section: "REFS", "REFS \(position) = \(value)"
+                    value, at: position, in: "REFS", section: "REFS", "REFS \(position) = \(value)"
                 ) {
                     try $0.forEachSpotInReferenceOrder { _ in true }
                 }
                 try Self.expectReadCorrupt(
-                    value, at: 4 * position, in: "REFS", section: "REFS", "REFS \(position) = \(value)"
+                    value, at: position, in: "REFS", section: "REFS", "REFS \(position) = \(value)"
                 ) {
                     _ = try $0.spot(atRank: position)
                 }
@@ -387,10 +389,10 @@ extension HostileHeaderTests {
         let merged = Self.small.section("MERG")
         let order = Self.small.section("MRGO")
         try Self.expectCorrupt(
-            patching: UInt64(refs.length - 4), at: refs.entryOffset + 16, section: "REFS", "REFS one spot short")
+            patching: UInt64(refs.length - 1), at: refs.entryOffset + 16, section: "REFS", "REFS one spot short")
         try Self.expectCorrupt(patching: UInt64(0), at: refs.entryOffset + 16, section: "REFS", "REFS empty")
         try Self.expectCorrupt(
-            patching: UInt64(order.length - 4), at: order.entryOffset + 16, section: "MRGO", "MRGO one short")
+            patching: UInt64(order.length - 1), at: order.entryOffset + 16, section: "MRGO", "MRGO one short")
         try Self.expectCorrupt(
             patching: UInt64(merged.length - 16), at: merged.entryOffset + 16, section: "MRGO", "MERG one short")
     }

@@ -86,12 +86,21 @@ struct RawIndex {
         }
     }
 
-    /// A table of 32-bit numbers (REFS: spot numbers in reference order; MRGO: MERG positions in reference order).
+    /// An order table's numbers (REFS: spot numbers in reference order; MRGO: MERG positions in
+    /// reference order), each in `orderWidth(name)` little-endian bytes.
     func numbers(_ name: String) -> [UInt32] {
         let section = section(name)
-        return stride(from: section.offset, to: section.offset + section.length, by: 4).map {
-            bytes.load(UInt32.self, at: $0)
+        let width = orderWidth(name)
+        return stride(from: section.offset, to: section.offset + section.length, by: width).map { start in
+            bytes[start..<start + width].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         }
+    }
+
+    /// The width of order table `name`'s numbers, by FORMAT.md's rule ("Order tables"), from
+    /// the count of what it orders: SPOT's 20-byte records for REFS, MERG's 16-byte ones for MRGO.
+    func orderWidth(_ name: String) -> Int {
+        let count = name == "REFS" ? section("SPOT").length / 20 : section("MERG").length / 16
+        return count <= 1 << 8 ? 1 : count <= 1 << 16 ? 2 : count <= 1 << 24 ? 3 : 4
     }
 
     var kinds: [KindRecord] {
