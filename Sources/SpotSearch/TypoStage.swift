@@ -94,6 +94,16 @@ struct TypoStage: CandidateSource {
     /// reads names the postings would have ruled out, 40 and more list parts few candidates ask).
     static let postingsPerName = 20
 
+    /// How many tokens a part of the query may reach for its sources to be read, for each spot
+    /// of the fewest that a part read lists: each token costs a posting at least.
+    static let tokensPerSpot = 10
+
+    /// The same for a respelling's other parts, measured against the respelling's own fewest
+    /// spots: lower, since a respelling's runs are read only while the list is short, so what
+    /// its sources save is less sure (measured on typos.sh's rows: 3 read fewer instructions
+    /// than 1, 5 or 10).
+    static let tokensPerRespeltSpot = 3
+
     /// The candidates: the runs of each part that gathers for some readings (the one of them
     /// that lists the fewest spots), grouped by the best key each gives (with one part, the key
     /// itself). Every candidate is checked against every reading whose other parts list it
@@ -109,16 +119,27 @@ struct TypoStage: CandidateSource {
         let tokens = try asTyped.map { try parts[$0].tokenMatches(in: index, alone: asTyped.count == 1) }
         let tokenCounts = tokens.map { $0.reduce(0) { $0 + $1.tokens.count } }
         var sources: [Int: FuzzySources] = [:]
-        var fewest = Int.max
-        for part in asTyped.sorted(by: { tokenCounts[$0] < tokenCounts[$1] }) {
-            guard fewest == .max || tokenCounts[part] <= 10 * fewest else { break }
-            sources[part] = try parts[part].sources(of: tokens[part], in: index)
-            if !parts[part].mayBeHouseNumber { fewest = min(fewest, sources[part]!.count) }
+        // Reads the sources of the query's parts of `reading` in the order of the tokens they
+        // reach, while those are at most `tokensPerSpot` times the spots of the fewest read:
+        // each token costs a posting at least, and a part that reaches more lists too many spots
+        // to gather by or to list. Returns those fewest spots (nil: no part but number parts read).
+        func readSources(of reading: [Int], tokensPerSpot: Int) throws -> Int? {
+            var fewest =
+                reading.compactMap { part in
+                    parts[part].mayBeHouseNumber ? nil : sources[part]?.count
+                }.min() ?? .max
+            for part in reading.filter({ sources[$0] == nil }).sorted(by: { tokenCounts[$0] < tokenCounts[$1] }) {
+                guard fewest == .max || tokenCounts[part] <= tokensPerSpot * fewest else { break }
+                sources[part] = try parts[part].sources(of: tokens[part], in: index)
+                if !parts[part].mayBeHouseNumber { fewest = min(fewest, sources[part]!.count) }
+            }
+            return fewest == .max ? nil : fewest
         }
+        let fewest = try readSources(of: asTyped, tokensPerSpot: Self.tokensPerSpot)
         // A house number meets a number part unlisted, so such a part never gathers, unless every
         // part is one (then the typo is in none: the stage forgives nothing there).
         let gathering = asTyped.filter { !parts[$0].mayBeHouseNumber }
-        if let first = gathering.min(by: { tokenCounts[$0] < tokenCounts[$1] }), fewest == .max {
+        if let first = gathering.min(by: { tokenCounts[$0] < tokenCounts[$1] }), fewest == nil {
             sources[first] = try parts[first].sources(of: tokens[first], in: index)
         }
         let driver = sources.filter { gathering.isEmpty || !parts[$0.key].mayBeHouseNumber }
@@ -129,6 +150,10 @@ struct TypoStage: CandidateSource {
             let part = reading.last!
             partTokens[part] = try parts[part].tokenMatches(in: index, alone: false)
             sources[part] = try parts[part].sources(of: partTokens[part]!, in: index)
+            // Its other parts are read as the query's are, measured against the respelling's
+            // spots: a split whose halves many names hold ("delli kesk") leaves the query's other
+            // words worth reading, to gather by or to list.
+            _ = try readSources(of: reading, tokensPerSpot: Self.tokensPerRespeltSpot)
             // No spot meets the respelling without the part it puts in, nor without any other of
             // its parts: it gathers by the one whose sources list the fewest spots.
             drivers.append(
