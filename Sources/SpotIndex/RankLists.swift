@@ -10,6 +10,8 @@ import Spots
 /// keys, list lengths and ranks are checked as they are read, so damage stays in its entry.
 struct PostingLists {
     private let blocks: BlockedEntries
+    /// The entries, as the rank lists name them.
+    private let listBytes: RankListBytes
     private let tokenCount: Int
     private let spotCount: Int
 
@@ -19,6 +21,7 @@ struct PostingLists {
             throw section.corrupt("does not hold one list per token")
         }
         blocks = try BlockedEntries(section, blockSizeAt: 4, entryCount: tokenCount)
+        listBytes = RankListBytes(blocks.entries)
         self.tokenCount = tokenCount
         self.spotCount = spotCount
     }
@@ -53,7 +56,8 @@ struct PostingLists {
                 token,
                 PostingGroup(
                     key: key,
-                    ranks: try RankList(in: entries, from: bytes.lowerBound, to: bytes.upperBound, spotCount: spotCount)
+                    ranks: try RankList(
+                        in: listBytes, from: bytes.lowerBound, to: bytes.upperBound, spotCount: spotCount)
                 ))
         }
     }
@@ -155,6 +159,8 @@ public struct PostingGroup {
 struct NumberedRankLists {
     private let ends: RecordTable
     private let lists: SectionBytes
+    /// The lists' bytes, as the rank lists name them.
+    fileprivate let listBytes: RankListBytes
     private let spotCount: Int
     /// How many lists there are.
     var count: Int { ends.count }
@@ -167,6 +173,7 @@ struct NumberedRankLists {
         }
         ends = try RecordTable(try section.subrange(from: 4, to: 4 + 4 * count), recordSize: 4)
         lists = try section.subrange(from: 4 + 4 * count)
+        listBytes = RankListBytes(lists)
         self.spotCount = spotCount
         guard (count == 0 ? 0 : end(ofList: count - 1)) == lists.count else {
             throw section.corrupt("the lists do not end at the end of the section")
@@ -176,7 +183,7 @@ struct NumberedRankLists {
     /// List `number` (0 ..< `count`), in reference order.
     func list(_ number: Int) throws(IndexError) -> RankList {
         let bounds = try self.bounds(of: number)
-        return try RankList(in: lists, from: bounds.lowerBound, to: bounds.upperBound, spotCount: spotCount)
+        return try RankList(in: listBytes, from: bounds.lowerBound, to: bounds.upperBound, spotCount: spotCount)
     }
 
     /// The bytes of list `number` (0 ..< `count`) in `lists`, checked to lie within them.
@@ -187,9 +194,6 @@ struct NumberedRankLists {
         guard start <= end, end <= lists.count else { throw lists.corrupt("list \(number) is out of bounds") }
         return start..<end
     }
-
-    /// The bytes of the lists.
-    fileprivate var listBytes: SectionBytes { lists }
 
     private func end(ofList number: Int) -> Int {
         Int(ends.field(at: 0, of: number) as UInt32)
@@ -229,7 +233,7 @@ struct NamedRankLists {
     /// Entry `number`'s name and where its rank list lies.
     private func entry(_ number: Int) throws(IndexError) -> (name: [UInt8], list: Range<Int>) {
         let bounds = try entries.bounds(of: number)
-        let bytes = entries.listBytes
+        let bytes = entries.listBytes.section
         var varints = bytes.varints(from: bounds.lowerBound, to: bounds.upperBound)
         guard let length = varints.next(), Int(length) <= bounds.upperBound - varints.position else {
             throw bytes.corrupt("entry \(number)'s name runs past it")
@@ -249,29 +253,32 @@ public struct RankList {
     private var varints: VarintReader
     private var previous = -1
     private let spotCount: Int
-    /// The section the list lies in, for errors.
-    private let section: SectionBytes
+    /// The bytes the list lies in, for errors; nil for a list held in memory. Unowned and
+    /// unsafe, so that a copy of a list (a search files thousands away) counts no reference:
+    /// the table that made the list holds them, and a list is read only while the reader that
+    /// made it lives, as `varints`, which reads its mapped bytes, requires already.
+    private unowned(unsafe) let bytes: RankListBytes?
     /// The ranks of a list held in memory, last first; empty for a list read from a section.
     private var held: [Int] = []
 
-    /// The list at bytes `start ..< end` of `section`, whose ranks are below `spotCount`.
-    init(in section: SectionBytes, from start: Int, to end: Int, spotCount: Int) throws(IndexError) {
-        varints = section.varints(from: start, to: end)
+    /// The list at bytes `start ..< end` of `bytes`, whose ranks are below `spotCount`.
+    init(in bytes: RankListBytes, from start: Int, to end: Int, spotCount: Int) throws(IndexError) {
+        varints = bytes.section.varints(from: start, to: end)
         guard let count = varints.next(), Int(count) <= end - start else {
-            throw section.corrupt("a list's length runs past it")
+            throw bytes.section.corrupt("a list's length runs past it")
         }
         remaining = Int(count)
         self.spotCount = spotCount
-        self.section = section
+        self.bytes = bytes
     }
 
     /// A list of `ranks` (ascending, as read from lists of the index), held in memory.
     public init(ranks: [Int]) {
         remaining = ranks.count
         held = ranks.reversed()
-        section = SectionBytes(UnsafeRawBufferPointer(start: nil, count: 0), file: "", name: "")
-        varints = section.varints(from: 0, to: 0)
+        varints = SectionBytes(UnsafeRawBufferPointer(start: nil, count: 0), file: "", name: "").varints(from: 0, to: 0)
         spotCount = 0
+        bytes = nil
     }
 
     /// The next rank, or nil at the end of the list.
@@ -282,10 +289,23 @@ public struct RankList {
             return held.removeLast()
         }
         guard let gap = varints.next(), Int(gap) < spotCount - previous - 1 else {
-            throw section.corrupt("a list runs past its end or past the last spot")
+            // A list held in memory never comes here: its ranks run out with `remaining`.
+            throw bytes!.section.corrupt("a list runs past its end or past the last spot")
         }
         previous += Int(gap) + 1
         remaining -= 1
         return previous
+    }
+}
+
+/// The bytes of a table's rank lists (`PostingLists`, `NumberedRankLists`), held by the table,
+/// for its lists to name in errors without counting a reference each (`RankList.bytes`).
+final class RankListBytes {
+    /// The section's bytes the lists lie in.
+    let section: SectionBytes
+
+    /// The lists' bytes `section`.
+    init(_ section: SectionBytes) {
+        self.section = section
     }
 }
