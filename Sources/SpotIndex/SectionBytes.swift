@@ -14,7 +14,9 @@
 /// its reader was made, as each states: a field of a `RecordTable` (whose length was checked to
 /// be a whole number of records), a byte of a `VarintReader` and a byte of an `Iterator` (each
 /// below an end inside the view). Their raw loads are `fileprivate`, so this file is all there
-/// is to audit.
+/// is to audit. One reference elsewhere is unsafe on the same terms: a `RankList` names the
+/// bytes it lies in (`RankListBytes`, for its errors) `unowned(unsafe)`, valid while the reader
+/// that made it lives, as its bytes are.
 struct SectionBytes: Sequence {
     /// The index as the user named it, for errors.
     let file: String
