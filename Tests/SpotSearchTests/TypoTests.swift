@@ -220,6 +220,27 @@ struct TypoTests {
         #expect(try Self.ids(search, "Star cafe bucks").isEmpty, "no join across a category word")
     }
 
+    @Test("a respelling reads the query's other words for itself, and gathers by the rarest")
+    func respellingGathersByItsRarestPart() throws {
+        // Forty names hold both halves of "delli kesk"; one holds "dellikesk". Twelve words are
+        // an edit from "zorbo", each a name's: too many tokens for the query as typed to read
+        // beside the one spot "dellikesk" lists, few beside the split's forty.
+        let halves = (1...40).map { Self.spot(Int64($0), "Delli Kesk \($0)") }
+        let neighbours = [
+            "zorba", "zorbi", "zorbu", "zorbs", "sorbo", "korbo", "torbo", "dorbo", "borbo", "morbo", "zorbos", "zarbo",
+        ]
+        let near = neighbours.enumerated().map { Self.spot(Int64(100 + $0.offset), "Cafe \($0.element)") }
+        let search = try searchOver(halves + near + [Self.spot(200, "Dellikesk Zorbo")])
+        let query = search.parser.parse("dellikesk zorbo")
+        let stage = try #require(try TypoStage(query: query, parser: search.parser, index: search.index))
+        #expect(stage.readings.contains { stage.parts[$0.last!].words.count == 2 }, "the split reading is read")
+        let runs = try stage.runs(in: search.index)
+        let gathered = runs.reduce(0) { total, run in total + run.lists.reduce(0) { $0 + $1.remaining } }
+        // The split gathers by "zorbo" (twelve spots and one), not by its forty names.
+        #expect(gathered < halves.count)
+        #expect(try Self.ids(search, "dellikesk zorbo").first == 200)
+    }
+
     @Test("Chinese, Japanese and Korean words keep substring matching and forgive nothing")
     func cjk() throws {
         let search = try searchOver([Self.spot(1, "姫路城"), Self.spot(2, "東京タワー"), Self.spot(3, "서울역")])
