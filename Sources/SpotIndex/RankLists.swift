@@ -245,21 +245,25 @@ struct NamedRankLists {
 
 /// Spots in the order of their own OSM references, read from a rank list (FORMAT.md): one part
 /// of a token's postings, or a kind's spots; or held in memory, a part of such a list that a
-/// search set apart (`init(ranks:)`). `next()` gives reference ranks, ascending;
+/// search set apart (`HeldRanks`). `next()` gives reference ranks, ascending;
 /// `SpotIndexReader.spot(atRank:)` turns a rank into a spot number.
+///
+/// A list counts no reference (a search copies thousands of them into its sources and runs):
+/// it points at bytes or ranks that another object owns, and is read only while that lives.
 public struct RankList {
     /// How many ranks are left to read.
     public private(set) var remaining: Int
     private var varints: VarintReader
     private var previous = -1
     private let spotCount: Int
-    /// The bytes the list lies in, for errors; nil for a list held in memory. Unowned and
-    /// unsafe, so that a copy of a list (a search files thousands away) counts no reference:
+    /// The bytes the list lies in, for errors; nil for a list held in memory. Unmanaged, so
+    /// that a copy of a list (a search files thousands away) counts no reference:
     /// the table that made the list holds them, and a list is read only while the reader that
     /// made it lives, as `varints`, which reads its mapped bytes, requires already.
-    private unowned(unsafe) let bytes: RankListBytes?
-    /// The ranks of a list held in memory, last first; empty for a list read from a section.
-    private var held: [Int] = []
+    private let bytes: Unmanaged<RankListBytes>?
+    /// The next rank of a list held in memory (`remaining` ranks from it are the list's); nil
+    /// for a list read from a section. Points into the `HeldRanks` that made the list.
+    private var held: UnsafePointer<Int>?
 
     /// The list at bytes `start ..< end` of `bytes`, whose ranks are below `spotCount`.
     init(in bytes: RankListBytes, from start: Int, to end: Int, spotCount: Int) throws(IndexError) {
@@ -269,13 +273,13 @@ public struct RankList {
         }
         remaining = Int(count)
         self.spotCount = spotCount
-        self.bytes = bytes
+        self.bytes = Unmanaged.passUnretained(bytes)
     }
 
-    /// A list of `ranks` (ascending, as read from lists of the index), held in memory.
-    public init(ranks: [Int]) {
-        remaining = ranks.count
-        held = ranks.reversed()
+    /// The list of the `count` ranks at `ranks`, which its `HeldRanks` owns.
+    fileprivate init(held ranks: UnsafePointer<Int>?, count: Int) {
+        remaining = count
+        held = ranks
         varints = SectionBytes(UnsafeRawBufferPointer(start: nil, count: 0), file: "", name: "").varints(from: 0, to: 0)
         spotCount = 0
         bytes = nil
@@ -284,18 +288,38 @@ public struct RankList {
     /// The next rank, or nil at the end of the list.
     public mutating func next() throws(IndexError) -> Int? {
         guard remaining > 0 else { return nil }
-        if !held.isEmpty {
+        if let rank = held {
+            // In bounds: the list's `remaining` ranks from `held` are its `HeldRanks`'.
             remaining -= 1
-            return held.removeLast()
+            held = rank + 1
+            return rank.pointee
         }
         guard let gap = varints.next(), Int(gap) < spotCount - previous - 1 else {
             // A list held in memory never comes here: its ranks run out with `remaining`.
-            throw bytes!.section.corrupt("a list runs past its end or past the last spot")
+            throw bytes!.takeUnretainedValue().section.corrupt("a list runs past its end or past the last spot")
         }
         previous += Int(gap) + 1
         remaining -= 1
         return previous
     }
+}
+
+/// Ranks a search set apart from lists it read (a part of a run's lists), held in memory for a
+/// `RankList` to read as it reads the index's (`list`). The list points into them without a
+/// reference: whoever reads it keeps this alive while it does.
+public final class HeldRanks {
+    private let ranks: UnsafeMutableBufferPointer<Int>
+
+    /// `ranks`, ascending, as read from lists of the index.
+    public init(_ ranks: [Int]) {
+        self.ranks = .allocate(capacity: ranks.count)
+        _ = self.ranks.initialize(from: ranks)
+    }
+
+    deinit { ranks.deallocate() }
+
+    /// A list of the ranks, from the first; valid while this lives.
+    public var list: RankList { RankList(held: UnsafePointer(ranks.baseAddress), count: ranks.count) }
 }
 
 /// The bytes of a table's rank lists (`PostingLists`, `NumberedRankLists`), held by the table,

@@ -14,9 +14,11 @@
 /// its reader was made, as each states: a field of a `RecordTable` (whose length was checked to
 /// be a whole number of records), a byte of a `VarintReader` and a byte of an `Iterator` (each
 /// below an end inside the view). Their raw loads are `fileprivate`, so this file is all there
-/// is to audit. One reference elsewhere is unsafe on the same terms: a `RankList` names the
-/// bytes it lies in (`RankListBytes`, for its errors) `unowned(unsafe)`, valid while the reader
-/// that made it lives, as its bytes are.
+/// is to audit. Two references elsewhere are unsafe on like terms: a `RankList` names the
+/// bytes it lies in (`RankListBytes`, for its errors) unmanaged, valid while the reader
+/// that made it lives, as its bytes are; and a list held in memory points into the `HeldRanks`
+/// that made it, read only while its reader keeps that (`CandidateRun.held`), never past its
+/// count.
 struct SectionBytes: Sequence {
     /// The index as the user named it, for errors.
     let file: String

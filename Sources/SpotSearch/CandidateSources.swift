@@ -10,6 +10,9 @@ struct CandidateRun {
     let bound: KeyBound
     /// The lists, each in reference order.
     var lists: [RankList]
+    /// The ranks of the lists held in memory, kept while the run lives: its lists point into
+    /// them (`HeldRanks`).
+    private(set) var held: [HeldRanks] = []
     /// How each spot's key is found.
     let check: any CandidateCheck
     /// Whether the walk splits the run by its spots' quality score when it reaches it
@@ -31,7 +34,8 @@ struct CandidateRun {
     /// the same.
     func keeping(_ ranks: SpotSet) throws -> CandidateRun {
         var kept = self
-        kept.lists = try lists.map { RankList(ranks: try $0.remainingRanks().filter(ranks.contains)) }
+        kept.held = try lists.map { HeldRanks(try $0.remainingRanks().filter(ranks.contains)) }
+        kept.lists = kept.held.map(\.list)
         return kept
     }
 
@@ -52,7 +56,7 @@ struct CandidateRun {
         // One bucket a score and count of targets met, best first.
         let targetCounts = RankOrder.countedTargets + 1
         let bucketCount = (PlaceQuality.maximumScore + 1) * targetCounts
-        var byBucket = [[RankList]](repeating: [], count: bucketCount)
+        var byBucket = [[HeldRanks]](repeating: [], count: bucketCount)
         for var list in lists {
             var ranks = [[Int]](repeating: [], count: bucketCount)
             while let rank = try list.next() {
@@ -66,15 +70,17 @@ struct CandidateRun {
                 ranks[try index.quality(at: spot).score * targetCounts + targets].append(rank)
             }
             for bucket in ranks.indices where !ranks[bucket].isEmpty {
-                byBucket[bucket].append(RankList(ranks: ranks[bucket]))
+                byBucket[bucket].append(HeldRanks(ranks[bucket]))
             }
         }
         return byBucket.indices.filter { !byBucket[$0].isEmpty }.map { bucket in
-            CandidateRun(
+            var run = CandidateRun(
                 bound: KeyBound(
                     level: bound.level, edits: bound.edits, field: bound.field, score: bucket / targetCounts,
                     targets: bucket % targetCounts),
-                lists: byBucket[bucket], check: check)
+                lists: byBucket[bucket].map(\.list), check: check)
+            run.held = byBucket[bucket]
+            return run
         }
     }
 }

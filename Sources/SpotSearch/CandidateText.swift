@@ -8,6 +8,9 @@ import Spots
 final class SearchName {
     let key: String
     let name: String
+    /// Where its key stands among a spot's names (`Spot.nameRank`; past every rank for a key
+    /// that holds none).
+    let rank: Int
     /// The folded words, in order.
     let words: [String]
     /// The tokens the index lists for the name: its words, and the suffixes of unspaced ones.
@@ -15,12 +18,23 @@ final class SearchName {
     /// The tokens' Unicode scalar values, as edit distances read them (`FuzzyWord`).
     private(set) lazy var tokenScalars: [[UInt32]] = tokens.map { $0.unicodeScalars.map(\.value) }
 
-    /// `name`, with OSM key `key`, cut into words and tokens.
-    init(key: String, name: String) {
+    /// `name`, with OSM key `key` of rank `rank`, cut into words and tokens.
+    init(key: String, name: String, rank: Int) {
         self.key = key
         self.name = name
+        self.rank = rank
         words = SearchText.words(name)
         tokens = SearchText.tokens(ofName: name, words: words).map(\.token)
+    }
+
+    /// `name`, with OSM key `key`, cut into words and tokens.
+    convenience init(key: String, name: String) {
+        self.init(key: key, name: name, rank: Spot.nameRank(ofKey: key) ?? .max)
+    }
+
+    /// Whether the name stands before `other` among a spot's names (`Spot.nameOrder`).
+    func precedes(_ other: SearchName) -> Bool {
+        rank != other.rank ? rank < other.rank : (name, key) < (other.name, other.key)
     }
 
     /// Whether a token of the name starts with `term`.
@@ -53,10 +67,9 @@ struct CandidateText {
 /// and cut into words once (`SearchName`), and each address part folded once
 /// (`SearchAddress.words(ofPart:value:)`).
 final class CandidateWords {
-    /// Each name met, cut into words, with where it stands among a spot's names
-    /// (`Spot.nameOrder`), by the string numbers of its key and value; nil for a key search does
-    /// not read (`Spot.nameRank`).
-    private var names: [Int: (name: SearchName, order: (rank: Int, name: String, key: String))?] = [:]
+    /// Each name met, cut into words, by the string numbers of its key and value; nil for a key
+    /// search does not read (`Spot.nameRank`).
+    private var names: [Int: SearchName?] = [:]
     /// Each name key met and its rank (`Spot.nameRank`), by string number; nil for a key search
     /// does not read. A few keys serve every name.
     private var nameKeys: [Int: (text: String, rank: Int)?] = [:]
@@ -65,26 +78,26 @@ final class CandidateWords {
 
     /// The names of spot `spot` of `index`, in `Spot.namesByKey` order.
     func names(of spot: Int, in index: SpotIndexReader) throws -> [SearchName] {
-        var found: [(name: SearchName, order: (rank: Int, name: String, key: String))] = []
+        var found: [SearchName] = []
         for (key, value) in try index.nameNumbers(at: spot) {
             let id = key << 32 | value
-            if names[id] == nil {
+            let name: SearchName?
+            if let known = names[id] {
+                name = known
+            } else {
                 if nameKeys[key] == nil {
                     let text = try index.string(numbered: key)
                     nameKeys[key] = .some(Spot.nameRank(ofKey: text).map { (text, $0) })
                 }
-                if let (keyText, rank) = nameKeys[key]! {
-                    let name = SearchName(key: keyText, name: try index.string(numbered: value))
-                    // As `Spot.nameOrder` orders it.
-                    names[id] = (name, (rank, name.name, keyText))
-                } else {
-                    names[id] = .some(nil)
+                name = try nameKeys[key]!.map { key, rank in
+                    SearchName(key: key, name: try index.string(numbered: value), rank: rank)
                 }
+                names[id] = .some(name)
             }
-            if let name = names[id]! { found.append(name) }
+            if let name { found.append(name) }
         }
-        if found.count > 1 { found.sort { $0.order < $1.order } }
-        return found.map(\.name)
+        if found.count > 1 { found.sort { $0.precedes($1) } }
+        return found
     }
 
     /// The searched address of spot `spot` of `index`.

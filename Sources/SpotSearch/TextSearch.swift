@@ -290,6 +290,8 @@ struct TextWalk {
         var next = 0
         while next < pending.count {
             let (run, bestOfRun) = pending[next]
+            // Its lists held in memory point into it (`CandidateRun.held`): kept while they are read.
+            defer { withExtendedLifetime(run) {} }
             next += 1
             if stopsEarly, let worst = best.worst, !(bestOfRun < worst) { break }
             if bestOfRun.group > leastGroupLeft {

@@ -218,7 +218,7 @@ final class TypoCandidates {
 }
 
 /// The fewer of two edit counts, either of which may be missing; nil when both are.
-private func fewest(_ a: Int?, _ b: Int?) -> Int? {
+func fewest(_ a: Int?, _ b: Int?) -> Int? {
     guard let a else { return b }
     guard let b else { return a }
     return min(a, b)

@@ -264,42 +264,50 @@ struct TypoStage: CandidateSource {
         _ text: CandidateText, kind: Int, rank: Int, readings open: [Bool]? = nil, leastEdits: [Int]? = nil
     ) throws -> (edits: Int, field: NameField, key: String?)? {
         let opened = readings.indices.filter { open?[$0] ?? true }
-        let least = opened.map { leastEdits?[$0] ?? 0 }.min() ?? 0
-        let readings = opened.map { self.readings[$0] }
-        let used = Set(readings.joined())
-        let byKind = try parts.indices.map { part in
-            used.contains(part)
-                ? [parts[part].kinds[kind], try parts[part].listed.value().edits(ofRank: rank).names].compactMap { $0 }
-                    .min() : nil
+        let least = opened.lazy.map { leastEdits?[$0] ?? 0 }.min() ?? 0
+        let names = text.names
+        // What is worked out once per part, or per name and part, when first needed (a name
+        // stops being read at the first part it misses): -1 for no match, -2 not yet known.
+        var kindKnown = [Int](repeating: -2, count: parts.count)
+        var known = [Int](repeating: -2, count: names.count * parts.count)
+        // The edits with which the spot's kind or lists meet a part.
+        func byKind(_ part: Int) throws -> Int? {
+            if kindKnown[part] == -2 {
+                let listed = try parts[part].listed.value().edits(ofRank: rank).names
+                kindKnown[part] = fewest(parts[part].kinds[kind], listed) ?? -1
+            }
+            return kindKnown[part] >= 0 ? kindKnown[part] : nil
         }
-        let nameTokens = text.names.map(\.tokenScalars)
-        // The edits with which each name meets each part, worked out once, when first needed (a
-        // name stops being read at the first part it misses): -1 for none, -2 not yet known.
-        var known = [Int](repeating: -2, count: nameTokens.count * parts.count)
+        // The edits with which a name meets a part.
         func edits(ofName name: Int, part: Int) -> Int? {
             let slot = name * parts.count + part
-            if known[slot] == -2 { known[slot] = parts[part].edits(ofNameTokens: nameTokens[name]) ?? -1 }
+            if known[slot] == -2 { known[slot] = parts[part].edits(ofNameTokens: names[name].tokenScalars) ?? -1 }
             return known[slot] >= 0 ? known[slot] : nil
         }
         var best: (edits: Int, field: NameField, key: String?)?
         func consider(_ edits: Int, _ field: NameField, _ key: String?) {
             if best.map({ (edits, field) < ($0.edits, $0.field) }) ?? true { best = (edits, field, key) }
         }
-        for reading in readings {
-            if reading.allSatisfy({ byKind[$0] != nil }) {
-                consider(reading.reduce(0) { $0 + byKind[$1]! }, .primary, nil)
+        for reading in opened.lazy.map({ self.readings[$0] }) {
+            var byKinds = 0
+            for part in reading {
+                guard let edits = try byKind(part) else {
+                    byKinds = -1
+                    break
+                }
+                byKinds += edits
             }
-            for (name, key) in text.names.map(\.key).enumerated() {
+            if byKinds >= 0 { consider(byKinds, .primary, nil) }
+            for name in names.indices {
                 var total = 0
                 for part in reading {
-                    guard let partEdits = [edits(ofName: name, part: part), byKind[part]].compactMap({ $0 }).min()
-                    else {
+                    guard let partEdits = fewest(edits(ofName: name, part: part), try byKind(part)) else {
                         total = -1
                         break
                     }
                     total += partEdits
                 }
-                if total >= 0 { consider(total, NameField(ofKey: key), key) }
+                if total >= 0 { consider(total, NameField(ofKey: names[name].key), names[name].key) }
             }
         }
         // The address field ranks last: it takes fewer edits or nothing.
@@ -319,10 +327,10 @@ struct TypoStage: CandidateSource {
             byAddress[part] = .some(best)
             return best
         }
-        for reading in readings {
-            if let match = addressMatch(
+        for reading in opened.lazy.map({ self.readings[$0] }) {
+            if let match = try addressMatch(
                 of: reading, houseNumbers: address.houseNumbers, byKind: byKind, byAddress: addressEdits,
-                byNames: { part in nameTokens.indices.compactMap { edits(ofName: $0, part: part) }.min() }),
+                byNames: { part in names.indices.lazy.compactMap { edits(ofName: $0, part: part) }.min() }),
                 best.map({ match.edits < $0.edits }) ?? true
             {
                 best = (match.edits, .address, match.key)
@@ -336,14 +344,14 @@ extension TypoStage {
     /// How the names and the address together meet the parts of `reading` with typos forgiven,
     /// at least one by a word of the address, as at the address level (a phrase met by the
     /// kind, or by the words of the names or address; a term also by one of `houseNumbers`):
-    /// the fewest edits and the address part that met a part, or nil. `byKind` holds the edits
-    /// with which the spot's kind or lists meet each part, `byAddress` gives the fewest with
+    /// the fewest edits and the address part that met a part, or nil. `byKind` gives the edits
+    /// with which the spot's kind or lists meet a part, `byAddress` gives the fewest with
     /// which a part of the address meets a part and which, `byNames` the fewest with which some
     /// name meets a part (asked only once the address meets some part).
     private func addressMatch(
-        of reading: [Int], houseNumbers: [String], byKind: [Int?], byAddress: (Int) -> (edits: Int, key: String)?,
-        byNames: (Int) -> Int?
-    ) -> (edits: Int, key: String)? {
+        of reading: [Int], houseNumbers: [String], byKind: (Int) throws -> Int?,
+        byAddress: (Int) -> (edits: Int, key: String)?, byNames: (Int) -> Int?
+    ) rethrows -> (edits: Int, key: String)? {
         let byAddress = reading.map(byAddress)
         guard byAddress.contains(where: { $0 != nil }) else { return nil }
         let numbers = AddressMatch.houseNumberWords(terms, among: houseNumbers)
@@ -352,7 +360,7 @@ extension TypoStage {
         var cheapest: (extra: Int, key: String)?
         for (part, address) in zip(reading, byAddress) {
             let byNumber: Int? = parts[part].term.map(numbers.contains) == true ? 0 : nil
-            let otherwise = [byNames(part), byKind[part], byNumber].compactMap { $0 }.min()
+            let otherwise = fewest(fewest(byNames(part), try byKind(part)), byNumber)
             guard let partEdits = [otherwise, address?.edits].compactMap({ $0 }).min() else { return nil }
             total += partEdits
             if let address, cheapest.map({ address.edits - partEdits < $0.extra }) ?? true {

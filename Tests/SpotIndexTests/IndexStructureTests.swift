@@ -270,10 +270,13 @@ struct IndexStructureTests {
                 #expect(ranks.count == length && rankList.remaining == 0, "kind \(kind): remaining counts down to 0")
                 #expect(try rankList.next() == nil, "kind \(kind): a list read to its end stays at its end")
                 #expect(zip(ranks, ranks.dropFirst()).allSatisfy { $0 < $1 }, "kind \(kind): ranks ascend")
-                var held = RankList(ranks: ranks)
-                let drained = try held.drain()
-                #expect(drained == ranks && held.remaining == 0, "kind \(kind): a list held in memory")
-                #expect(try held.next() == nil, "kind \(kind): a list held in memory reads as the stored one")
+                let heldRanks = HeldRanks(ranks)
+                try withExtendedLifetime(heldRanks) {
+                    var held = heldRanks.list
+                    let drained = try held.drain()
+                    #expect(drained == ranks && held.remaining == 0, "kind \(kind): a list held in memory")
+                    #expect(try held.next() == nil, "kind \(kind): a list held in memory reads as the stored one")
+                }
                 let list = try ranks.map { try reader.spot(atRank: $0) }
                 // By the reader's own kind numbers and references.
                 let expected = (0..<reader.count).filter { kindOf[$0] == kind }.sorted { refOf[$0] < refOf[$1] }
