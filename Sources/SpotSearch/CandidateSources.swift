@@ -34,9 +34,14 @@ struct CandidateRun {
     /// the same.
     func keeping(_ ranks: SpotSet) throws -> CandidateRun {
         var kept = self
-        kept.held = try lists.map { HeldRanks(try $0.remainingRanks().filter(ranks.contains)) }
-        kept.lists = kept.held.map(\.list)
+        kept.hold(try lists.map { HeldRanks(try $0.remainingRanks().filter(ranks.contains)) })
         return kept
+    }
+
+    /// Makes `held`'s lists the run's, kept with them.
+    private mutating func hold(_ held: [HeldRanks]) {
+        self.held = held
+        lists = held.map(\.list)
     }
 
     /// The run split by its spots' quality score (`PlaceQuality.score`), a run for each score
@@ -78,8 +83,8 @@ struct CandidateRun {
                 bound: KeyBound(
                     level: bound.level, edits: bound.edits, field: bound.field, score: bucket / targetCounts,
                     targets: bucket % targetCounts),
-                lists: byBucket[bucket].map(\.list), check: check)
-            run.held = byBucket[bucket]
+                lists: [], check: check)
+            run.hold(byBucket[bucket])
             return run
         }
     }
