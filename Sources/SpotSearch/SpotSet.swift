@@ -47,10 +47,16 @@ extension RankList {
     }
 }
 
-/// A set of spot numbers: a sorted array when small, a bit set (a few kilobytes even for a
-/// million spots) when large. The one spot set of a search: what a term's or a phrase's
-/// postings hold, and the spots a text search has seen.
+/// A set of spot numbers: a sorted array when very small, else a bit set (a bit a spot: 120
+/// kilobytes for a million). The one spot set of a search: what a term's or a phrase's postings
+/// hold, and the spots a text search has seen. Zeroing the bits costs about what sorting a few
+/// dozen members does, and a search asks a set about thousands of candidates, which a bit
+/// answers in a few instructions and a binary search in about a hundred: so the array serves only
+/// sets of under one member in `bitsFrom` spots.
 struct SpotSet {
+    /// A set of more than one member in this many spots is kept as bits.
+    private static let bitsFrom = 4096
+
     private var sorted: [Int] = []
     private var bits: [UInt64]?
 
@@ -61,7 +67,7 @@ struct SpotSet {
 
     /// The set of `spots` (any order, repeats allowed) out of `count` spots.
     init<S: Sequence>(_ spots: S, estimatedCount: Int, count: Int) where S.Element == Int {
-        if estimatedCount > count / 64 {
+        if estimatedCount > count / Self.bitsFrom {
             var words = [UInt64](repeating: 0, count: (count + 63) / 64)
             for spot in spots { words[spot >> 6] |= 1 << UInt64(spot & 63) }
             bits = words

@@ -95,6 +95,20 @@ struct SearchStageTests {
         #expect(top.worst == 2 && top.isFull)
     }
 
+    @Test("a spot set answers as a set of its members, whether kept sorted or as bits", arguments: [3, 40_000])
+    func spotSet(members count: Int) {
+        // Out of a million spots, 3 members are kept sorted and 40,000 as bits.
+        let spots = 1_000_000
+        let members = (0..<count).map { ($0 * 7_919 + 13) % spots } + [13]
+        var set = SpotSet(members, estimatedCount: members.count, count: spots)
+        let expected = Set(members)
+        #expect(set.members == expected.sorted())
+        #expect((0..<2_000).allSatisfy { set.contains($0) == expected.contains($0) })
+        let outsider = (0..<spots).first { !expected.contains($0) }!
+        #expect(!set.insert(13) && set.insert(outsider) && set.contains(outsider))
+        #expect(set.members.count == expected.count + 1)
+    }
+
     @Test("a run's best key ranks after a kept key only when no spot of the run can beat it")
     func bounds() {
         let relevance = RankOrder.relevance(namedKindsFirst: false)
