@@ -24,7 +24,7 @@ final class SearchName {
         self.name = name
         self.rank = rank
         words = SearchText.words(name)
-        tokens = SearchText.tokens(ofName: name, words: words).map(\.token)
+        tokens = SearchText.tokenTexts(ofName: name, words: words)
     }
 
     /// `name`, with OSM key `key`, cut into words and tokens.

@@ -163,6 +163,15 @@ public enum SearchText {
         return tokens
     }
 
+    /// The tokens of `tokens(ofName:words:)` without their places: `words` itself for a name
+    /// with no apostrophe and no word of an unspaced script, as most are, without a new array.
+    public static func tokenTexts(ofName name: String, words: [String]) -> [String] {
+        let onlyWords =
+            !name.unicodeScalars.contains(where: isApostrophe)
+            && !words.contains { $0.unicodeScalars.contains(where: isUnspaced) }
+        return onlyWords ? words : tokens(ofName: name, words: words).map(\.token)
+    }
+
     /// Whether `scalar` is an apostrophe: ASCII's, the typographic one or the modifier letter.
     private static func isApostrophe(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "'" || scalar == "\u{2019}" || scalar == "\u{2BC}"
