@@ -133,16 +133,18 @@ public struct PostingGroup {
             self.score = score
         }
 
+        /// How many name fields there are: counted once, as `allCases` makes an array each time.
+        private static let fieldCount = NameField.allCases.count
+
         /// The stored key: place and field above four bits of the score's shortfall from the best.
         package var rawValue: UInt32 {
-            UInt32(
-                (place.rawValue * NameField.allCases.count + field.rawValue) << 4 + PlaceQuality.maximumScore - score)
+            UInt32((place.rawValue * Self.fieldCount + field.rawValue) << 4 + PlaceQuality.maximumScore - score)
         }
 
         /// The key stored as `rawValue`, or nil when no key is.
         init?(rawValue: UInt32) {
             let shortfall = Int(rawValue & 15)
-            let fields = NameField.allCases.count
+            let fields = Self.fieldCount
             guard shortfall <= PlaceQuality.maximumScore, let place = TokenPlace(rawValue: Int(rawValue >> 4) / fields),
                 let field = NameField(rawValue: Int(rawValue >> 4) % fields)
             else { return nil }

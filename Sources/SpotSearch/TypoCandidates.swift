@@ -28,7 +28,8 @@ final class PartListing {
         for (origin, list) in sources.lists where !origin.isKind && (addresses || origin.bound.field != .address) {
             let edits = Self.code(origin.bound.edits)
             let code = Int(edits << 4 | (origin.bound.field == .address ? Self.none : edits))
-            for rank in try list.remainingRanks() { listed.append(rank << 8 | code) }
+            var ranks = list
+            while let rank = try ranks.next() { listed.append(rank << 8 | code) }
         }
         self.init(listed, spotCount: index.count)
     }
