@@ -20,24 +20,38 @@ public enum SearchText {
     /// The words of `text`, folded.
     public static func words(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
-        return text.utf8.allSatisfy { $0 < 0x80 } ? asciiWords(text) : latinWords(text) ?? unicodeWords(text)
+        return asciiWords(text) ?? latinWords(text) ?? unicodeWords(text)
     }
 
-    /// The words of ASCII text: its own normal form, with no marks, so only its case needs
-    /// folding, and the splitting characters are looked up in `asciiSplits`.
-    static func asciiWords(_ text: String) -> [String] {
-        var words: [String] = []
-        var word: [UInt8] = []
-        for byte in text.utf8 {
-            if asciiSplits[Int(byte)] {
-                if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
-                word.removeAll(keepingCapacity: true)
-            } else {
-                word.append(byte &+ (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0))
+    /// The words of ASCII text, nil for any other: ASCII is its own normal form, with no marks,
+    /// so only its case needs folding, and the splitting characters are looked up in
+    /// `asciiSplits`. Read from the string's own bytes, each word made straight from them: most
+    /// names are ASCII, and a search cuts thousands.
+    static func asciiWords(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            let splits = asciiSplits
+            var words: [String] = []
+            var start = 0
+            for position in 0...bytes.count {
+                let byte = position < bytes.count ? bytes[position] : 0x20
+                guard byte < 0x80 else { return nil }
+                guard splits[Int(byte)] else { continue }
+                if position > start { words.append(lowercased(UnsafeBufferPointer(rebasing: bytes[start..<position]))) }
+                start = position + 1
             }
+            return words
         }
-        if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
-        return words
+    }
+
+    /// ASCII `bytes` as a string, A to Z lowercased.
+    private static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { word in
+            for (position, byte) in bytes.enumerated() {
+                word[position] = byte &+ (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0)
+            }
+            return bytes.count
+        }
     }
 
     /// Whether each ASCII character ends a word, by its general category as `unicodeWords` reads it.

@@ -27,6 +27,12 @@ struct ASCIIWordsTests {
             #expect(SearchText.asciiWords(text) == SearchText.unicodeWords(text), "\(bytes)")
         }
     }
+
+    @Test("text with a character beyond ASCII is left to the other paths")
+    func leavesOtherText() {
+        #expect(SearchText.asciiWords("Café Kiasma") == nil && SearchText.asciiWords("Kiasma ’s") == nil)
+        #expect(SearchText.words("Café Kiasma") == ["cafe", "kiasma"])
+    }
 }
 
 /// The per-character path for Latin text gives what the Unicode path gives.
