@@ -70,7 +70,7 @@ public final class SpotSearch: @unchecked Sendable {
         let text = request.naturalLanguageQuery ?? ""
         let query = text.isEmpty ? ParsedQuery() : parser.parse(text, letterHouseNumbers: letterHouseNumbers)
         let plan = try QueryPlan(query, in: index)
-        let filter = CandidateFilter(query: query, plan: plan, request: request, index: index)
+        let filter = try CandidateFilter(query: query, plan: plan, request: request, index: index)
         let origin = request.near ?? request.region?.center
         if query.words.isEmpty {
             if let origin {

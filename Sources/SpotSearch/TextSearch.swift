@@ -21,7 +21,7 @@ struct CandidateFilter {
     private let passesAll: Bool
 
     /// The filter of `request`, parsed as `query` and planned as `plan`.
-    init(query: ParsedQuery, plan: QueryPlan, request: SearchRequest, index: SpotIndexReader) {
+    init(query: ParsedQuery, plan: QueryPlan, request: SearchRequest, index: SpotIndexReader) throws {
         allowedKinds = index.kinds.map { kind in
             request.resultTypes.contains(kind.resultType)
                 && (request.pointOfInterestFilter?.allows(kind.category) ?? true)
@@ -37,14 +37,14 @@ struct CandidateFilter {
             query: query, termTokens: plan.termTokens, index: index, candidateWords: words)
         passesAll =
             !allowedKinds.contains(false) && checkedTerms.isEmpty && houseNumbers.passesAll && query.phrases.isEmpty
-        phrases = query.phrases.map { phrase in
-            PhraseCheck(
+        phrases = try query.phrases.map { phrase in
+            try PhraseCheck(
                 kinds: index.kinds.map(phrase.targets.names),
                 targetLists: Lazy { try phrase.targets.listedSpots(in: index) },
-                text: Lazy {
-                    try Self.spots(
-                        holdingTokens: phrase.words.map { try index.tokens(withPrefix: Array($0.utf8)) }, in: index,
-                        address: true)
+                words: try phrase.words.map { word in
+                    TermHolders(
+                        term: word, tokens: try index.tokens(withPrefix: Array(word.utf8)), index: index,
+                        candidateWords: words)
                 }
             )
         }
@@ -56,7 +56,7 @@ struct CandidateFilter {
             try houseNumbers.passes(spot, holding: held)
         else { return false }
         for phrase in phrases where !phrase.kinds[kind] {
-            guard try phrase.listsHold(spot) || phrase.text.value().contains(spot) else { return false }
+            guard try phrase.listsHold(spot) || phrase.textHolds(spot) else { return false }
         }
         return true
     }
@@ -66,7 +66,7 @@ struct CandidateFilter {
 
     /// Whether the names or address of spot `spot` hold the words of every phrase.
     func textHoldsPhrases(_ spot: Int) throws -> Bool {
-        try phrases.allSatisfy { try $0.text.value().contains(spot) }
+        try phrases.allSatisfy { try $0.textHolds(spot) }
     }
 
     /// How many of the phrases name kind number `kind` (`KindFit.targetsMet` counts each).
@@ -130,11 +130,15 @@ struct PhraseCheck {
     let kinds: [Bool]
     /// The spots of each target's word list.
     let targetLists: Lazy<[SpotSet]>
-    /// The spots whose names or address hold the phrase's words.
-    let text: Lazy<SpotSet>
+    /// The spots whose names or address hold each of the phrase's words: read from a
+    /// candidate's text or from the word's postings, whichever costs less (`TermHolders`).
+    let words: [TermHolders]
 
     /// Whether some target's list holds `spot`.
     func listsHold(_ spot: Int) throws -> Bool { try targetLists.value().contains { $0.contains(spot) } }
+
+    /// Whether the names or address of `spot` hold every word of the phrase.
+    func textHolds(_ spot: Int) throws -> Bool { try words.allSatisfy { try $0.contains(spot) } }
 }
 
 extension SpotSearch {
