@@ -43,7 +43,8 @@ final class TermHolders {
             let postings = try postingCount ?? index.postingCount(ofTokens: tokens)
             postingCount = postings
             if asked * Self.postingsPerText >= postings {
-                let set = try CandidateFilter.spots(holdingTokens: [tokens], in: index, address: true)
+                let spots = try index.spots(ofTokens: tokens) { _ in true }
+                let set = SpotSet(spots, estimatedCount: spots.count, count: index.count)
                 holders = set
                 return set.contains(spot)
             }

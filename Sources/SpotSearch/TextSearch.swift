@@ -109,18 +109,6 @@ struct CandidateFilter {
     func passes(_ spot: Int, in index: SpotIndexReader) throws -> Bool {
         try passesAll || passes(spot, kind: try index.kindNumber(at: spot))
     }
-
-    /// The spots whose names (with `address`, or address) have a token of every range (the
-    /// tokens a word starts): a word may be in the names and another in the address.
-    static func spots(holdingTokens ranges: [Range<Int>], in index: SpotIndexReader, address: Bool) throws -> SpotSet {
-        var matched: SpotSet?
-        for tokens in ranges {
-            var hits = try index.spots(ofTokens: tokens) { address || $0.field != .address }
-            if let matched { hits.removeAll { !matched.contains($0) } }
-            matched = SpotSet(hits, estimatedCount: hits.count, count: index.count)
-        }
-        return matched ?? SpotSet([], estimatedCount: 0, count: index.count)
-    }
 }
 
 /// What a category phrase asks of a spot: to be of a kind it names, on a list of one of its
