@@ -83,16 +83,8 @@ struct HouseNumberCheck {
     /// Whether spot `spot`, whose names or address hold a token each of `held` starts (the words
     /// whose postings gave it), passes.
     func passes(_ spot: Int, holding held: [String] = []) throws -> Bool {
-        // The terms its house number meets, read when a term is not held.
-        var met: Set<Int>??
         for (term, spots) in holders where !held.contains(terms[term]) {
-            if met == nil {
-                met = .some(
-                    try index.houseNumberNumber(at: spot).map { number in
-                        try metByNumber.terms(met: terms, byNumber: number, in: index)
-                    })
-            }
-            if met??.contains(term) == true { continue }
+            if try metByNumber.terms(met: terms, at: spot, in: index).contains(term) { continue }
             guard try spots.contains(spot) else { return false }
         }
         return true
@@ -100,12 +92,25 @@ struct HouseNumberCheck {
 }
 
 /// The query terms each `addr:housenumber` met meets (`AddressMatch.houseNumberWords`), by the
-/// string number of the value, each decoded and cut into numbers once.
+/// string number of the value, each decoded and cut into numbers once; and those of the last
+/// spot asked about, whose house number is read once however many checks ask (the readings of
+/// the typo stage ask in turn about one candidate).
 final class HouseNumberTerms {
     private var known: [Int: Set<Int>] = [:]
+    private var lastSpot = -1
+    private var lastMet: Set<Int> = []
+
+    /// The positions of `terms` that the house number of spot `spot` of `index` meets: none when
+    /// it has no house number. `terms` are the same at every ask.
+    func terms(met terms: [String], at spot: Int, in index: SpotIndexReader) throws -> Set<Int> {
+        if spot == lastSpot { return lastMet }
+        let met = try index.houseNumberNumber(at: spot).map { try self.terms(met: terms, byNumber: $0, in: index) }
+        (lastSpot, lastMet) = (spot, met ?? [])
+        return lastMet
+    }
 
     /// The positions of `terms` that the house number with string number `number` meets.
-    func terms(met terms: [String], byNumber number: Int, in index: SpotIndexReader) throws -> Set<Int> {
+    private func terms(met terms: [String], byNumber number: Int, in index: SpotIndexReader) throws -> Set<Int> {
         if let met = known[number] { return met }
         let met = AddressMatch.houseNumberWords(
             terms, among: SearchAddress.houseNumbers(of: try index.string(numbered: number)))

@@ -202,11 +202,7 @@ final class TypoCandidates {
             let byNames = fewest(part.kinds[kind], listed.names)
             var byAny = fewest(byNames, listed.any)
             if let term = part.houseNumberTerm {
-                if byAny != nil {
-                    byAny = 0
-                } else if let number = try index.houseNumberNumber(at: candidate.spot),
-                    try houseNumbers.terms(met: terms, byNumber: number, in: index).contains(term)
-                {
+                if try byAny != nil || houseNumbers.terms(met: terms, at: candidate.spot, in: index).contains(term) {
                     byAny = 0
                 }
             }
