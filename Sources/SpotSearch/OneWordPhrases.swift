@@ -14,41 +14,63 @@ struct OneWordPhrases {
     }
 
     /// A node of the trie: the path from the root spells the first `depth` scalars of the
-    /// phrases of `phrases`.
+    /// phrases of `phrases`. 32 bytes, its ranges as 32-bit bounds, and knowing whether its path
+    /// is a phrase itself: a walk visits thousands of nodes a query, and reading a phrase's
+    /// scalars (an array of its own) at each cost more than the rest of the visit.
     private struct Node {
         /// The last scalar of the path.
         let letter: UInt32
-        /// The phrases under the node, a range of `sorted`; the first is the path itself when
-        /// its length is the node's depth.
-        let phrases: Range<Int>
-        /// The node's children, a range of `nodes`.
-        var children: Range<Int>
+        /// Whether the path is itself a phrase: the first of `phrases`.
+        let isPhrase: Bool
+        private let firstPhrase: Int32
+        private let endOfPhrases: Int32
+        private var firstChild: Int32 = 0
+        private var endOfChildren: Int32 = 0
         /// The blocks (`block(of:)`) of every letter of the phrases under the node.
         var blocks: UInt64 = 0
+
+        init(letter: UInt32, isPhrase: Bool, phrases: Range<Int>) {
+            self.letter = letter
+            self.isPhrase = isPhrase
+            firstPhrase = Int32(phrases.lowerBound)
+            endOfPhrases = Int32(phrases.upperBound)
+        }
+
+        /// The phrases under the node, a range of `sorted`.
+        var phrases: Range<Int> { Int(firstPhrase)..<Int(endOfPhrases) }
+
+        /// The node's children, a range of `nodes`.
+        var children: Range<Int> {
+            get { Int(firstChild)..<Int(endOfChildren) }
+            set { (firstChild, endOfChildren) = (Int32(newValue.lowerBound), Int32(newValue.upperBound)) }
+        }
     }
 
     /// The phrases, sorted by their scalars.
     let sorted: [Phrase]
     /// The trie, its root first, each node's children side by side.
     private let nodes: [Node]
+    /// Each node's letter, by node: the search among a node's children reads these alone.
+    private let letters: [UInt32]
 
     /// The phrases `phrases`, in any order.
     init(_ phrases: [Phrase]) {
         sorted = phrases.sorted { $0.scalars.lexicographicallyPrecedes($1.scalars) }
-        var nodes = [Node(letter: 0, phrases: sorted.indices, children: 0..<0)]
+        var nodes = [Node(letter: 0, isPhrase: sorted.first?.scalars.isEmpty ?? false, phrases: sorted.indices)]
         var depths = [0]
         var next = 0
         // Breadth first: the children of each node are made together, so they sit side by side.
         while next < nodes.count {
             let depth = depths[next]
             var start = nodes[next].phrases.lowerBound
-            if start < nodes[next].phrases.upperBound, sorted[start].scalars.count == depth { start += 1 }
+            if nodes[next].isPhrase { start += 1 }
             let first = nodes.count
             while start < nodes[next].phrases.upperBound {
                 let letter = sorted[start].scalars[depth]
                 var end = start + 1
                 while end < nodes[next].phrases.upperBound, sorted[end].scalars[depth] == letter { end += 1 }
-                nodes.append(Node(letter: letter, phrases: start..<end, children: 0..<0))
+                nodes.append(
+                    Node(letter: letter, isPhrase: sorted[start].scalars.count == depth + 1, phrases: start..<end))
                 depths.append(depth + 1)
                 start = end
             }
@@ -67,6 +89,7 @@ struct OneWordPhrases {
             nodes[index].blocks = nodes[index].children.reduce(pathBlocks[index]) { $0 | nodes[$1].blocks }
         }
         self.nodes = nodes
+        letters = nodes.map(\.letter)
     }
 
     /// The bit of the 128-scalar block of `scalar` (64 bits: blocks that share one fold together):
@@ -99,9 +122,9 @@ struct OneWordPhrases {
                 }
                 if rows.minimum > word.maxEdits { continue }
             }
-            if let first = node.phrases.first, sorted[first].scalars.count == depth {
+            if node.isPhrase {
                 let edits = rows.editsOfToken(isPrefix: word.isPrefix)
-                if edits <= word.maxEdits { found.append((sorted[first], edits)) }
+                if edits <= word.maxEdits { found.append((sorted[node.phrases.lowerBound], edits)) }
             }
             guard word.isPrefix || depth < deepest else { continue }
             kept.removeAll(keepingCapacity: true)
@@ -115,12 +138,12 @@ struct OneWordPhrases {
                 {
                     next = firstChild(in: next..<node.children.upperBound, atLeast: letter)
                     guard next < node.children.upperBound else { break }
-                    if nodes[next].letter == letter {
+                    if letters[next] == letter {
                         kept.append(next)
                         next += 1
                         least = letter + 1
                     } else {
-                        least = nodes[next].letter
+                        least = letters[next]
                     }
                 }
             } else {
@@ -137,7 +160,7 @@ struct OneWordPhrases {
         var (low, high) = (children.lowerBound, children.upperBound)
         while low < high {
             let middle = (low + high) / 2
-            if nodes[middle].letter < letter { low = middle + 1 } else { high = middle }
+            if letters[middle] < letter { low = middle + 1 } else { high = middle }
         }
         return low
     }
