@@ -74,27 +74,21 @@ final class CandidateWords {
     /// does not read. A few keys serve every name.
     private var nameKeys: [Int: (text: String, rank: Int)?] = [:]
     /// The part of each address key and value met, nil for a part not searched.
-    private var addressParts: [Int: (key: String, words: [String])?] = [:]
+    private var addressParts: [Int: AddressPart?] = [:]
+
+    /// An address part folded into words (`SearchAddress.words(ofPart:value:)`), and those of
+    /// its words that `SearchAddress.words` lists: a house number's words but the numbers.
+    private struct AddressPart {
+        let key: String
+        let words: [String]
+        let listedWords: [String]
+    }
 
     /// The names of spot `spot` of `index`, in `Spot.namesByKey` order.
     func names(of spot: Int, in index: SpotIndexReader) throws -> [SearchName] {
         var found: [SearchName] = []
         for (key, value) in try index.nameNumbers(at: spot) {
-            let id = key << 32 | value
-            let name: SearchName?
-            if let known = names[id] {
-                name = known
-            } else {
-                if nameKeys[key] == nil {
-                    let text = try index.string(numbered: key)
-                    nameKeys[key] = .some(Spot.nameRank(ofKey: text).map { (text, $0) })
-                }
-                name = try nameKeys[key]!.map { key, rank in
-                    SearchName(key: key, name: try index.string(numbered: value), rank: rank)
-                }
-                names[id] = .some(name)
-            }
-            if let name { found.append(name) }
+            if let name = try name(key: key, value: value, in: index) { found.append(name) }
         }
         if found.count > 1 { found.sort { $0.precedes($1) } }
         return found
@@ -104,16 +98,56 @@ final class CandidateWords {
     func address(of spot: Int, in index: SpotIndexReader) throws -> SearchAddress {
         var parts: [(key: String, words: [String])] = []
         for (key, value) in try index.addressNumbers(at: spot) {
-            let id = key << 32 | value
-            if addressParts[id] == nil {
-                let keyText = try index.string(numbered: key)
-                addressParts[id] = .some(
-                    SearchAddress.isSearched(keyText)
-                        ? (keyText, SearchAddress.words(ofPart: keyText, value: try index.string(numbered: value)))
-                        : nil)
-            }
-            if let part = addressParts[id]! { parts.append(part) }
+            if let part = try addressPart(key: key, value: value, in: index) { parts.append((part.key, part.words)) }
         }
         return SearchAddress(partWords: parts)
+    }
+
+    /// Whether a token of a name of spot `spot` of `index`, or a word of its searched address
+    /// (`SearchAddress.words`), meets `holds`: what `names(of:in:)` and `address(of:in:)` tell,
+    /// with neither the names sorted nor the address put together, and no more read once one
+    /// meets it. Asked of thousands of candidates a search (`TermHolders`).
+    func textHolds(_ spot: Int, in index: SpotIndexReader, _ holds: (String) -> Bool) throws -> Bool {
+        for (key, value) in try index.nameNumbers(at: spot) {
+            if try name(key: key, value: value, in: index)?.tokens.contains(where: holds) == true { return true }
+        }
+        for (key, value) in try index.addressNumbers(at: spot) {
+            if try addressPart(key: key, value: value, in: index)?.listedWords.contains(where: holds) == true {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The name with key and value of string numbers `key` and `value`, cut once; nil for a key
+    /// search does not read.
+    private func name(key: Int, value: Int, in index: SpotIndexReader) throws -> SearchName? {
+        let id = key << 32 | value
+        if let known = names[id] { return known }
+        if nameKeys[key] == nil {
+            let text = try index.string(numbered: key)
+            nameKeys[key] = .some(Spot.nameRank(ofKey: text).map { (text, $0) })
+        }
+        let name = try nameKeys[key]!.map { key, rank in
+            SearchName(key: key, name: try index.string(numbered: value), rank: rank)
+        }
+        names[id] = .some(name)
+        return name
+    }
+
+    /// The address part with key and value of string numbers `key` and `value`, folded once; nil
+    /// for a part not searched.
+    private func addressPart(key: Int, value: Int, in index: SpotIndexReader) throws -> AddressPart? {
+        let id = key << 32 | value
+        if let known = addressParts[id] { return known }
+        let keyText = try index.string(numbered: key)
+        var part: AddressPart?
+        if SearchAddress.isSearched(keyText) {
+            let words = SearchAddress.words(ofPart: keyText, value: try index.string(numbered: value))
+            let listed = keyText == SearchAddress.houseNumberKey ? words.filter { !SearchAddress.isNumber($0) } : words
+            part = AddressPart(key: keyText, words: words, listedWords: listed)
+        }
+        addressParts[id] = .some(part)
+        return part
     }
 }

@@ -54,10 +54,6 @@ final class TermHolders {
 
     /// Whether a token of the spot's names, or a word of its address, starts with the term.
     private func textHolds(_ spot: Int) throws -> Bool {
-        for name in try candidateWords.names(of: spot, in: index)
-        where name.tokens.contains(where: { $0.utf8.starts(with: term) }) {
-            return true
-        }
-        return try candidateWords.address(of: spot, in: index).words.contains { $0.utf8.starts(with: term) }
+        try candidateWords.textHolds(spot, in: index) { $0.utf8.starts(with: term) }
     }
 }
