@@ -77,7 +77,7 @@ final class CandidateWords {
     private var addressParts: [Int: AddressPart?] = [:]
 
     /// An address part folded into words (`SearchAddress.words(ofPart:value:)`), and those of
-    /// its words that `SearchAddress.words` lists: a house number's words but the numbers.
+    /// its words that `SearchAddress.words` lists (`SearchAddress.listedWords`).
     private struct AddressPart {
         let key: String
         let words: [String]
@@ -144,8 +144,8 @@ final class CandidateWords {
         var part: AddressPart?
         if SearchAddress.isSearched(keyText) {
             let words = SearchAddress.words(ofPart: keyText, value: try index.string(numbered: value))
-            let listed = keyText == SearchAddress.houseNumberKey ? words.filter { !SearchAddress.isNumber($0) } : words
-            part = AddressPart(key: keyText, words: words, listedWords: listed)
+            part = AddressPart(
+                key: keyText, words: words, listedWords: SearchAddress.listedWords(ofPart: keyText, words: words))
         }
         addressParts[id] = .some(part)
         return part

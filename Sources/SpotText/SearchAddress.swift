@@ -36,9 +36,15 @@ public struct SearchAddress: Sendable {
         var parts = Self.wordKeys.compactMap { key in partWords.first { $0.key == key } }
         let numberWords = partWords.first { $0.key == Self.houseNumberKey }?.words ?? []
         houseNumbers = numberWords.filter(Self.isNumber)
-        let described = numberWords.filter { !Self.isNumber($0) }
+        let described = Self.listedWords(ofPart: Self.houseNumberKey, words: numberWords)
         if !described.isEmpty { parts.append((Self.houseNumberKey, described)) }
         self.parts = parts
+    }
+
+    /// The words of part `key` (`words(ofPart:value:)`) that `words` lists: all of them but a
+    /// house number's numbers, which `houseNumbers` holds.
+    public static func listedWords(ofPart key: String, words: [String]) -> [String] {
+        key == houseNumberKey ? words.filter { !isNumber($0) } : words
     }
 
     /// Whether the address part `key` (`addr:street`) is searched: one of `wordKeys` or the
