@@ -21,6 +21,10 @@ struct CandidateRun {
     /// For a run of category spots (`KindLists`), what their kinds meet of the query's
     /// targets: the split by quality splits them by the targets they meet too.
     var targetsOfKinds: TargetsOfKinds?
+    /// The ranks outside which no spot of the run meets the query (a typo stage's run, whose
+    /// spots its readings' other parts must list, `TypoNarrowings`): the walk keeps the run's
+    /// lists to them (`narrowed`) before it reads a spot, where that pays.
+    var narrowing: RunNarrowing?
 
     /// What the kinds of a run of category spots meet of the query's targets.
     enum TargetsOfKinds {
@@ -35,6 +39,14 @@ struct CandidateRun {
     func keeping(_ ranks: SpotSet) throws -> CandidateRun {
         var kept = self
         kept.hold(try lists.map { HeldRanks(try $0.remainingRanks().filter(ranks.contains)) })
+        return kept
+    }
+
+    /// The run kept to its `narrowing`, or itself without one or where it does not pay.
+    func narrowed() throws -> CandidateRun {
+        guard let narrowing, narrowing.pays(forPostings: QueryPlan.postings(in: [self])) else { return self }
+        var kept = try keeping(narrowing.value())
+        kept.narrowing = nil
         return kept
     }
 

@@ -80,50 +80,126 @@ struct FuzzyPart {
             }
         }
         for (kind, edits) in kinds.sorted(by: { $0.key < $1.key }) {
-            sources.add(kindList: try index.kindList(ofKind: kind), edits: edits)
+            sources.add(try index.kindList(ofKind: kind), ofKind: kind, edits: edits)
         }
         for (target, edits) in targets.sorted(by: { $0.key < $1.key }) {
-            if let list = try index.wordList(of: target) { sources.add(kindList: list, edits: edits) }
+            if let list = try index.wordList(of: target) { sources.add(list, ofKind: nil, edits: edits) }
         }
         return sources
     }
 }
 
-/// The rank lists where one part of a query finds its spots, with the best key each gives.
+/// The rank lists where one part of a query finds its spots, grouped by where they come from
+/// and the best key their spots can have (`Origin`): the postings of its tokens, a slot a bound
+/// filled as they are read (a common word's tokens give thousands of posting groups, and a list
+/// is copied once, into its slot), and its kinds' lists and targets' word lists by their edits.
 struct FuzzySources {
-    /// Where a list comes from: the postings of a name token or a kind's spots, and the best key
-    /// its spots can have.
+    /// Where a list comes from: the postings of a name token, a kind's spots or a target's word
+    /// list, and the best key its spots can have.
     struct Origin: Hashable {
         let bound: KeyBound
-        let isKind: Bool
+        let lists: Lists
+        /// Whether the list holds the spots of a kind or a target's word list: what the part
+        /// names rather than its names' tokens.
+        var isKind: Bool { lists != .postings }
     }
 
-    private(set) var lists: [(origin: Origin, list: RankList)] = []
+    /// What an origin's lists are.
+    enum Lists: Hashable {
+        case postings, kinds, wordLists
+    }
+
+    /// The lists of one origin.
+    struct Group {
+        let origin: Origin
+        let lists: [RankList]
+        /// The kinds whose spots the lists hold; nil for postings or targets' word lists, whose
+        /// spots may be of any kind.
+        let kinds: Set<Int>?
+    }
+
+    /// The postings' lists by bound: slot `(edits × fields + field) × scores + score`.
+    private var postings: [[RankList]] = []
+    /// The kinds' lists (with their kind) and the targets' word lists (kind nil), with their edits.
+    private var named: [(list: RankList, kind: Int?, edits: Int)] = []
     /// How many spots the lists hold, repeats counted.
     private(set) var count = 0
     /// How many of them the names' postings hold.
     private(set) var nameCount = 0
     /// How many of those are of the address field.
     private(set) var addressCount = 0
+    /// How many spots the postings and the targets' word lists hold, repeats counted: those
+    /// that meet the part whatever their kind.
+    private var listedCount = 0
+
+    private static let fields = NameField.allCases.count
+    private static let scores = PlaceQuality.maximumScore + 1
 
     /// Adds the postings of a token reached with `edits` whose group key is `key`.
     mutating func add(_ list: RankList, edits: Int, key: PostingGroup.Key) {
-        add(
-            list,
-            Origin(bound: KeyBound(level: .fuzzy, edits: edits, field: key.field, score: key.score), isKind: false))
-    }
-
-    /// Adds the spots of a kind the part names with `edits`: a name may do better, so the bound's
-    /// field and score are the best there are (the walk splits them by score, `CandidateRun`).
-    mutating func add(kindList list: RankList, edits: Int) {
-        let bound = KeyBound(level: .fuzzy, edits: edits, field: .primary, score: PlaceQuality.maximumScore)
-        add(list, Origin(bound: bound, isKind: true))
-    }
-
-    private mutating func add(_ list: RankList, _ origin: Origin) {
-        lists.append((origin, list))
+        let slot = (edits * Self.fields + key.field.rawValue) * Self.scores + key.score
+        if slot >= postings.count { postings += [[RankList]](repeating: [], count: slot + 1 - postings.count) }
+        postings[slot].append(list)
         count += list.remaining
-        if !origin.isKind { nameCount += list.remaining }
-        if !origin.isKind && origin.bound.field == .address { addressCount += list.remaining }
+        nameCount += list.remaining
+        listedCount += list.remaining
+        if key.field == .address { addressCount += list.remaining }
+    }
+
+    /// Adds the spots of the kind `kind` (nil: of a target's word list) the part names with
+    /// `edits`.
+    mutating func add(_ list: RankList, ofKind kind: Int?, edits: Int) {
+        named.append((list, kind, edits))
+        count += list.remaining
+        if kind == nil { listedCount += list.remaining }
+    }
+
+    /// The postings' lists of each bound, with the origin they share.
+    var postingGroups: some Sequence<(origin: Origin, lists: [RankList])> {
+        postings.indices.lazy.filter { !postings[$0].isEmpty }.map { slot in
+            let bound = KeyBound(
+                level: .fuzzy, edits: slot / Self.scores / Self.fields,
+                field: NameField(rawValue: slot / Self.scores % Self.fields)!, score: slot % Self.scores)
+            return (Origin(bound: bound, lists: .postings), postings[slot])
+        }
+    }
+
+    /// Every group: the postings' of each bound, the kinds' lists of each edit count, and the
+    /// targets' word lists of each. A kind names the spots of a kind or list, and a name may do
+    /// better, so the bound of those lists has the best field and score there are (the walk
+    /// splits them by score, `CandidateRun`).
+    var groups: [Group] {
+        var groups = postingGroups.map { Group(origin: $0.origin, lists: $0.lists, kinds: nil) }
+        for lists in [Lists.kinds, .wordLists] {
+            let ofLists = named.filter { ($0.kind != nil) == (lists == .kinds) }
+            for edits in Set(ofLists.map(\.edits)).sorted() {
+                let withEdits = ofLists.filter { $0.edits == edits }
+                let bound = KeyBound(level: .fuzzy, edits: edits, field: .primary, score: PlaceQuality.maximumScore)
+                groups.append(
+                    Group(
+                        origin: Origin(bound: bound, lists: lists), lists: withEdits.map(\.list),
+                        kinds: lists == .kinds ? Set(withEdits.compactMap(\.kind)) : nil))
+            }
+        }
+        return groups
+    }
+
+    /// How many spots, repeats counted, the lists that hold every spot of `kinds` (nil: of any
+    /// kind) the part meets hold (`ranks(ofKinds:)`).
+    func count(ofKinds kinds: Set<Int>?) -> Int {
+        listedCount + named.reduce(0) { $0 + (Self.isKind($1.kind, of: kinds) ? $1.list.remaining : 0) }
+    }
+
+    /// Whether `kind` (nil: a target's word list) is one of `kinds` (nil: every kind).
+    private static func isKind(_ kind: Int?, of kinds: Set<Int>?) -> Bool {
+        kind.map { kinds?.contains($0) ?? true } == true
+    }
+
+    /// The ranks, in no order and repeats kept, of the lists that hold every spot of `kinds`
+    /// (nil: of any kind) that the part meets: its postings, its targets' word lists, and the
+    /// lists of those of its kinds.
+    func ranks(ofKinds kinds: Set<Int>?) throws -> [Int] {
+        let lists = named.filter { $0.kind == nil || Self.isKind($0.kind, of: kinds) }.map(\.list)
+        return try (postings.joined() + lists).flatMap { try $0.remainingRanks() }
     }
 }

@@ -9,6 +9,9 @@ final class Lazy<Value> {
         self.make = make
     }
 
+    /// Whether the value has been worked out.
+    var isMade: Bool { made != nil }
+
     func value() throws -> Value {
         if let made { return made }
         let value = try make()

@@ -281,11 +281,12 @@ struct TextWalk {
         var pending = runs.map { (run: $0, best: order.bestKey(of: $0.bound)) }.sorted(by: readFirst)
         var next = 0
         while next < pending.count {
-            let (run, bestOfRun) = pending[next]
+            let bestOfRun = pending[next].best
+            if stopsEarly, let worst = best.worst, !(bestOfRun < worst) { break }
+            let run = try pending[next].run.narrowed()
             // Its lists held in memory point into it (`CandidateRun.held`): kept while they are read.
             defer { withExtendedLifetime(run) {} }
             next += 1
-            if stopsEarly, let worst = best.worst, !(bestOfRun < worst) { break }
             if bestOfRun.group > leastGroupLeft {
                 leastGroupLeft = bestOfRun.group
                 narrowNearLeaves()

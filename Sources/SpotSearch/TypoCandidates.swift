@@ -25,11 +25,12 @@ final class PartListing {
     convenience init(_ sources: FuzzySources, addresses: Bool = true, in index: SpotIndexReader) throws {
         var listed: [Int] = []
         listed.reserveCapacity(sources.nameCount)
-        for (origin, list) in sources.lists where !origin.isKind && (addresses || origin.bound.field != .address) {
+        for (origin, lists) in sources.postingGroups where addresses || origin.bound.field != .address {
             let edits = Self.code(origin.bound.edits)
             let code = Int(edits << 4 | (origin.bound.field == .address ? Self.none : edits))
-            var ranks = list
-            while let rank = try ranks.next() { listed.append(rank << 8 | code) }
+            for var ranks in lists {
+                while let rank = try ranks.next() { listed.append(rank << 8 | code) }
+            }
         }
         self.init(listed, spotCount: index.count)
     }

@@ -178,11 +178,10 @@ struct TypoStage: CandidateSource {
         // whose bound is below), and no better where they do as well. A respelling's runs have
         // a bound below such a key where they may do better, and are checked.
         var runs: [CandidateRun] = []
+        var narrowings = TypoNarrowings(stage: self, sources: sources, index: index)
         for driver in Set(drivers).sorted() {
             // The readings this part gathers for share its runs.
             let gathered = readings.indices.filter { drivers[$0] == driver }
-            var lists: [FuzzySources.Origin: [RankList]] = [:]
-            for source in sources[driver]!.lists { lists[source.origin, default: []].append(source.list) }
             let candidates = readings.indices.map { other in
                 self.candidates(
                     of: readings[other], listedBy: drivers[other], leavingOut: driver, sources: sources,
@@ -192,7 +191,8 @@ struct TypoStage: CandidateSource {
             // Every part but the driver adds at least its fewest edits to a spot of a reading; a
             // spot that another reading meets with fewer is in that reading's runs, read first.
             let othersLeast = gathered.map { readings[$0].filter { $0 != driver }.reduce(0) { $0 + least[$1]! } }.min()!
-            runs += lists.map { origin, lists in
+            for group in sources[driver]!.groups {
+                let origin = group.origin
                 let bound = KeyBound(
                     level: origin.bound.level, edits: origin.bound.edits + othersLeast, field: origin.bound.field,
                     score: origin.bound.score)
@@ -204,7 +204,10 @@ struct TypoStage: CandidateSource {
                 } else {
                     check = BoundCheck()
                 }
-                return CandidateRun(bound: bound, lists: lists, check: check, splitsByQuality: origin.isKind)
+                var run = CandidateRun(
+                    bound: bound, lists: group.lists, check: check, splitsByQuality: origin.isKind)
+                run.narrowing = narrowings.narrowing(ofRunsOf: driver, kinds: group.kinds, for: gathered)
+                runs.append(run)
             }
         }
         return runs.sorted { $0.bound < $1.bound }
