@@ -59,12 +59,8 @@ private func query(_ index: SpotIndexReader) {
             while (try? group.ranks.next()) != nil {}
         }
     }
-    if var tokens = try? index.tokenCursor() {
-        for step in 0..<256 where !tokens.isAtEnd {
-            let moved: Void? =
-                step % 3 == 2 ? try? tokens.skip(sharing: min(1, tokens.bytes.count)) : try? tokens.advance()
-            if moved == nil { break }
-        }
+    if let trie = try? index.tokenTrie() {
+        for node in 0..<min(trie.nodeCount, 256) { _ = (trie.letter(node), trie.items(node), trie.subtreeEnd(node)) }
     }
     guard let search = try? SpotSearch(index: index) else { return }
     let centre = firstCoordinate ?? Coordinate(latitudeE7: 0, longitudeE7: 0)!

@@ -61,37 +61,11 @@ extension SpotIndexReader {
 }
 
 extension SpotIndexReader {
-    /// A walk through the tokens in their sorted (byte) order from the first that does not sort
-    /// before `key`: what a search that forgives typos walks, passing over the tokens below a
-    /// prefix no match can start with. The first cursor of a reader decodes every token once
-    /// (`StringTable.Decoded`); it throws only then, for a damaged table.
-    public func tokenCursor(atLeast key: [UInt8] = []) throws(IndexError) -> TokenCursor {
-        TokenCursor(cursor: StringTable.DecodedCursor(try decodedTokens.value(), atLeast: key))
+    /// The tokens as a trie of their scalars, item *n* token number *n*: what a search that
+    /// forgives typos walks, passing over the branches no match can start with. Made on a
+    /// reader's first call, a node for each distinct prefix of the tokens, 20 bytes each; it
+    /// throws only then, for a damaged table.
+    public func tokenTrie() throws(IndexError) -> ScalarTrie {
+        try tokenTrieOnce.value()
     }
-}
-
-/// A position in the sorted tokens of the text index (`SpotIndexReader.tokenCursor`), over the
-/// tokens decoded once a reader: skipping the tokens that share a prefix, or moving forward to
-/// a key, is a galloping search of them.
-public struct TokenCursor {
-    fileprivate var cursor: StringTable.DecodedCursor
-
-    /// The current token's number, as `postingGroups(ofToken:)` takes it; the token count past
-    /// the last.
-    public var token: Int { cursor.number }
-    /// The current token's folded UTF-8 bytes (empty past the last).
-    public var bytes: [UInt8] { cursor.bytes }
-    /// Whether the cursor is past the last token.
-    public var isAtEnd: Bool { cursor.isAtEnd }
-
-    /// Moves to the next token.
-    public mutating func advance() { cursor.advance() }
-
-    /// Moves to the first later token that does not start with the current one's first
-    /// `length` bytes (at most its length).
-    public mutating func skip(sharing length: Int) { cursor.skip(sharing: length) }
-
-    /// Moves forward to the first token that does not sort before `key` (bytes): nowhere when
-    /// the current one does not.
-    public mutating func advance(toAtLeast key: [UInt8]) { cursor.advance(toAtLeast: key) }
 }

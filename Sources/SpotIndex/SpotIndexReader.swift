@@ -75,7 +75,7 @@ public final class SpotIndexReader: @unchecked Sendable {
     let tokens: StringTable
     /// The tokens decoded, when a token cursor first needs them: a walk of the tokens seeks them
     /// thousands of times a query.
-    let decodedTokens: StringTable.LazyDecoded
+    let tokenTrieOnce: StringTable.LazyTrie
     /// POST.
     let postings: PostingLists
     /// WORD, when the index was built with words other than the built-in ones.
@@ -139,7 +139,7 @@ public final class SpotIndexReader: @unchecked Sendable {
             try NamedRankLists(bytes, spotCount: count)
         }
         tokens = try StringTable(try header.requiredBytes(of: Tag.tokens))
-        decodedTokens = StringTable.LazyDecoded(tokens)
+        tokenTrieOnce = StringTable.LazyTrie(tokens)
         postings = try PostingLists(
             try header.requiredBytes(of: Tag.postings), tokenCount: tokens.count, spotCount: count)
         qualities = try PlaceQualities(try header.requiredBytes(of: Tag.qualities), spotCount: count)

@@ -64,7 +64,7 @@ struct FuzzyWord {
             let edits = isPrefix || bestPrefix == 0 ? bestPrefix : whole
             return edits <= maxEdits ? edits : nil
         }
-        var rows = EditRows(word: scalars, depth: token.count)
+        var rows = EditRows(word: scalars, maxEdits: maxEdits, depth: token.count)
         for scalar in token {
             rows.push(scalar)
             if let edits = rows.editsOfEveryLongerToken(isPrefix: isPrefix), edits <= maxEdits { return edits }
@@ -75,85 +75,87 @@ struct FuzzyWord {
     }
 
     /// The tokens of `index` the word matches, as ranges of token numbers in order, each with
-    /// its edits.
-    ///
-    /// The tokens are sorted, so they are walked as a trie is: a token keeps the table rows of
-    /// the scalars it shares with the one before, and once a prefix is out of reach (every cell
-    /// of its row above `maxEdits`), or every token after it matches alike, the cursor passes
-    /// over all the tokens that start with it (`TokenCursor.skip(sharing:)`). A prefix that has
-    /// spent every edit can go on only with a letter of the word, so the cursor jumps from one
-    /// such letter to the next (`TokenCursor.advance(toAtLeast:)`) over the others.
+    /// its edits: a walk of the tokens' trie (`matches(in:)`), or, for a word that forgives
+    /// nothing, the tokens that start with it.
     func tokenMatches(in index: SpotIndexReader) throws(IndexError) -> [TokenMatch] {
-        var matches: [TokenMatch] = []
-        func add(_ tokens: Range<Int>, edits: Int) {
-            if let last = matches.last, last.edits == edits, last.tokens.upperBound == tokens.lowerBound {
-                matches[matches.count - 1] = TokenMatch(
-                    tokens: last.tokens.lowerBound..<tokens.upperBound, edits: edits)
-            } else if !tokens.isEmpty {
-                matches.append(TokenMatch(tokens: tokens, edits: edits))
-            }
-        }
         guard maxEdits > 0 else {
             let tokens = try index.tokens(withPrefix: Array(text.utf8))
             return tokens.isEmpty ? [] : [TokenMatch(tokens: tokens, edits: 0)]
         }
-        var rows = EditRows(word: scalars)
-        // The current token's bytes, copied (so that moving the cursor copies nothing), where
-        // the scalars the rows hold end in them at each depth, and a scratch key to jump to.
-        var path: [UInt8] = []
-        var ends = [0]
-        var key: [UInt8] = []
-        var cursor = try index.tokenCursor()
-        walk: while !cursor.isAtEnd {
-            let shared = Self.copy(cursor.bytes, over: &path)
-            while ends[ends.count - 1] > shared { ends.removeLast() }
-            rows.truncate(toDepth: ends.count - 1)
-            var position = ends[ends.count - 1]
-            while position < path.count {
-                let (scalar, length) = UTF8Scalar.decode(path, at: position)
-                if rows.minimum == maxEdits {
-                    // The prefix has spent every edit: only some letters of the word keep it in
-                    // reach. Jump to the next, past the tokens that go on otherwise.
-                    let letter = rows.letterKeepingWithin(maxEdits, atLeast: scalar)
-                    if letter == nil {
-                        cursor.skip(sharing: position)
-                        continue walk
-                    }
-                    if let letter, letter != scalar {
-                        key.removeAll(keepingCapacity: true)
-                        key.append(contentsOf: path[..<position])
-                        if let letter = Unicode.Scalar(letter) { UTF8.encode(letter) { key.append($0) } }
-                        cursor.advance(toAtLeast: key)
-                        continue walk
-                    }
+        return matches(in: try index.tokenTrie())
+    }
+
+    /// The items of `trie` the word matches, as ranges of item numbers in order, each with its
+    /// edits.
+    ///
+    /// A walk down the trie keeps one row of the edit-distance table a letter of the path
+    /// (`EditRows`), so items that share a prefix share its rows. It leaves a branch once its
+    /// prefix is out of reach (every cell of its row above `maxEdits`), or when no letter of its
+    /// path and items shares a block of scripts with the word's (`ScalarTrie.block(of:)`: other
+    /// scripts' thousands of first letters are passed over), and takes a whole branch once every
+    /// item in it matches alike. A prefix that has spent every edit can go on only with a letter
+    /// of the word, so only the children of those letters are walked.
+    func matches(in trie: ScalarTrie) -> [TokenMatch] {
+        var matches: [TokenMatch] = []
+        func add(_ items: Range<Int>, edits: Int) {
+            if let last = matches.last, last.edits == edits, last.tokens.upperBound == items.lowerBound {
+                matches[matches.count - 1] = TokenMatch(tokens: last.tokens.lowerBound..<items.upperBound, edits: edits)
+            } else if !items.isEmpty {
+                matches.append(TokenMatch(tokens: items, edits: edits))
+            }
+        }
+        var rows = EditRows(word: scalars, maxEdits: maxEdits)
+        if trie.isItem(ScalarTrie.root), rows.editsOfToken(isPrefix: isPrefix) <= maxEdits {
+            add(trie.items(ScalarTrie.root).prefix(1), edits: rows.editsOfToken(isPrefix: isPrefix))
+        }
+        // A word no longer than its edits may match an item with no letter of its own.
+        let wordBlocks = scalars.count > maxEdits ? scalars.reduce(0) { $0 | ScalarTrie.block(of: $1) } : ~0
+        // The subtree ends of the nodes on the path, deepest last (the path's depth is their
+        // count), and whether the path up to each shares a block with the word.
+        var open: [Int] = []
+        var pathShares = [false]
+        var node = ScalarTrie.root + 1
+        while node < trie.nodeCount {
+            while let end = open.last, node >= end {
+                open.removeLast()
+                pathShares.removeLast()
+            }
+            let siblingsEnd = open.last ?? trie.nodeCount
+            guard pathShares[pathShares.count - 1] || trie.blocks(node) & wordBlocks != 0 else {
+                node = trie.subtreeEnd(node)
+                continue
+            }
+            rows.truncate(toDepth: open.count)
+            let letter = trie.letter(node)
+            if rows.minimum == maxEdits {
+                // The parent's path has spent every edit: only some letters of the word keep it
+                // in reach. Pass over the siblings before the next of them.
+                guard let keeping = rows.letterKeepingWithin(atLeast: letter) else {
+                    node = siblingsEnd
+                    continue
                 }
-                rows.push(scalar)
-                position += length
-                ends.append(position)
-                let everyLonger = rows.editsOfEveryLongerToken(isPrefix: isPrefix)
-                if rows.minimum > maxEdits || everyLonger.map({ $0 <= maxEdits }) == true {
-                    let start = cursor.token
-                    cursor.skip(sharing: position)
-                    if let everyLonger, everyLonger <= maxEdits { add(start..<cursor.token, edits: everyLonger) }
-                    continue walk
+                if keeping != letter {
+                    node = trie.subtreeEnd(node)
+                    while node < siblingsEnd && trie.letter(node) < keeping { node = trie.subtreeEnd(node) }
+                    continue
                 }
             }
-            let edits = rows.editsOfToken(isPrefix: isPrefix)
-            if edits <= maxEdits { add(cursor.token..<cursor.token + 1, edits: edits) }
-            cursor.advance()
+            rows.push(letter)
+            let everyLonger = rows.editsOfEveryLongerToken(isPrefix: isPrefix)
+            if rows.minimum > maxEdits || everyLonger.map({ $0 <= maxEdits }) == true {
+                if let everyLonger, everyLonger <= maxEdits { add(trie.items(node), edits: everyLonger) }
+                node = trie.subtreeEnd(node)
+                continue
+            }
+            if trie.isItem(node) {
+                let edits = rows.editsOfToken(isPrefix: isPrefix)
+                if edits <= maxEdits { add(trie.items(node).prefix(1), edits: edits) }
+            }
+            open.append(trie.subtreeEnd(node))
+            pathShares.append(pathShares[pathShares.count - 1] || ScalarTrie.block(of: letter) & wordBlocks != 0)
+            node += 1
         }
         return matches
-    }
-}
-
-extension FuzzyWord {
-    /// Copies `bytes` over `path` past the prefix they share, and returns its length.
-    fileprivate static func copy(_ bytes: [UInt8], over path: inout [UInt8]) -> Int {
-        var shared = 0
-        while shared < bytes.count && shared < path.count && bytes[shared] == path[shared] { shared += 1 }
-        path.removeSubrange(shared...)
-        path.append(contentsOf: bytes[shared...])
-        return shared
     }
 }
 
@@ -165,34 +167,51 @@ struct TokenMatch: Equatable {
 
 /// The rows of the edit-distance table of a word against a token read one scalar at a time, so
 /// that tokens which share a prefix share its rows. Row *d* holds, for each *j*, the edits
-/// between the token's first *d* scalars and the word's first *j*.
+/// between the token's first *d* scalars and the word's first *j*, counted only up to `maxEdits`
+/// + 1 (a cell past `maxEdits` says only that it is out of reach) and only within `maxEdits` of
+/// the diagonal (Ukkonen's band: a cell farther from it takes more edits than that), so a row
+/// costs 2 × `maxEdits` + 1 cells whatever the word's length.
 struct EditRows {
     private let word: [UInt32]
-    /// `word.count + 1`: the cells of a row.
+    /// The most edits that count; every cell above it holds `beyond`.
+    private let maxEdits: Int
+    /// `maxEdits` + 1: a cell out of reach.
+    private let beyond: Int
+    /// 2 × `maxEdits` + 1: the cells a row keeps, cell *i* of row *d* standing for *j* = *d* −
+    /// `maxEdits` + *i* (`beyond` where *j* is below 0 or past the word).
     private let width: Int
+    /// `width` + 3: a row's slots in `rows`.
+    private let stride: Int
     /// The path's length: rows 0 through `depth` are the table's.
     private var depth = 0
-    /// The rows, each `width` cells, one after the other; the storage past row `depth` is
-    /// spare (rows are written over, not appended, so moving along the sorted tokens costs no
-    /// allocation: `truncate` only lowers `depth`).
-    private var cells: [Int]
-    /// The token's scalars read so far: the first `depth`.
-    private var path: [UInt32]
-    /// Per depth up to `depth`, the fewest edits between the whole word and a prefix of the
-    /// path up to it.
-    private var bestPrefixEdits: [Int]
-    /// Per depth up to `depth`, the fewest cells of its row (`minimum`).
-    private var rowMinimums: [Int]
+    /// The rows, `stride` slots each, one after the other: the path's scalar that ends the row
+    /// (0 for row 0), the fewest of its cells (`minimum`), the fewest edits between the whole
+    /// word and a prefix of the path up to it, then its `width` cells. The storage past row
+    /// `depth` is spare (rows are written over, not appended, so moving along the sorted tokens
+    /// costs no allocation: `truncate` only lowers `depth`).
+    private var rows: [Int]
 
-    /// The table of `word` against the empty token, with room for the rows of `depth` scalars
-    /// (more grow it).
-    init(word: [UInt32], depth: Int = 16) {
+    /// Where a row's slots begin, past its start.
+    private enum Slot {
+        static let scalar = 0
+        static let minimum = 1
+        static let bestPrefixEdits = 2
+        static let cells = 3
+    }
+
+    /// The table of `word` against the empty token, counted up to `maxEdits`, with room for the
+    /// rows of `depth` scalars (more grow it).
+    init(word: [UInt32], maxEdits: Int, depth: Int = 16) {
         self.word = word
-        width = word.count + 1
-        cells = Array(0...word.count) + [Int](repeating: 0, count: depth * (word.count + 1))
-        path = [UInt32](repeating: 0, count: depth)
-        bestPrefixEdits = [word.count] + [Int](repeating: 0, count: depth)
-        rowMinimums = [Int](repeating: 0, count: depth + 1)
+        self.maxEdits = maxEdits
+        beyond = maxEdits + 1
+        width = 2 * maxEdits + 1
+        stride = width + Slot.cells
+        let cells = (0..<width).map { cell in
+            let j = cell - maxEdits
+            return j < 0 || j > word.count ? maxEdits + 1 : Swift.min(j, maxEdits + 1)
+        }
+        rows = [0, 0, Swift.min(word.count, maxEdits + 1)] + cells + [Int](repeating: 0, count: depth * stride)
     }
 
     /// Drops the rows past the path's first `depth` scalars.
@@ -200,99 +219,98 @@ struct EditRows {
         self.depth = Swift.min(self.depth, depth)
     }
 
-    /// Adds the row of the token's next scalar.
+    /// Adds the row of the token's next scalar. Cell *i* of a row and cell *i* of the row above
+    /// lie on one diagonal, so the cell above is *i* + 1 and the one two rows up across a swap
+    /// of neighbours is *i* again.
     mutating func push(_ scalar: UInt32) {
-        if depth == path.count { grow() }
+        if (depth + 2) * stride > rows.count { rows += [Int](repeating: 0, count: Swift.max(depth, 8) * stride) }
         depth += 1
-        path[depth - 1] = scalar
-        let row = depth * width
-        let above = row - width
-        let previous = depth > 1 ? path[depth - 2] : 0
-        cells[row] = depth
-        var rowMinimum = depth
-        for j in 1..<width {
-            let letter = word[j - 1]
-            var cell = Swift.min(
-                cells[above + j] + 1, cells[row + j - 1] + 1, cells[above + j - 1] + (letter == scalar ? 0 : 1))
-            if depth > 1, j > 1, letter == previous, word[j - 2] == scalar {
-                cell = Swift.min(cell, cells[above - width + j - 2] + 1)
+        let (depth, maxEdits, width, stride, beyond) = (depth, maxEdits, width, stride, beyond)
+        let lastCell = word.count - depth + maxEdits
+        word.withUnsafeBufferPointer { word in
+            rows.withUnsafeMutableBufferPointer { rows in
+                // In bounds: `rows` holds rows 0 through `depth` (grown above), a word letter is
+                // read only for a j from 1 through the word's length, and two rows up only past
+                // row 1.
+                let row = depth * stride
+                let above = row - stride
+                let cells = row + Slot.cells
+                let cellsAbove = above + Slot.cells
+                let previous = depth > 1 ? UInt32(truncatingIfNeeded: rows[above + Slot.scalar]) : 0
+                var minimum = beyond
+                for cell in 0..<width {
+                    let j = depth - maxEdits + cell
+                    var value = beyond
+                    if j == 0 {
+                        value = Swift.min(depth, beyond)
+                    } else if j > 0 && j <= word.count {
+                        let letter = word[j - 1]
+                        value = rows[cellsAbove + cell] + (letter == scalar ? 0 : 1)
+                        if cell + 1 < width { value = Swift.min(value, rows[cellsAbove + cell + 1] + 1) }
+                        if cell > 0 { value = Swift.min(value, rows[cells + cell - 1] + 1) }
+                        if depth > 1, j > 1, letter == previous, word[j - 2] == scalar {
+                            value = Swift.min(value, rows[cellsAbove - stride + cell] + 1)
+                        }
+                        value = Swift.min(value, beyond)
+                    }
+                    rows[cells + cell] = value
+                    minimum = Swift.min(minimum, value)
+                }
+                rows[row + Slot.scalar] = Int(scalar)
+                rows[row + Slot.minimum] = minimum
+                let whole = (0..<width).contains(lastCell) ? rows[cells + lastCell] : beyond
+                rows[row + Slot.bestPrefixEdits] = Swift.min(rows[above + Slot.bestPrefixEdits], whole)
             }
-            cells[row + j] = cell
-            rowMinimum = Swift.min(rowMinimum, cell)
         }
-        rowMinimums[depth] = rowMinimum
-        bestPrefixEdits[depth] = Swift.min(bestPrefixEdits[depth - 1], cells[row + width - 1])
     }
 
-    /// Doubles the room for rows.
-    private mutating func grow() {
-        let more = Swift.max(path.count, 8)
-        cells += [Int](repeating: 0, count: more * width)
-        path += [UInt32](repeating: 0, count: more)
-        bestPrefixEdits += [Int](repeating: 0, count: more)
-        rowMinimums += [Int](repeating: 0, count: more)
-    }
+    /// Cell `cell` of row `row`.
+    private func cell(_ cell: Int, ofRow row: Int) -> Int { rows[row * stride + Slot.cells + cell] }
 
-    /// The fewest cells of the last row: no token that starts with the path is nearer the word.
-    var minimum: Int { rowMinimums[depth] }
+    /// The fewest cells of the last row: no token that starts with the path is nearer the word
+    /// (`maxEdits` + 1 when none is within reach).
+    var minimum: Int { rows[depth * stride + Slot.minimum] }
 
     /// The least scalar from `least` on after which some cell of the next row is at most
     /// `maxEdits`, when every cell of this one is at least `maxEdits`; nil when none is. A cell
     /// keeps its value only along a diagonal, from a cell of `maxEdits` whose word letter is the
     /// next scalar, or by swapping the word's letter back with the path's last.
-    func letterKeepingWithin(_ maxEdits: Int, atLeast least: UInt32) -> UInt32? {
-        let row = depth * width
-        var best: UInt32?
-        func consider(_ letter: UInt32) {
-            if letter >= least && best.map({ letter < $0 }) ?? true { best = letter }
+    func letterKeepingWithin(atLeast least: UInt32) -> UInt32? {
+        var best = UInt32.max
+        // Cell i of this row stands for the word's first j letters; the next letter keeps it.
+        for cell in 0..<width where self.cell(cell, ofRow: depth) <= maxEdits {
+            let j = depth - maxEdits + cell
+            if j >= 0 && j < word.count && word[j] >= least { best = Swift.min(best, word[j]) }
         }
-        for j in 1..<width where cells[row + j - 1] <= maxEdits { consider(word[j - 1]) }
         if depth > 0 {
-            let last = path[depth - 1]
-            for j in stride(from: 2, to: width, by: 1)
-            where word[j - 1] == last && cells[row - width + j - 2] + 1 <= maxEdits {
-                consider(word[j - 2])
+            // Cell i of the row above, within one edit fewer, crossed with a swap: the path's last
+            // scalar is the word's letter after next.
+            let last = UInt32(truncatingIfNeeded: rows[depth * stride + Slot.scalar])
+            for cell in 0..<width where self.cell(cell, ofRow: depth - 1) < maxEdits {
+                let j = depth - 1 - maxEdits + cell
+                if j >= 0 && j + 1 < word.count && word[j + 1] == last && word[j] >= least {
+                    best = Swift.min(best, word[j])
+                }
             }
         }
-        return best
+        return best == .max ? nil : best
     }
 
     /// The edits between the word and the path read as a whole token: with `isPrefix`, the
-    /// fewest between it and a prefix of the path; 0 once the path starts with the word.
+    /// fewest between it and a prefix of the path; 0 once the path starts with the word
+    /// (`maxEdits` + 1 when out of reach).
     func editsOfToken(isPrefix: Bool) -> Int {
-        let best = bestPrefixEdits[depth]
-        return isPrefix || best == 0 ? best : cells[depth * width + width - 1]
+        let best = rows[depth * stride + Slot.bestPrefixEdits]
+        guard !isPrefix && best != 0 else { return best }
+        let lastCell = word.count - depth + maxEdits
+        return (0..<width).contains(lastCell) ? cell(lastCell, ofRow: depth) : beyond
     }
 
     /// The edits of every token that starts with the path, when it is the same for all of them:
     /// when a prefix of the path already matches the word (as a prefix, or with no edit) and no
     /// longer token can come nearer.
     func editsOfEveryLongerToken(isPrefix: Bool) -> Int? {
-        let best = bestPrefixEdits[depth]
+        let best = rows[depth * stride + Slot.bestPrefixEdits]
         return (isPrefix || best == 0) && minimum >= best ? best : nil
-    }
-}
-
-/// Decoding UTF-8 one scalar at a time, without trusting the bytes: a byte that does not start
-/// a well-formed scalar (a stray continuation byte, a lead byte no scalar has, a sequence cut
-/// short, an overlong form, a surrogate or a value past U+10FFFF) stands for itself, as a value
-/// above every scalar. So a decoded scalar's bytes are its one encoding, and a jump to a larger
-/// scalar at the same place is a jump forward in byte order (`FuzzyWord.tokenMatches`).
-enum UTF8Scalar {
-    /// The scalar at `position` of `bytes` and its length in bytes.
-    static func decode(_ bytes: [UInt8], at position: Int) -> (value: UInt32, length: Int) {
-        let lead = bytes[position]
-        guard lead >= 0x80 else { return (UInt32(lead), 1) }
-        let invalid = (value: 0x11_0000 + UInt32(lead), length: 1)
-        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-        let continuation = position + 1..<position + length
-        guard length > 1, continuation.upperBound <= bytes.count,
-            bytes[continuation].allSatisfy({ $0 & 0xC0 == 0x80 })
-        else { return invalid }
-        var value = UInt32(lead) & (0xFF >> (length + 1))
-        for byte in bytes[continuation] { value = value << 6 | UInt32(byte & 0x3F) }
-        let least: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x1_0000
-        guard value >= least, value <= 0x10_FFFF, !(0xD800...0xDFFF).contains(value) else { return invalid }
-        return (value, length)
     }
 }
