@@ -9,44 +9,44 @@
 /// items (in the order they were given); 20 bytes a node.
 public struct ScalarTrie: Sendable {
     /// Each node's last scalar (the root's 0), with `itemFlag` set when its path is an item.
-    private let letters: [UInt32]
+    @usableFromInline let letters: [UInt32]
     /// Each node's subtree end.
-    private let ends: [UInt32]
+    @usableFromInline let ends: [UInt32]
     /// Each node's first item, and one more entry: the item count.
-    private let firstItems: [UInt32]
+    @usableFromInline let firstItems: [UInt32]
     /// Each node's blocks (`block(of:)`): those of its letter and its subtree's.
-    private let blockSets: [UInt64]
+    @usableFromInline let blockSets: [UInt64]
 
     /// Set in `letters` on a node whose path is itself an item (scalars stop at U+10FFFF, and
     /// stand-ins for malformed bytes below U+110100).
-    private static let itemFlag: UInt32 = 1 << 31
+    @inlinable static var itemFlag: UInt32 { 1 << 31 }
 
     /// The root's number.
     public static let root = 0
 
     /// How many nodes the trie has.
-    public var nodeCount: Int { letters.count }
+    @inlinable public var nodeCount: Int { letters.count }
 
     /// The last scalar of node `node`'s path.
-    public func letter(_ node: Int) -> UInt32 { letters[node] & ~Self.itemFlag }
+    @inlinable public func letter(_ node: Int) -> UInt32 { letters[node] & ~Self.itemFlag }
 
     /// Whether node `node`'s path is itself an item: the first of `items(node)`.
-    public func isItem(_ node: Int) -> Bool { letters[node] & Self.itemFlag != 0 }
+    @inlinable public func isItem(_ node: Int) -> Bool { letters[node] & Self.itemFlag != 0 }
 
     /// The items whose sequences start with node `node`'s path, a range of their numbers.
-    public func items(_ node: Int) -> Range<Int> { Int(firstItems[node])..<Int(firstItems[Int(ends[node])]) }
+    @inlinable public func items(_ node: Int) -> Range<Int> { Int(firstItems[node])..<Int(firstItems[Int(ends[node])]) }
 
     /// The node after node `node`'s subtree: its next sibling, else the next of an ancestor's
     /// (`nodeCount` past the last).
-    public func subtreeEnd(_ node: Int) -> Int { Int(ends[node]) }
+    @inlinable public func subtreeEnd(_ node: Int) -> Int { Int(ends[node]) }
 
     /// The blocks of node `node`'s letter and of the letters in its subtree.
-    public func blocks(_ node: Int) -> UInt64 { blockSets[node] }
+    @inlinable public func blocks(_ node: Int) -> UInt64 { blockSets[node] }
 
     /// The bit of the 128-scalar block of `scalar` (64 bits: blocks that share one fold together):
     /// an item within a word's edits shares a letter with it when the word is longer than its
     /// edits, so a branch none of whose letters shares a block with the word's can be passed over.
-    public static func block(of scalar: UInt32) -> UInt64 { 1 << UInt64((scalar >> 7) & 63) }
+    @inlinable public static func block(of scalar: UInt32) -> UInt64 { 1 << UInt64((scalar >> 7) & 63) }
 
     /// Makes a trie from items given one at a time, in sorted order (an item out of order starts
     /// a branch of its own: its range stays right, the walk's order does not).
