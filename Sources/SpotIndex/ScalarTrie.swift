@@ -48,8 +48,9 @@ public struct ScalarTrie: Sendable {
     /// edits, so a branch none of whose letters shares a block with the word's can be passed over.
     @inlinable public static func block(of scalar: UInt32) -> UInt64 { 1 << UInt64((scalar >> 7) & 63) }
 
-    /// Makes a trie from items given one at a time, in sorted order (an item out of order starts
-    /// a branch of its own: its range stays right, the walk's order does not).
+    /// Makes a trie from items given one at a time, in sorted order. Items out of order (a
+    /// damaged table's) make a trie in which a walk may miss some of them, never one whose
+    /// numbers lead out of its arrays: the builder sets every subtree end and range itself.
     public struct Builder {
         private var letters: [UInt32] = [0]
         private var ends: [UInt32] = [0]
