@@ -105,8 +105,8 @@ struct FuzzyWord {
             }
         }
         var rows = EditRows(word: scalars, maxEdits: maxEdits)
-        if trie.isItem(ScalarTrie.root), rows.editsOfToken(isPrefix: isPrefix) <= maxEdits {
-            add(trie.items(ScalarTrie.root).prefix(1), edits: rows.editsOfToken(isPrefix: isPrefix))
+        if trie.isItem(ScalarTrie.root), case let edits = rows.editsOfToken(isPrefix: isPrefix), edits <= maxEdits {
+            add(trie.items(ScalarTrie.root).prefix(1), edits: edits)
         }
         // A word no longer than its edits may match an item with no letter of its own.
         let wordBlocks = scalars.count > maxEdits ? scalars.reduce(0) { $0 | ScalarTrie.block(of: $1) } : ~0
@@ -226,7 +226,7 @@ struct EditRows {
         if (depth + 2) * stride > rows.count { rows += [Int](repeating: 0, count: Swift.max(depth, 8) * stride) }
         depth += 1
         let (depth, maxEdits, width, stride, beyond) = (depth, maxEdits, width, stride, beyond)
-        let lastCell = word.count - depth + maxEdits
+        let wholeWord = wholeWordCell(ofRow: depth)
         word.withUnsafeBufferPointer { word in
             rows.withUnsafeMutableBufferPointer { rows in
                 // In bounds: `rows` holds rows 0 through `depth` (grown above), a word letter is
@@ -258,10 +258,16 @@ struct EditRows {
                 }
                 rows[row + Slot.scalar] = Int(scalar)
                 rows[row + Slot.minimum] = minimum
-                let whole = (0..<width).contains(lastCell) ? rows[cells + lastCell] : beyond
+                let whole = wholeWord.map { rows[cells + $0] } ?? beyond
                 rows[row + Slot.bestPrefixEdits] = Swift.min(rows[above + Slot.bestPrefixEdits], whole)
             }
         }
+    }
+
+    /// The cell of row `row` that stands for the whole word; nil when it lies outside the band.
+    private func wholeWordCell(ofRow row: Int) -> Int? {
+        let cell = word.count - row + maxEdits
+        return (0..<width).contains(cell) ? cell : nil
     }
 
     /// Cell `cell` of row `row`.
@@ -302,8 +308,7 @@ struct EditRows {
     func editsOfToken(isPrefix: Bool) -> Int {
         let best = rows[depth * stride + Slot.bestPrefixEdits]
         guard !isPrefix && best != 0 else { return best }
-        let lastCell = word.count - depth + maxEdits
-        return (0..<width).contains(lastCell) ? cell(lastCell, ofRow: depth) : beyond
+        return wholeWordCell(ofRow: depth).map { cell($0, ofRow: depth) } ?? beyond
     }
 
     /// The edits of every token that starts with the path, when it is the same for all of them:
