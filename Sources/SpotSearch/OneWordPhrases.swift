@@ -21,7 +21,7 @@ struct OneWordPhrases {
         sorted = phrases.sorted { $0.scalars.lexicographicallyPrecedes($1.scalars) }
         var builder = ScalarTrie.Builder()
         for phrase in sorted {
-            // A few hundred phrases: far below a trie's limits.
+            // Category phrases are far fewer than a trie's 2³² − 1 nodes.
             let added = builder.append(phrase.scalars)
             precondition(added, "too many category phrases")
         }
