@@ -38,7 +38,7 @@ struct CandidateFilter {
         passesAll =
             !allowedKinds.contains(false) && checkedTerms.isEmpty && houseNumbers.passesAll && query.phrases.isEmpty
         phrases = try query.phrases.map { phrase in
-            try PhraseCheck(
+            PhraseCheck(
                 kinds: index.kinds.map(phrase.targets.names),
                 targetLists: Lazy { try phrase.targets.listedSpots(in: index) },
                 words: try phrase.words.map { word in
